@@ -1,0 +1,216 @@
+//! Stage 5: put the generated files on disk, or compare them with what is there.
+//!
+//! Everything is generated in memory first, so a broken spec never reaches
+//! this stage and `generated/` is left untouched. Writing touches only files
+//! whose content changed, replaces each one atomically (temporary file in the
+//! same directory, then rename) and removes files the generator no longer
+//! produces. Checking does the same comparison and writes nothing.
+
+use std::collections::BTreeSet;
+use std::fmt;
+use std::io::{self, Write as _};
+use std::path::{Path, PathBuf};
+
+/// One generated file, with its path relative to the workspace root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedFile {
+    pub path: PathBuf,
+    pub contents: String,
+}
+
+/// Everything the generator owns: the directory it owns and the files in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedTree {
+    /// The directory, relative to the workspace root, whose every file is generated.
+    pub owned_dir: PathBuf,
+    /// The files, sorted by path.
+    pub files: Vec<GeneratedFile>,
+}
+
+impl GeneratedTree {
+    pub fn get(&self, path: impl AsRef<Path>) -> Option<&GeneratedFile> {
+        self.files.iter().find(|file| file.path == path.as_ref())
+    }
+}
+
+/// What `write_tree` did to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Created(PathBuf),
+    Updated(PathBuf),
+    Removed(PathBuf),
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Change::Created(path) => write!(f, "created {}", path.display()),
+            Change::Updated(path) => write!(f, "updated {}", path.display()),
+            Change::Removed(path) => write!(f, "removed {}", path.display()),
+        }
+    }
+}
+
+/// How one file on disk differs from what the spec produces.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Drift {
+    /// The generator produces the file but it is not on disk.
+    Missing(PathBuf),
+    /// The file on disk differs; `diff` is a short unified diff from disk to expected.
+    Stale { path: PathBuf, diff: String },
+    /// The file is on disk in the owned directory but no longer generated.
+    Extra(PathBuf),
+}
+
+impl fmt::Display for Drift {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Drift::Missing(path) => write!(f, "missing: {}", path.display()),
+            Drift::Stale { path, diff } => write!(f, "stale: {}\n{diff}", path.display()),
+            Drift::Extra(path) => write!(f, "no longer generated: {}", path.display()),
+        }
+    }
+}
+
+/// Lines of diff shown per stale file; enough to see the kind of change.
+const DIFF_LINES_SHOWN: usize = 40;
+
+/// Brings the owned directory under `workspace_root` in line with `tree`.
+pub fn write_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<Change>> {
+    let mut changes = Vec::new();
+    for file in &tree.files {
+        let target = workspace_root.join(&file.path);
+        let change = match std::fs::read(&target) {
+            Ok(existing) if existing == file.contents.as_bytes() => continue,
+            Ok(_) => Change::Updated(file.path.clone()),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Change::Created(file.path.clone()),
+            Err(err) => return Err(with_path(err, &target)),
+        };
+        write_atomically(&target, file.contents.as_bytes())
+            .map_err(|err| with_path(err, &target))?;
+        changes.push(change);
+    }
+    for extra in files_not_generated(workspace_root, tree)? {
+        let target = workspace_root.join(&extra);
+        std::fs::remove_file(&target).map_err(|err| with_path(err, &target))?;
+        changes.push(Change::Removed(extra));
+    }
+    remove_empty_dirs(&workspace_root.join(&tree.owned_dir))?;
+    Ok(changes)
+}
+
+/// Compares the owned directory under `workspace_root` with `tree`; writes nothing.
+pub fn check_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<Drift>> {
+    let mut drifts = Vec::new();
+    for file in &tree.files {
+        let target = workspace_root.join(&file.path);
+        match std::fs::read(&target) {
+            Ok(existing) if existing == file.contents.as_bytes() => {}
+            Ok(existing) => drifts.push(Drift::Stale {
+                path: file.path.clone(),
+                diff: short_diff(
+                    &String::from_utf8_lossy(&existing),
+                    &file.contents,
+                    &file.path,
+                ),
+            }),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => {
+                drifts.push(Drift::Missing(file.path.clone()));
+            }
+            Err(err) => return Err(with_path(err, &target)),
+        }
+    }
+    drifts.extend(
+        files_not_generated(workspace_root, tree)?
+            .into_iter()
+            .map(Drift::Extra),
+    );
+    Ok(drifts)
+}
+
+fn short_diff(on_disk: &str, expected: &str, path: &Path) -> String {
+    let shown = path.display().to_string();
+    let diff = similar::TextDiff::from_lines(on_disk, expected)
+        .unified_diff()
+        .context_radius(2)
+        .header(
+            &format!("{shown} (on disk)"),
+            &format!("{shown} (from spec)"),
+        )
+        .to_string();
+    let total = diff.lines().count();
+    let mut short: String = diff
+        .lines()
+        .take(DIFF_LINES_SHOWN)
+        .map(|line| format!("    {line}\n"))
+        .collect();
+    if total > DIFF_LINES_SHOWN {
+        short.push_str(&format!(
+            "    ... {} more diff lines\n",
+            total - DIFF_LINES_SHOWN
+        ));
+    }
+    short
+}
+
+/// Writes through a temporary file in the same directory and renames it into
+/// place, so an interrupted run leaves either the old or the new file.
+fn write_atomically(target: &Path, contents: &[u8]) -> io::Result<()> {
+    let dir = target.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut temporary = tempfile::NamedTempFile::new_in(dir)?;
+    temporary.write_all(contents)?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(target).map_err(|err| err.error)?;
+    Ok(())
+}
+
+/// Files under the owned directory that the tree does not contain, sorted.
+fn files_not_generated(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<PathBuf>> {
+    let expected: BTreeSet<&Path> = tree.files.iter().map(|file| file.path.as_path()).collect();
+    let mut on_disk = Vec::new();
+    collect_files(workspace_root, &tree.owned_dir, &mut on_disk)?;
+    on_disk.retain(|path| !expected.contains(path.as_path()));
+    on_disk.sort();
+    Ok(on_disk)
+}
+
+fn collect_files(workspace_root: &Path, relative: &Path, out: &mut Vec<PathBuf>) -> io::Result<()> {
+    let dir = workspace_root.join(relative);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(with_path(err, &dir)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|err| with_path(err, &dir))?;
+        let child = relative.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            collect_files(workspace_root, &child, out)?;
+        } else {
+            out.push(child);
+        }
+    }
+    Ok(())
+}
+
+fn remove_empty_dirs(dir: &Path) -> io::Result<bool> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(false);
+    };
+    let mut empty = true;
+    for entry in entries {
+        let entry = entry?;
+        if !(entry.file_type()?.is_dir() && remove_empty_dirs(&entry.path())?) {
+            empty = false;
+        }
+    }
+    if empty {
+        std::fs::remove_dir(dir)?;
+    }
+    Ok(empty)
+}
+
+fn with_path(err: io::Error, path: &Path) -> io::Error {
+    io::Error::new(err.kind(), format!("{}: {err}", path.display()))
+}
