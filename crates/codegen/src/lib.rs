@@ -5,12 +5,13 @@
 //! 1. [`load`]: read the YAML, keeping the line of every node, into `openapiv3`.
 //! 2. [`model`]: check what the generators support and distil an [`model::ApiModel`].
 //! 3. [`emit`]: produce token streams and manifests for each generated crate.
-//! 4. [`format`]: render them with prettyplease under a generated-file header.
-//! 5. [`write`]: write changed files atomically, or compare them for `--check`.
+//! 4. [`format`](mod@format): render them with prettyplease under a generated-file header.
+//! 5. [`write`](mod@write): write changed files atomically, or compare them for `--check`.
 //!
 //! Stages 1-4 happen in memory; nothing is written unless all of them succeed.
-//! `cargo xtask codegen` is a thin shell over [`generate`] and [`write`].
+//! `cargo xtask codegen` is a thin shell over [`cli::codegen`].
 
+pub mod cli;
 pub mod diagnostic;
 pub mod emit;
 pub mod format;

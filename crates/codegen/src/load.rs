@@ -2,9 +2,9 @@
 //! position of every node so later stages can report errors by line.
 //!
 //! The YAML is parsed with `saphyr`, which keeps spans, then converted to a
-//! `serde_json::Value` while recording where each JSON pointer came from.
-//! `openapiv3` then deserializes that value; `serde_path_to_error` tells which
-//! node it choked on, and the source map turns that into a line.
+//! `serde_json::Value` while recording where each JSON pointer came from, and
+//! the OpenAPI version is checked. The model stage then deserializes the value
+//! into `openapiv3` types and reports problems through the source map.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,15 +14,14 @@ use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{Diagnostic, Position, pointer_join};
 
-/// A spec that parsed as OpenAPI 3.0, with the positions of its nodes.
+/// A spec that parsed as YAML and declares OpenAPI 3.0, with the positions
+/// of its nodes.
 #[derive(Debug, Clone)]
 pub struct LoadedSpec {
     /// The spec file as the user named it (used in messages and file headers).
     pub path: PathBuf,
-    /// The document as plain JSON, for checks that walk it generically.
+    /// The document as plain JSON, in document order.
     pub document: Value,
-    /// The document as typed OpenAPI.
-    pub openapi: openapiv3::OpenAPI,
     pub source_map: SourceMap,
 }
 
@@ -106,17 +105,10 @@ pub fn parse_spec(path: &Path, bytes: &[u8]) -> Result<LoadedSpec, Diagnostic> {
     let spec = LoadedSpec {
         path: path.to_path_buf(),
         document,
-        openapi: openapiv3::OpenAPI::default(),
         source_map,
     };
     check_version(&spec)?;
-
-    let openapi = serde_path_to_error::deserialize(&spec.document).map_err(|err| {
-        let pointer = pointer_of(err.path());
-        let cause = format!("not a valid OpenAPI 3.0 document: {}", err.inner());
-        spec.error_at(&pointer, cause)
-    })?;
-    Ok(LoadedSpec { openapi, ..spec })
+    Ok(spec)
 }
 
 /// Rejects documents that are not OpenAPI 3.0 before deserializing them, so
@@ -221,7 +213,12 @@ fn to_json(
                     }
                 };
                 let item_pointer = pointer_join(&pointer, &key_text);
-                let value = to_json(path, item, item_pointer, source_map)?;
+                let value = to_json(path, item, item_pointer.clone(), source_map)?;
+                if value.is_object() || value.is_array() {
+                    // A block's own span starts at its first child; people
+                    // look for the key that opens it.
+                    source_map.positions.insert(item_pointer, position_of(key));
+                }
                 object.insert(key_text, value);
             }
             Value::Object(object)
@@ -246,18 +243,4 @@ fn scalar_to_json(scalar: &Scalar<'_>) -> Result<Value, String> {
         }
         Scalar::String(text) => Value::String(text.to_string()),
     })
-}
-
-/// Turns the path `serde_path_to_error` reports into a JSON pointer.
-fn pointer_of(path: &serde_path_to_error::Path) -> String {
-    use serde_path_to_error::Segment;
-    let mut pointer = String::new();
-    for segment in path.iter() {
-        match segment {
-            Segment::Seq { index } => pointer = pointer_join(&pointer, &index.to_string()),
-            Segment::Map { key } => pointer = pointer_join(&pointer, key),
-            Segment::Enum { .. } | Segment::Unknown => {}
-        }
-    }
-    pointer
 }

@@ -8,8 +8,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use openapiv3::{
-    Components, Operation as OaOperation, Parameter as OaParameter, ParameterSchemaOrContent,
-    ReferenceOr, RequestBody as OaRequestBody, Response as OaResponse, StatusCode,
+    Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter,
+    ParameterSchemaOrContent, ReferenceOr, RequestBody as OaRequestBody, Response as OaResponse,
+    StatusCode,
 };
 use serde_json::Value;
 
@@ -26,6 +27,8 @@ const SCHEMA_REF_PREFIX: &str = "#/components/schemas/";
 /// The API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApiModel {
+    /// The whole document as typed OpenAPI, for emitters built on progenitor.
+    pub openapi: OpenAPI,
     pub title: String,
     pub version: String,
     pub description: Option<String>,
@@ -159,10 +162,12 @@ pub struct SecurityRequirement {
 
 /// Checks `spec` and builds its model, or reports the first problem found.
 pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
+    // The generic checks run on the JSON first: they explain problems that
+    // would otherwise surface as a vaguer deserialization error.
     check_references(spec)?;
     check_schemas(spec)?;
-
-    let openapi = &spec.openapi;
+    let openapi = parse_openapi(spec)?;
+    let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
     if openapi.paths.paths.is_empty() {
         return Err(spec.error_at(
@@ -203,6 +208,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
             parameters.extend(operation.parameters.iter().cloned());
             let operation = build_operation(
                 spec,
+                openapi,
                 &components,
                 OperationSite {
                     path,
@@ -229,12 +235,37 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     }
 
     Ok(ApiModel {
+        openapi: openapi.clone(),
         title: openapi.info.title.clone(),
         version: openapi.info.version.clone(),
         description: openapi.info.description.clone(),
         operations,
         schema_names: components.schemas.keys().cloned().collect(),
     })
+}
+
+/// Deserializes the document into `openapiv3` types, reporting the node
+/// deserialization stopped at.
+pub fn parse_openapi(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
+    serde_path_to_error::deserialize(&spec.document).map_err(|err| {
+        let pointer = pointer_of(err.path());
+        let cause = format!("not a valid OpenAPI 3.0 document: {}", err.inner());
+        spec.error_at(&pointer, cause)
+    })
+}
+
+/// Turns the path `serde_path_to_error` reports into a JSON pointer.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer = pointer_join(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = pointer_join(&pointer, key),
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    pointer
 }
 
 struct OperationSite<'a> {
@@ -245,6 +276,7 @@ struct OperationSite<'a> {
 
 fn build_operation(
     spec: &LoadedSpec,
+    openapi: &OpenAPI,
     components: &Components,
     site: OperationSite<'_>,
     operation: &OaOperation,
@@ -274,7 +306,7 @@ fn build_operation(
         }
     };
     let responses = build_responses(spec, components, pointer, operation)?;
-    let security = build_security(spec, pointer, operation)?;
+    let security = build_security(spec, openapi, pointer, operation)?;
 
     let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
         None => None,
@@ -657,6 +689,7 @@ fn build_response(
 
 fn build_security(
     spec: &LoadedSpec,
+    openapi: &OpenAPI,
     operation_pointer: &str,
     operation: &OaOperation,
 ) -> Result<Vec<SecurityRequirement>, Diagnostic> {
@@ -666,12 +699,11 @@ fn build_security(
             pointer_join(operation_pointer, "security"),
         ),
         None => (
-            spec.openapi.security.clone().unwrap_or_default(),
+            openapi.security.clone().unwrap_or_default(),
             "/security".to_string(),
         ),
     };
-    let schemes = spec
-        .openapi
+    let schemes = openapi
         .components
         .as_ref()
         .map(|components| components.security_schemes.clone())

@@ -9,7 +9,7 @@
 //! ```no_run
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = tenant_api_client::Client::new("https://api.example.com");
-//! let response = client.get_action_module().id("id").send().await?;
+//! let response = client.get_user_attribute_profile_template().id("id").send().await?;
 //! println!("{:?}", response.into_inner());
 //! # Ok(())
 //! # }
@@ -85,6 +85,48 @@ impl ClientInfo<()> for Client {
 }
 impl ClientHooks<()> for &Client {}
 impl Client {
+    /**Create a token exchange profile
+
+Creates a profile that binds a subject token type to an action. When the tenant's authentication interface receives a token exchange request whose `subject_token_type` equals the profile's, the profile is executed and the referenced action validates the subject token. Validating the user's subject token securely is the caller's responsibility: the action does that work.
+
+Requires the `create:token_exchange_profiles` scope and a token issued to a global client. This operation is in Early Access.
+
+Sends a `POST` request to `/token-exchange-profiles`
+
+Arguments:
+- `body`: The profile to create, as JSON or as a form-urlencoded body; both carry the same four required fields and unknown fields are rejected.
+```ignore
+let response = client.create_token_exchange_profile()
+    .body(body)
+    .send()
+    .await;
+```*/
+    pub fn create_token_exchange_profile(
+        &self,
+    ) -> builder::CreateTokenExchangeProfile<'_> {
+        builder::CreateTokenExchangeProfile::new(self)
+    }
+    /**Retrieve a user attribute profile template
+
+Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
+
+Requires the `read:user_attribute_profiles` scope.
+
+Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
+
+Arguments:
+- `id`: ID of the user attribute profile template.
+```ignore
+let response = client.get_user_attribute_profile_template()
+    .id(id)
+    .send()
+    .await;
+```*/
+    pub fn get_user_attribute_profile_template(
+        &self,
+    ) -> builder::GetUserAttributeProfileTemplate<'_> {
+        builder::GetUserAttributeProfileTemplate::new(self)
+    }
     /**Retrieve an action module
 
 Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
@@ -141,48 +183,6 @@ let response = client.get_push_notification_apns_provider()
     ) -> builder::GetPushNotificationApnsProvider<'_> {
         builder::GetPushNotificationApnsProvider::new(self)
     }
-    /**Create a token exchange profile
-
-Creates a profile that binds a subject token type to an action. When the tenant's authentication interface receives a token exchange request whose `subject_token_type` equals the profile's, the profile is executed and the referenced action validates the subject token. Validating the user's subject token securely is the caller's responsibility: the action does that work.
-
-Requires the `create:token_exchange_profiles` scope and a token issued to a global client. This operation is in Early Access.
-
-Sends a `POST` request to `/token-exchange-profiles`
-
-Arguments:
-- `body`: The profile to create, as JSON or as a form-urlencoded body; both carry the same four required fields and unknown fields are rejected.
-```ignore
-let response = client.create_token_exchange_profile()
-    .body(body)
-    .send()
-    .await;
-```*/
-    pub fn create_token_exchange_profile(
-        &self,
-    ) -> builder::CreateTokenExchangeProfile<'_> {
-        builder::CreateTokenExchangeProfile::new(self)
-    }
-    /**Retrieve a user attribute profile template
-
-Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
-
-Requires the `read:user_attribute_profiles` scope.
-
-Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
-
-Arguments:
-- `id`: ID of the user attribute profile template.
-```ignore
-let response = client.get_user_attribute_profile_template()
-    .id(id)
-    .send()
-    .await;
-```*/
-    pub fn get_user_attribute_profile_template(
-        &self,
-    ) -> builder::GetUserAttributeProfileTemplate<'_> {
-        builder::GetUserAttributeProfileTemplate::new(self)
-    }
 }
 /// Types for composing operation parameters.
 #[allow(clippy::all)]
@@ -192,6 +192,211 @@ pub mod builder {
         encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
         RequestBuilderExt, ResponseValue,
     };
+    /**Builder for [`Client::create_token_exchange_profile`]
+
+[`Client::create_token_exchange_profile`]: super::Client::create_token_exchange_profile*/
+    #[derive(Debug, Clone)]
+    pub struct CreateTokenExchangeProfile<'a> {
+        client: &'a super::Client,
+        body: Result<::tenant_api_types::CreateTokenExchangeProfileRequest, String>,
+    }
+    impl<'a> CreateTokenExchangeProfile<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                body: Err("body was not initialized".to_string()),
+            }
+        }
+        pub fn body<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<
+                ::tenant_api_types::CreateTokenExchangeProfileRequest,
+            >,
+        {
+            self.body = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: tenant_api_types :: CreateTokenExchangeProfileRequest` for body failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `POST` request to `/token-exchange-profiles`
+        pub async fn send(
+            self,
+        ) -> Result<
+            ResponseValue<::tenant_api_types::TokenExchangeProfile>,
+            Error<::tenant_api_types::Error>,
+        > {
+            let Self { client, body } = self;
+            let body = body.map_err(Error::InvalidRequest)?;
+            let url = format!("{}/token-exchange-profiles", client.baseurl,);
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .post(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .json(&body)
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "create_token_exchange_profile",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                201u16 => ResponseValue::from_response(response).await,
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                403u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                409u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
+    /**Builder for [`Client::get_user_attribute_profile_template`]
+
+[`Client::get_user_attribute_profile_template`]: super::Client::get_user_attribute_profile_template*/
+    #[derive(Debug, Clone)]
+    pub struct GetUserAttributeProfileTemplate<'a> {
+        client: &'a super::Client,
+        id: Result<::std::string::String, String>,
+    }
+    impl<'a> GetUserAttributeProfileTemplate<'a> {
+        pub fn new(client: &'a super::Client) -> Self {
+            Self {
+                client: client,
+                id: Err("id was not initialized".to_string()),
+            }
+        }
+        pub fn id<V>(mut self, value: V) -> Self
+        where
+            V: std::convert::TryInto<::std::string::String>,
+        {
+            self.id = value
+                .try_into()
+                .map_err(|_| {
+                    "conversion to `:: std :: string :: String` for id failed"
+                        .to_string()
+                });
+            self
+        }
+        ///Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
+        pub async fn send(
+            self,
+        ) -> Result<
+            ResponseValue<::tenant_api_types::UserAttributeProfileTemplate>,
+            Error<::tenant_api_types::Error>,
+        > {
+            let Self { client, id } = self;
+            let id = id.map_err(Error::InvalidRequest)?;
+            let url = format!(
+                "{}/user-attribute-profiles/templates/{}", client.baseurl, encode_path(&
+                id.to_string()),
+            );
+            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
+            header_map
+                .append(
+                    ::reqwest::header::HeaderName::from_static("api-version"),
+                    ::reqwest::header::HeaderValue::from_static(
+                        super::Client::api_version(),
+                    ),
+                );
+            #[allow(unused_mut)]
+            let mut request = client
+                .client
+                .get(url)
+                .header(
+                    ::reqwest::header::ACCEPT,
+                    ::reqwest::header::HeaderValue::from_static("application/json"),
+                )
+                .headers(header_map)
+                .build()?;
+            let info = OperationInfo {
+                operation_id: "get_user_attribute_profile_template",
+            };
+            client.pre(&mut request, &info).await?;
+            let result = client.exec(request, &info).await;
+            client.post(&result, &info).await?;
+            let response = result?;
+            match response.status().as_u16() {
+                200u16 => ResponseValue::from_response(response).await,
+                401u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                403u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                404u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                429u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                _ => Err(Error::UnexpectedResponse(response)),
+            }
+        }
+    }
     /**Builder for [`Client::get_action_module`]
 
 [`Client::get_action_module`]: super::Client::get_action_module*/
@@ -444,211 +649,6 @@ pub mod builder {
                     )
                 }
                 403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
-        }
-    }
-    /**Builder for [`Client::create_token_exchange_profile`]
-
-[`Client::create_token_exchange_profile`]: super::Client::create_token_exchange_profile*/
-    #[derive(Debug, Clone)]
-    pub struct CreateTokenExchangeProfile<'a> {
-        client: &'a super::Client,
-        body: Result<::tenant_api_types::CreateTokenExchangeProfileRequest, String>,
-    }
-    impl<'a> CreateTokenExchangeProfile<'a> {
-        pub fn new(client: &'a super::Client) -> Self {
-            Self {
-                client: client,
-                body: Err("body was not initialized".to_string()),
-            }
-        }
-        pub fn body<V>(mut self, value: V) -> Self
-        where
-            V: std::convert::TryInto<
-                ::tenant_api_types::CreateTokenExchangeProfileRequest,
-            >,
-        {
-            self.body = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: tenant_api_types :: CreateTokenExchangeProfileRequest` for body failed"
-                        .to_string()
-                });
-            self
-        }
-        ///Sends a `POST` request to `/token-exchange-profiles`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<::tenant_api_types::TokenExchangeProfile>,
-            Error<::tenant_api_types::Error>,
-        > {
-            let Self { client, body } = self;
-            let body = body.map_err(Error::InvalidRequest)?;
-            let url = format!("{}/token-exchange-profiles", client.baseurl,);
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
-            #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .post(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .json(&body)
-                .headers(header_map)
-                .build()?;
-            let info = OperationInfo {
-                operation_id: "create_token_exchange_profile",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                201u16 => ResponseValue::from_response(response).await,
-                400u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                409u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                429u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                _ => Err(Error::UnexpectedResponse(response)),
-            }
-        }
-    }
-    /**Builder for [`Client::get_user_attribute_profile_template`]
-
-[`Client::get_user_attribute_profile_template`]: super::Client::get_user_attribute_profile_template*/
-    #[derive(Debug, Clone)]
-    pub struct GetUserAttributeProfileTemplate<'a> {
-        client: &'a super::Client,
-        id: Result<::std::string::String, String>,
-    }
-    impl<'a> GetUserAttributeProfileTemplate<'a> {
-        pub fn new(client: &'a super::Client) -> Self {
-            Self {
-                client: client,
-                id: Err("id was not initialized".to_string()),
-            }
-        }
-        pub fn id<V>(mut self, value: V) -> Self
-        where
-            V: std::convert::TryInto<::std::string::String>,
-        {
-            self.id = value
-                .try_into()
-                .map_err(|_| {
-                    "conversion to `:: std :: string :: String` for id failed"
-                        .to_string()
-                });
-            self
-        }
-        ///Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
-        pub async fn send(
-            self,
-        ) -> Result<
-            ResponseValue<::tenant_api_types::UserAttributeProfileTemplate>,
-            Error<::tenant_api_types::Error>,
-        > {
-            let Self { client, id } = self;
-            let id = id.map_err(Error::InvalidRequest)?;
-            let url = format!(
-                "{}/user-attribute-profiles/templates/{}", client.baseurl, encode_path(&
-                id.to_string()),
-            );
-            let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
-            header_map
-                .append(
-                    ::reqwest::header::HeaderName::from_static("api-version"),
-                    ::reqwest::header::HeaderValue::from_static(
-                        super::Client::api_version(),
-                    ),
-                );
-            #[allow(unused_mut)]
-            let mut request = client
-                .client
-                .get(url)
-                .header(
-                    ::reqwest::header::ACCEPT,
-                    ::reqwest::header::HeaderValue::from_static("application/json"),
-                )
-                .headers(header_map)
-                .build()?;
-            let info = OperationInfo {
-                operation_id: "get_user_attribute_profile_template",
-            };
-            client.pre(&mut request, &info).await?;
-            let result = client.exec(request, &info).await;
-            client.post(&result, &info).await?;
-            let response = result?;
-            match response.status().as_u16() {
-                200u16 => ResponseValue::from_response(response).await,
-                401u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                403u16 => {
-                    Err(
-                        Error::ErrorResponse(
-                            ResponseValue::from_response(response).await?,
-                        ),
-                    )
-                }
-                404u16 => {
                     Err(
                         Error::ErrorResponse(
                             ResponseValue::from_response(response).await?,

@@ -23,7 +23,7 @@ pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     for name in &model.schema_names {
         settings.with_replacement(name, format!("::{types_crate}::{name}"), std::iter::empty());
     }
-    let json_only = json_only_bodies(&spec.openapi);
+    let json_only = json_only_bodies(&model.openapi);
     let client = run_generator(spec, "generating the client", || {
         progenitor::Generator::new(&settings)
             .generate_tokens(&json_only)

@@ -38,7 +38,7 @@ pub(crate) fn progenitor_settings() -> progenitor::GenerationSettings {
 }
 
 pub fn emit_types(spec: &LoadedSpec, model: &ApiModel) -> Result<TypesOutput, Diagnostic> {
-    let mut schemas_only = spec.openapi.clone();
+    let mut schemas_only = model.openapi.clone();
     schemas_only.paths.paths.clear();
     let (types, dependencies) = run_generator(spec, "generating the schema types", || {
         let mut generator = progenitor::Generator::new(&progenitor_settings());

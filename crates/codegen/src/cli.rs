@@ -1,0 +1,76 @@
+//! `cargo xtask codegen` as a function, so tests can run the whole command
+//! in-process against any workspace directory and read what it printed.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::write::{check_tree, write_tree};
+use crate::{GENERATED_DIR, generate};
+
+/// Whether to write `generated/` or only compare it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Write,
+    Check,
+}
+
+/// Runs codegen for `spec` (relative to `root` unless absolute) in `mode`,
+/// printing progress to `out` and problems to `err`. Returns the exit status:
+/// 0 on success, 1 on a broken spec, drift (in check mode) or an I/O error.
+pub fn codegen(
+    root: &Path,
+    spec: &Path,
+    mode: Mode,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    // Output goes to a terminal or a test buffer; a failed print is not worth
+    // failing the run for, so write errors are ignored.
+    let tree = match generate(root, spec) {
+        Ok(tree) => tree,
+        Err(diagnostic) => {
+            let _ = writeln!(err, "{diagnostic}");
+            let _ = writeln!(err, "{GENERATED_DIR}/ was left unchanged.");
+            return 1;
+        }
+    };
+    match mode {
+        Mode::Check => match check_tree(root, &tree) {
+            Ok(drifts) if drifts.is_empty() => {
+                let _ = writeln!(out, "{GENERATED_DIR}/ is in sync with {}.", spec.display());
+                0
+            }
+            Ok(drifts) => {
+                for drift in &drifts {
+                    let _ = writeln!(err, "{drift}");
+                }
+                let _ = writeln!(
+                    err,
+                    "{GENERATED_DIR}/ is out of date with {}: run `cargo xtask codegen` and commit the result.",
+                    spec.display()
+                );
+                1
+            }
+            Err(io_error) => {
+                let _ = writeln!(err, "error: {io_error}");
+                1
+            }
+        },
+        Mode::Write => match write_tree(root, &tree) {
+            Ok(changes) if changes.is_empty() => {
+                let _ = writeln!(out, "{GENERATED_DIR}/ is up to date.");
+                0
+            }
+            Ok(changes) => {
+                for change in &changes {
+                    let _ = writeln!(out, "{change}");
+                }
+                0
+            }
+            Err(io_error) => {
+                let _ = writeln!(err, "error: {io_error}");
+                1
+            }
+        },
+    }
+}

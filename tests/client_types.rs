@@ -1,0 +1,85 @@
+//! The generated types enforce the spec's constraints, and the client refuses
+//! to send a request that breaks them.
+
+use serde_json::json;
+use tenant_api_client::{Client, Error};
+use tenant_api_types::{
+    CreateTokenExchangeProfileRequest, EventStreamId, SubjectTokenType, TokenExchangeProfileName,
+    TokenExchangeProfileType, UserIdStrategyOverrides, builder,
+};
+
+#[test]
+fn constrained_strings_reject_out_of_range_lengths() {
+    assert!(TokenExchangeProfileName::try_from("ab").is_err());
+    assert!(TokenExchangeProfileName::try_from("abc").is_ok());
+    assert!(TokenExchangeProfileName::try_from("x".repeat(51)).is_err());
+    assert!(SubjectTokenType::try_from("urn:x").is_err());
+    assert!(
+        EventStreamId::try_from("01HZX3Y5Q7R9T1V3W5X7Y9Z1A").is_err(),
+        "25 characters"
+    );
+    assert!(EventStreamId::try_from("01HZX3Y5Q7R9T1V3W5X7Y9Z1A2").is_ok());
+}
+
+#[test]
+fn profile_requests_reject_unknown_fields_and_wrong_types() {
+    let valid = json!({
+        "name": "Profile",
+        "subject_token_type": "urn:example:token",
+        "action_id": "act_1",
+        "type": "custom_authentication",
+    });
+    let parsed: CreateTokenExchangeProfileRequest = serde_json::from_value(valid.clone()).unwrap();
+    assert_eq!(parsed.type_, TokenExchangeProfileType::CustomAuthentication);
+
+    let mut unknown = valid.clone();
+    unknown["extra"] = json!(1);
+    let err = serde_json::from_value::<CreateTokenExchangeProfileRequest>(unknown).unwrap_err();
+    assert!(err.to_string().contains("unknown field `extra`"), "{err}");
+
+    let mut wrong_type = valid.clone();
+    wrong_type["type"] = json!("passthrough");
+    assert!(serde_json::from_value::<CreateTokenExchangeProfileRequest>(wrong_type).is_err());
+
+    let mut short_name = valid;
+    short_name["name"] = json!("ab");
+    let err = serde_json::from_value::<CreateTokenExchangeProfileRequest>(short_name).unwrap_err();
+    assert!(
+        err.to_string().contains("shorter than 3 characters"),
+        "{err}"
+    );
+}
+
+#[test]
+fn vendor_strategy_override_keys_round_trip() {
+    let overrides = json!({
+        "ad": {"scim_mapping": "externalId"},
+        "samlp": {"saml_mapping": ["nameid"]},
+        "vendor-federation": {"saml_mapping": ["upn"], "scim_mapping": "userName"},
+    });
+    let parsed: UserIdStrategyOverrides = serde_json::from_value(overrides.clone()).unwrap();
+    assert!(parsed.ad.is_some() && parsed.samlp.is_some());
+    assert!(parsed.extra.contains_key("vendor-federation"));
+    assert_eq!(serde_json::to_value(&parsed).unwrap(), overrides);
+}
+
+#[tokio::test]
+async fn the_client_refuses_an_invalid_body_before_any_http_call() {
+    // Nothing listens on the discard port; a request that got that far would
+    // fail with a communication error instead.
+    let client = Client::new("http://127.0.0.1:9/api/v2");
+    let body = builder::CreateTokenExchangeProfileRequest::default()
+        .name("ab")
+        .subject_token_type("urn:example:token")
+        .action_id("act_1")
+        .type_(TokenExchangeProfileType::CustomAuthentication);
+    let result = client
+        .create_token_exchange_profile()
+        .body(body)
+        .send()
+        .await;
+    match result {
+        Err(Error::InvalidRequest(message)) => assert!(message.contains("body"), "{message}"),
+        other => panic!("expected an invalid request, got {other:?}"),
+    }
+}

@@ -1,0 +1,54 @@
+//! Helpers shared by the workspace's tests.
+
+use std::path::{Path, PathBuf};
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ is inside the workspace")
+        .to_path_buf()
+}
+
+/// A fixture file under `tests/fixtures/`.
+pub fn fixture(relative: &str) -> PathBuf {
+    workspace_root().join("tests/fixtures").join(relative)
+}
+
+/// Every file under `dir`, as (path relative to `dir`, bytes), sorted.
+pub fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries {
+            let path = entry.expect("readable directory entry").path();
+            if path.is_dir() {
+                walk(base, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).expect("readable file");
+                out.push((path.strip_prefix(base).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// A scratch workspace holding a copy of the real `generated/`, so tests can
+/// run codegen in write mode without touching the checkout.
+pub fn scratch_workspace() -> tempfile::TempDir {
+    let scratch = tempfile::tempdir().expect("temporary directory");
+    let source = workspace_root().join(tenant_codegen::GENERATED_DIR);
+    for (relative, bytes) in snapshot_dir(&source) {
+        let target = scratch
+            .path()
+            .join(tenant_codegen::GENERATED_DIR)
+            .join(relative);
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        std::fs::write(target, bytes).unwrap();
+    }
+    scratch
+}
