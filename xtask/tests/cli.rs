@@ -1,0 +1,55 @@
+//! The real `xtask` binary: exit statuses and help, as a maintainer sees them.
+
+use std::path::Path;
+use std::process::Command;
+
+fn xtask(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .output()
+        .expect("xtask runs")
+}
+
+#[test]
+fn check_passes_on_the_checkout() {
+    let output = xtask(&["codegen", "--check"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn a_broken_spec_exits_with_status_1_and_a_located_message() {
+    let spec = "tests/fixtures/broken/09-missing-operation-id.yaml";
+    // --check keeps the test from writing even if the spec were accepted.
+    let output = xtask(&["codegen", "--check", "--spec", spec]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "{spec}:8:5: error: the operation has no operationId"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(spec)
+            .exists()
+    );
+}
+
+#[test]
+fn help_explains_the_codegen_command() {
+    let output = xtask(&["codegen", "--help"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    assert!(
+        stdout.contains("--check") && stdout.contains("--spec"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("left as it was"), "{stdout}");
+}
