@@ -36,6 +36,7 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     let model = model::build_model(&spec)?;
     let types = emit::types::emit_types(&spec, &model)?;
     let client = emit::client::emit_client(&spec, &model)?;
+    let server = emit::server::emit_server(&spec, &model)?;
 
     let crate_dir = |package: &str| Path::new(GENERATED_DIR).join(package);
     let mut files = vec![
@@ -69,6 +70,14 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         GeneratedFile {
             path: crate_dir(emit::CLIENT_CRATE).join("src/lib.rs"),
             contents: format::format_rust(spec_file, client)?,
+        },
+        GeneratedFile {
+            path: crate_dir(emit::SERVER_CRATE).join("Cargo.toml"),
+            contents: format::format_toml(spec_file, &emit::manifest::server_manifest()),
+        },
+        GeneratedFile {
+            path: crate_dir(emit::SERVER_CRATE).join("src/lib.rs"),
+            contents: format::format_rust(spec_file, server)?,
         },
     ];
     files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -32,6 +32,8 @@ pub struct ApiModel {
     pub title: String,
     pub version: String,
     pub description: Option<String>,
+    /// The path of the first server URL, e.g. `/api/v2`; empty when none.
+    pub base_path: String,
     /// Operations in document order.
     pub operations: Vec<Operation>,
     /// Names of the component schemas in document order.
@@ -103,17 +105,10 @@ impl Operation {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParameterLocation {
-    Path,
-    Query,
-}
-
+/// A path parameter; the only kind of parameter the generators support.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameter {
     pub name: String,
-    pub location: ParameterLocation,
-    pub required: bool,
     pub description: Option<String>,
 }
 
@@ -144,6 +139,7 @@ impl Response {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResponseHeader {
     pub name: String,
+    pub required: bool,
     pub description: Option<String>,
     pub kind: HeaderKind,
 }
@@ -239,9 +235,32 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         title: openapi.info.title.clone(),
         version: openapi.info.version.clone(),
         description: openapi.info.description.clone(),
+        base_path: base_path(spec, openapi)?,
         operations,
         schema_names: components.schemas.keys().cloned().collect(),
     })
+}
+
+/// The path part of the first server URL (`https://{host}/api/v2` gives
+/// `/api/v2`), under which the server crate mounts its routes.
+fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, Diagnostic> {
+    let Some(server) = openapi.servers.first() else {
+        return Ok(String::new());
+    };
+    let url = server.url.as_str();
+    let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let path = if url.starts_with('/') {
+        url
+    } else {
+        after_scheme.find('/').map_or("", |slash| &after_scheme[slash..])
+    };
+    if path.contains(['{', '}', '?', '#']) {
+        return Err(spec.error_at(
+            "/servers/0/url",
+            format!("the path of the server URL `{url}` must be fixed, without variables or query"),
+        ));
+    }
+    Ok(path.trim_end_matches('/').to_string())
 }
 
 /// Deserializes the document into `openapiv3` types, reporting the node
@@ -366,55 +385,55 @@ fn build_parameters(
                 &components.parameters,
             )?,
         };
-        let (data, location) = match &parameter {
-            OaParameter::Path { parameter_data, .. } => (parameter_data, ParameterLocation::Path),
-            OaParameter::Query { parameter_data, .. } => (parameter_data, ParameterLocation::Query),
-            OaParameter::Header { parameter_data, .. }
+        let data = match &parameter {
+            OaParameter::Path { parameter_data, .. } => parameter_data,
+            OaParameter::Query { parameter_data, .. }
+            | OaParameter::Header { parameter_data, .. }
             | OaParameter::Cookie { parameter_data, .. } => {
-                let location = if matches!(parameter, OaParameter::Header { .. }) {
-                    "header"
-                } else {
-                    "cookie"
+                let location = match parameter {
+                    OaParameter::Query { .. } => "query",
+                    OaParameter::Header { .. } => "header",
+                    _ => "cookie",
                 };
                 return Err(spec.error_at(
                     &pointer_join(&parameter_pointer, "in"),
                     format!(
-                        "parameter `{}` is in the {location}; only path and query parameters are supported",
+                        "parameter `{}` is in the {location}; only path parameters are supported",
                         parameter_data.name
                     ),
                 ));
             }
         };
-        if let ParameterSchemaOrContent::Content(_) = data.format {
+        let is_string = matches!(
+            &data.format,
+            ParameterSchemaOrContent::Schema(ReferenceOr::Item(schema))
+                if matches!(schema.schema_kind, openapiv3::SchemaKind::Type(openapiv3::Type::String(_)))
+        );
+        if !is_string {
             return Err(spec.error_at(
                 &parameter_pointer,
                 format!(
-                    "parameter `{}` must be described by `schema`, not `content`",
+                    "path parameter `{}` must have an inline `schema` of `type: string`",
                     data.name
                 ),
             ));
         }
-        if location == ParameterLocation::Path {
-            if !data.required {
-                return Err(spec.error_at(
-                    &parameter_pointer,
-                    format!("path parameter `{}` must be `required: true`", data.name),
-                ));
-            }
-            if !template_names.contains(&data.name) {
-                return Err(spec.error_at(
-                    &parameter_pointer,
-                    format!(
-                        "path parameter `{}` does not appear in the path `{}`",
-                        data.name, site.path
-                    ),
-                ));
-            }
+        if !data.required {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!("path parameter `{}` must be `required: true`", data.name),
+            ));
         }
-        if result
-            .iter()
-            .any(|seen| seen.name == data.name && seen.location == location)
-        {
+        if !template_names.contains(&data.name) {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!(
+                    "path parameter `{}` does not appear in the path `{}`",
+                    data.name, site.path
+                ),
+            ));
+        }
+        if result.iter().any(|seen| seen.name == data.name) {
             return Err(spec.error_at(
                 &parameter_pointer,
                 format!("parameter `{}` is declared twice", data.name),
@@ -422,22 +441,19 @@ fn build_parameters(
         }
         result.push(Parameter {
             name: data.name.clone(),
-            location,
-            required: data.required,
             description: data.description.clone(),
         });
     }
     for name in &template_names {
-        let declared = result.iter().any(|parameter| {
-            parameter.location == ParameterLocation::Path && &parameter.name == name
-        });
-        if !declared {
+        if !result.iter().any(|parameter| &parameter.name == name) {
             return Err(spec.error_at(
                 site.pointer,
                 format!("the path `{}` has `{{{name}}}` but the operation declares no path parameter `{name}`", site.path),
             ));
         }
     }
+    // Handlers receive parameters in path order.
+    result.sort_by_key(|parameter| template_names.iter().position(|name| *name == parameter.name));
     Ok(result)
 }
 
@@ -675,6 +691,7 @@ fn build_response(
         })?;
         headers.push(ResponseHeader {
             name: name.clone(),
+            required: header.required,
             description: header.description.clone(),
             kind,
         });

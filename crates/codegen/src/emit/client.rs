@@ -192,11 +192,7 @@ fn example_call(model: &ApiModel) -> Option<String> {
         .iter()
         .find(|operation| operation.request_body.is_none())?;
     let mut call = format!(".{}()", operation.id);
-    for parameter in operation
-        .parameters
-        .iter()
-        .filter(|parameter| parameter.required)
-    {
+    for parameter in &operation.parameters {
         call.push_str(&format!(".{name}(\"{name}\")", name = parameter.name));
     }
     Some(call)

@@ -7,9 +7,12 @@
 //!   serializes is exactly what the other deserializes.
 //! - [`client`]: a `reqwest` client built by progenitor, with every schema
 //!   replaced by the types crate's definition.
+//! - [`server`]: a trait to implement and an `axum` router that authenticates,
+//!   decodes and validates requests before calling it.
 
 pub mod client;
 pub mod manifest;
+pub mod server;
 pub mod types;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
