@@ -18,7 +18,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate generated/ (the types and client crates) from the spec.
+    /// Regenerate generated/ (the types, client and server crates) from the spec.
     ///
     /// Everything is generated in memory first; on success only files whose
     /// content changed are rewritten (atomically), files no longer produced are

@@ -252,7 +252,9 @@ fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, Diagnostic>
     let path = if url.starts_with('/') {
         url
     } else {
-        after_scheme.find('/').map_or("", |slash| &after_scheme[slash..])
+        after_scheme
+            .find('/')
+            .map_or("", |slash| &after_scheme[slash..])
     };
     if path.contains(['{', '}', '?', '#']) {
         return Err(spec.error_at(
@@ -453,7 +455,11 @@ fn build_parameters(
         }
     }
     // Handlers receive parameters in path order.
-    result.sort_by_key(|parameter| template_names.iter().position(|name| *name == parameter.name));
+    result.sort_by_key(|parameter| {
+        template_names
+            .iter()
+            .position(|name| *name == parameter.name)
+    });
     Ok(result)
 }
 

@@ -768,7 +768,7 @@ pub struct UserIdStrategyOverrides {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub waad: ::std::option::Option<StrategyOverride>,
     #[serde(flatten)]
-    pub extra: ::std::collections::HashMap<::std::string::String, StrategyOverride>,
+    pub extra: ::std::collections::BTreeMap<::std::string::String, StrategyOverride>,
 }
 impl UserIdStrategyOverrides {
     pub fn builder() -> builder::UserIdStrategyOverrides {
@@ -2485,7 +2485,7 @@ pub mod builder {
             ::std::string::String,
         >,
         extra: ::std::result::Result<
-            ::std::collections::HashMap<::std::string::String, super::StrategyOverride>,
+            ::std::collections::BTreeMap<::std::string::String, super::StrategyOverride>,
             ::std::string::String,
         >,
     }
@@ -2555,7 +2555,7 @@ pub mod builder {
         pub fn extra<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<
-                ::std::collections::HashMap<
+                ::std::collections::BTreeMap<
                     ::std::string::String,
                     super::StrategyOverride,
                 >,

@@ -32,18 +32,30 @@ pub fn emit_server(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     let types_crate = crate_ident(TYPES_CRATE);
 
     let runtime: syn::File = syn::parse_str(RUNTIME).map_err(|err| {
-        Diagnostic::new(&spec.path, format!("internal error: the server runtime template does not parse: {err}"))
+        Diagnostic::new(
+            &spec.path,
+            format!("internal error: the server runtime template does not parse: {err}"),
+        )
     })?;
     let runtime_items = &runtime.items;
 
     let response_enums = model.operations.iter().map(response_enum);
     let trait_methods = model.operations.iter().map(trait_method);
-    let handlers = model.operations.iter().map(|operation| handler(&trait_ident, operation));
+    let handlers = model
+        .operations
+        .iter()
+        .map(|operation| handler(&trait_ident, operation));
     let routes = routes(model);
     let validators = validators(spec, model)?;
     let docs = crate_docs(model, &trait_ident);
-    let any_body = model.operations.iter().any(|operation| operation.request_body.is_some());
-    let any_path = model.operations.iter().any(|operation| !operation.parameters.is_empty());
+    let any_body = model
+        .operations
+        .iter()
+        .any(|operation| operation.request_body.is_some());
+    let any_path = model
+        .operations
+        .iter()
+        .any(|operation| !operation.parameters.is_empty());
     let body_helpers = if any_body {
         quote! {
         /// Reads, decodes and validates a request body.
@@ -242,7 +254,11 @@ pub fn emit_server(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
 /// Rules of the spec the server generator relies on beyond the model's.
 fn check_server_support(spec: &LoadedSpec, model: &ApiModel) -> Result<(), Diagnostic> {
     for operation in &model.operations {
-        for response in operation.responses.iter().filter(|response| response.status >= 400) {
+        for response in operation
+            .responses
+            .iter()
+            .filter(|response| response.status >= 400)
+        {
             let Some(schema) = &response.schema else {
                 continue;
             };
@@ -295,7 +311,12 @@ fn variant_ident(response: &Response) -> Ident {
 }
 
 fn status_const(response: &Response) -> TokenStream {
-    let name = format_ident!("{}", reason_phrase(response.status).unwrap_or("OK").to_shouty_snake_case());
+    let name = format_ident!(
+        "{}",
+        reason_phrase(response.status)
+            .unwrap_or("OK")
+            .to_shouty_snake_case()
+    );
     quote!(StatusCode::#name)
 }
 
@@ -330,7 +351,8 @@ fn response_enum(operation: &Operation) -> TokenStream {
     );
     let variants = operation.responses.iter().map(|response| {
         let variant = variant_ident(response);
-        let docs = crate::format::doc_lines(&format!("{}: {}", response.status, response.description));
+        let docs =
+            crate::format::doc_lines(&format!("{}: {}", response.status, response.description));
         let body = response.schema.as_deref().map(schema_type);
         if response.headers.is_empty() {
             match body {
@@ -338,15 +360,21 @@ fn response_enum(operation: &Operation) -> TokenStream {
                 None => quote! { #(#[doc = #docs])* #variant, },
             }
         } else {
-            let body_field = body.map(|body| quote! { /// The response body.
-                body: #body, });
+            let body_field = body.map(|body| {
+                quote! { /// The response body.
+                body: #body, }
+            });
             let header_fields = response.headers.iter().map(|header| {
                 let field = header_field(&header.name);
                 let kind = match header.kind {
                     HeaderKind::Integer => quote!(i64),
                     HeaderKind::String => quote!(String),
                 };
-                let kind = if header.required { kind } else { quote!(Option<#kind>) };
+                let kind = if header.required {
+                    kind
+                } else {
+                    quote!(Option<#kind>)
+                };
                 let docs = crate::format::doc_lines(&format!(
                     "`{}`: {}",
                     header.name,
@@ -372,7 +400,10 @@ fn response_enum(operation: &Operation) -> TokenStream {
                 quote! { Self::#variant => #body_response, }
             }
         } else {
-            let fields = response.headers.iter().map(|header| header_field(&header.name));
+            let fields = response
+                .headers
+                .iter()
+                .map(|header| header_field(&header.name));
             let body_binding = response.schema.as_ref().map(|_| quote!(body,));
             let inserts = response.headers.iter().map(|header| {
                 let field = header_field(&header.name);
@@ -424,7 +455,11 @@ fn trait_method(operation: &Operation) -> TokenStream {
     let response = response_enum_ident(operation);
     let mut docs = doc_text(&operation.summary, &operation.description);
     docs.push(String::new());
-    docs.push(format!(" `{} {}`", operation.method.as_str(), operation.path));
+    docs.push(format!(
+        " `{} {}`",
+        operation.method.as_str(),
+        operation.path
+    ));
     let parameters = operation.parameters.iter().map(|parameter| {
         let name = format_ident!("{}", parameter.name.to_snake_case());
         quote!(#name: String,)
@@ -434,7 +469,11 @@ fn trait_method(operation: &Operation) -> TokenStream {
         quote!(body: #kind,)
     });
     // Public operations (no security requirement) have no caller to verify.
-    let caller = if operation.security.is_empty() { quote!(()) } else { quote!(Self::Caller) };
+    let caller = if operation.security.is_empty() {
+        quote!(())
+    } else {
+        quote!(Self::Caller)
+    };
     quote! {
         #(#[doc = #docs])*
         fn #method(
@@ -501,11 +540,14 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
         Some(body) => {
             let kind = schema_type(&body.schema);
             let validate = format_ident!("{}", body.schema.to_snake_case());
-            let accepted = body.content_types.iter().map(|media_type| match media_type.as_str() {
-                crate::model::JSON => quote!(runtime::JSON),
-                crate::model::FORM => quote!(runtime::FORM),
-                other => quote!(#other),
-            });
+            let accepted = body
+                .content_types
+                .iter()
+                .map(|media_type| match media_type.as_str() {
+                    crate::model::JSON => quote!(runtime::JSON),
+                    crate::model::FORM => quote!(runtime::FORM),
+                    other => quote!(#other),
+                });
             (
                 quote! {
                     let (headers, body) = match read_body::<#kind>(request, &[#(#accepted),*], validate::#validate).await {
@@ -516,7 +558,10 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
                 quote!(body),
             )
         }
-        None => (quote! { let headers = request.headers().clone(); }, quote!()),
+        None => (
+            quote! { let headers = request.headers().clone(); },
+            quote!(),
+        ),
     };
     quote! {
         async fn #ident<A: #trait_ident>(
@@ -550,7 +595,8 @@ fn routes(model: &ApiModel) -> Vec<TokenStream> {
                 .iter()
                 .filter(|operation| operation.path == path)
                 .map(|operation| {
-                    let method = format_ident!("{}", operation.method.as_str().to_ascii_lowercase());
+                    let method =
+                        format_ident!("{}", operation.method.as_str().to_ascii_lowercase());
                     let handler = handler_ident(operation);
                     quote!(#method(#handler::<A>))
                 });
@@ -572,7 +618,12 @@ fn validators(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, Diagno
     let mut pending: Vec<String> = model
         .operations
         .iter()
-        .filter_map(|operation| operation.request_body.as_ref().map(|body| body.schema.clone()))
+        .filter_map(|operation| {
+            operation
+                .request_body
+                .as_ref()
+                .map(|body| body.schema.clone())
+        })
         .collect();
     let mut reachable = BTreeSet::new();
     while let Some(name) = pending.pop() {
@@ -589,7 +640,11 @@ fn validators(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, Diagno
         let checks = ValidatorBuilder { spec }.checks(schema, &pointer)?;
         let ident = format_ident!("{}", name.to_snake_case());
         let doc = format!(" Checks a value against the `{name}` schema.");
-        let checks = if checks.is_empty() { quote!(let _ = (value, at, out);) } else { checks };
+        let checks = if checks.is_empty() {
+            quote!(let _ = (value, at, out);)
+        } else {
+            checks
+        };
         functions.push(quote! {
             #[doc = #doc]
             pub(crate) fn #ident(value: &Value, at: &str, out: &mut Violations) {
@@ -603,7 +658,12 @@ fn validators(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, Diagno
 fn component_schema<'a>(spec: &'a LoadedSpec, name: &str) -> Result<&'a Value, Diagnostic> {
     spec.document
         .pointer(&pointer_join("/components/schemas", name))
-        .ok_or_else(|| spec.error_at("/components/schemas", format!("schema `{name}` is not defined")))
+        .ok_or_else(|| {
+            spec.error_at(
+                "/components/schemas",
+                format!("schema `{name}` is not defined"),
+            )
+        })
 }
 
 fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
@@ -611,7 +671,10 @@ fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
         Value::Object(object) => {
             for (key, child) in object {
                 if key == "$ref" {
-                    if let Some(name) = child.as_str().and_then(|r| r.strip_prefix(SCHEMA_REF_PREFIX)) {
+                    if let Some(name) = child
+                        .as_str()
+                        .and_then(|r| r.strip_prefix(SCHEMA_REF_PREFIX))
+                    {
                         out.push(name.to_string());
                     }
                 } else if !key.starts_with("x-") && key != "example" && key != "default" {
@@ -637,7 +700,10 @@ impl ValidatorBuilder<'_> {
         };
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
             let name = reference.strip_prefix(SCHEMA_REF_PREFIX).ok_or_else(|| {
-                self.spec.error_at(pointer, format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"))
+                self.spec.error_at(
+                    pointer,
+                    format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),
+                )
             })?;
             let ident = format_ident!("{}", name.to_snake_case());
             return Ok(quote!(#ident(value, at, out);));
@@ -655,7 +721,8 @@ impl ValidatorBuilder<'_> {
             checks.push(self.one_of(object, variants, pointer, false)?);
         }
         let kind = object.get("type").and_then(Value::as_str).or_else(|| {
-            (object.contains_key("properties") || object.contains_key("additionalProperties")).then_some("object")
+            (object.contains_key("properties") || object.contains_key("additionalProperties"))
+                .then_some("object")
         });
         match kind {
             Some("object") => checks.push(self.object(object, pointer)?),
@@ -685,14 +752,19 @@ impl ValidatorBuilder<'_> {
             return self.checks(&variants[0], &format!("{pointer}/{keyword}/0"));
         }
         let discriminator = schema.get("discriminator");
-        let property = discriminator.and_then(|d| d.get("propertyName")).and_then(Value::as_str);
-        let mapping = discriminator.and_then(|d| d.get("mapping")).and_then(Value::as_object);
+        let property = discriminator
+            .and_then(|d| d.get("propertyName"))
+            .and_then(Value::as_str);
+        let mapping = discriminator
+            .and_then(|d| d.get("mapping"))
+            .and_then(Value::as_object);
         if let (Some(property), Some(mapping)) = (property, mapping) {
             let keys: Vec<&str> = mapping.keys().map(String::as_str).collect();
             let mut arms = Vec::new();
             for (key, target) in mapping {
                 let target = serde_json::json!({ "$ref": target });
-                let checks = self.checks(&target, &format!("{pointer}/discriminator/mapping/{key}"))?;
+                let checks =
+                    self.checks(&target, &format!("{pointer}/discriminator/mapping/{key}"))?;
                 arms.push(quote!(#key => { #checks }));
             }
             return Ok(quote! {
@@ -716,8 +788,16 @@ impl ValidatorBuilder<'_> {
                 out.is_empty()
             }));
         }
-        let rule = if exactly_one { quote!(matched == 1) } else { quote!(matched >= 1) };
-        let expectation = if exactly_one { "exactly one" } else { "at least one" };
+        let rule = if exactly_one {
+            quote!(matched == 1)
+        } else {
+            quote!(matched >= 1)
+        };
+        let expectation = if exactly_one {
+            "exactly one"
+        } else {
+            "at least one"
+        };
         Ok(quote! {
             let matched = [#(#attempts),*].into_iter().filter(|ok| *ok).count();
             if !(#rule) {
@@ -726,9 +806,15 @@ impl ValidatorBuilder<'_> {
         })
     }
 
-    fn object(&self, schema: &serde_json::Map<String, Value>, pointer: &str) -> Result<TokenStream, Diagnostic> {
+    fn object(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        pointer: &str,
+    ) -> Result<TokenStream, Diagnostic> {
         let properties = schema.get("properties").and_then(Value::as_object);
-        let known: Vec<&str> = properties.map(|p| p.keys().map(String::as_str).collect()).unwrap_or_default();
+        let known: Vec<&str> = properties
+            .map(|p| p.keys().map(String::as_str).collect())
+            .unwrap_or_default();
         let required: Vec<&str> = schema
             .get("required")
             .and_then(Value::as_array)
@@ -779,7 +865,11 @@ impl ValidatorBuilder<'_> {
         }
     }
 
-    fn array(&self, schema: &serde_json::Map<String, Value>, pointer: &str) -> Result<TokenStream, Diagnostic> {
+    fn array(
+        &self,
+        schema: &serde_json::Map<String, Value>,
+        pointer: &str,
+    ) -> Result<TokenStream, Diagnostic> {
         let mut checks = Vec::new();
         if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
             let min = min as usize;
@@ -842,15 +932,27 @@ fn string_checks(schema: &serde_json::Map<String, Value>) -> TokenStream {
 }
 
 fn number_checks(schema: &serde_json::Map<String, Value>, kind: &str) -> TokenStream {
-    let expect = if kind == "integer" { quote!(expect_integer) } else { quote!(expect_number) };
+    let expect = if kind == "integer" {
+        quote!(expect_integer)
+    } else {
+        quote!(expect_number)
+    };
     let exclusive = |keyword: &str| schema.get(keyword) == Some(&Value::Bool(true));
     let mut checks = Vec::new();
     if let Some(min) = schema.get("minimum").and_then(Value::as_f64) {
-        let check = if exclusive("exclusiveMinimum") { quote!(exclusive_minimum) } else { quote!(minimum) };
+        let check = if exclusive("exclusiveMinimum") {
+            quote!(exclusive_minimum)
+        } else {
+            quote!(minimum)
+        };
         checks.push(quote!(runtime::#check(number, #min, at, out);));
     }
     if let Some(max) = schema.get("maximum").and_then(Value::as_f64) {
-        let check = if exclusive("exclusiveMaximum") { quote!(exclusive_maximum) } else { quote!(maximum) };
+        let check = if exclusive("exclusiveMaximum") {
+            quote!(exclusive_maximum)
+        } else {
+            quote!(maximum)
+        };
         checks.push(quote!(runtime::#check(number, #max, at, out);));
     }
     if checks.is_empty() {
@@ -867,7 +969,12 @@ fn number_checks(schema: &serde_json::Map<String, Value>, kind: &str) -> TokenSt
 fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
     let crate_name = crate_ident(SERVER_CRATE);
     let mut methods = String::new();
-    let mut imports = vec![trait_ident.to_string(), "AuthError".into(), "AuthorizationRequest".into(), "RequestContext".into()];
+    let mut imports = vec![
+        trait_ident.to_string(),
+        "AuthError".into(),
+        "AuthorizationRequest".into(),
+        "RequestContext".into(),
+    ];
     for operation in &model.operations {
         let response = response_enum_ident(operation).to_string();
         let mut parameters: Vec<String> = operation
@@ -878,8 +985,16 @@ fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
         if let Some(body) = &operation.request_body {
             parameters.push(format!("_body: types::{}", body.schema));
         }
-        let parameters = if parameters.is_empty() { String::new() } else { format!(", {}", parameters.join(", ")) };
-        let caller = if operation.security.is_empty() { "()" } else { "String" };
+        let parameters = if parameters.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", parameters.join(", "))
+        };
+        let caller = if operation.security.is_empty() {
+            "()"
+        } else {
+            "String"
+        };
         methods.push_str(&format!(
             "    async fn {id}(&self, _context: RequestContext<{caller}>{parameters}) -> {response} {{\n        \
                      todo!(\"{id}\")\n    }}\n",
@@ -921,7 +1036,11 @@ let app: axum::Router = {crate_name}::router(Service);
 ```",
         title = model.title,
         version = model.version,
-        base = if model.base_path.is_empty() { "/" } else { &model.base_path },
+        base = if model.base_path.is_empty() {
+            "/"
+        } else {
+            &model.base_path
+        },
         imports = imports.join(", "),
     );
     crate::format::doc_lines(&text)

@@ -33,7 +33,9 @@ pub(crate) fn progenitor_settings() -> progenitor::GenerationSettings {
     settings
         .with_interface(progenitor::InterfaceStyle::Builder)
         .with_tag(progenitor::TagStyle::Merged)
-        .with_derive("PartialEq");
+        .with_derive("PartialEq")
+        // Ordered maps, so open maps (vendor keys) serialize in a stable order.
+        .with_map_type("::std::collections::BTreeMap");
     settings
 }
 
