@@ -38,48 +38,43 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     let client = emit::client::emit_client(&spec, &model)?;
     let server = emit::server::emit_server(&spec, &model)?;
 
-    let crate_dir = |package: &str| Path::new(GENERATED_DIR).join(package);
-    let mut files = vec![
-        GeneratedFile {
-            path: Path::new(GENERATED_DIR).join("rustfmt.toml"),
-            contents: format::format_toml(
-                spec_file,
-                "# prettyplease formats the generated code; rustfmt must leave it alone,\n\
-                 # or `cargo fmt` would make `cargo xtask codegen --check` report drift.\n\
-                 disable_all_formatting = true",
-            ),
-        },
-        GeneratedFile {
-            path: crate_dir(emit::TYPES_CRATE).join("Cargo.toml"),
-            contents: format::format_toml(
-                spec_file,
-                &emit::manifest::types_manifest(types.dependencies),
-            ),
-        },
-        GeneratedFile {
-            path: crate_dir(emit::TYPES_CRATE).join("src/lib.rs"),
-            contents: format::format_rust(spec_file, types.tokens)?,
-        },
-        GeneratedFile {
-            path: crate_dir(emit::CLIENT_CRATE).join("Cargo.toml"),
-            contents: format::format_toml(
-                spec_file,
-                &emit::manifest::client_manifest(types.dependencies),
-            ),
-        },
-        GeneratedFile {
-            path: crate_dir(emit::CLIENT_CRATE).join("src/lib.rs"),
-            contents: format::format_rust(spec_file, client)?,
-        },
-        GeneratedFile {
-            path: crate_dir(emit::SERVER_CRATE).join("Cargo.toml"),
-            contents: format::format_toml(spec_file, &emit::manifest::server_manifest()),
-        },
-        GeneratedFile {
-            path: crate_dir(emit::SERVER_CRATE).join("src/lib.rs"),
-            contents: format::format_rust(spec_file, server)?,
-        },
+    let mut files = vec![GeneratedFile {
+        path: Path::new(GENERATED_DIR).join("rustfmt.toml"),
+        contents: format::format_toml(
+            spec_file,
+            "# prettyplease formats the generated code; rustfmt must leave it alone,\n\
+             # or `cargo fmt` would make `cargo xtask codegen --check` report drift.\n\
+             disable_all_formatting = true",
+        ),
+    }];
+    let crates = [
+        (
+            emit::TYPES_CRATE,
+            emit::manifest::types_manifest(types.dependencies),
+            types.tokens,
+        ),
+        (
+            emit::CLIENT_CRATE,
+            emit::manifest::client_manifest(types.dependencies),
+            client,
+        ),
+        (
+            emit::SERVER_CRATE,
+            emit::manifest::server_manifest(),
+            server,
+        ),
     ];
+    for (package, manifest, code) in crates {
+        let dir = Path::new(GENERATED_DIR).join(package);
+        files.push(GeneratedFile {
+            path: dir.join("Cargo.toml"),
+            contents: format::format_toml(spec_file, &manifest),
+        });
+        files.push(GeneratedFile {
+            path: dir.join("src/lib.rs"),
+            contents: format::format_rust(spec_file, code)?,
+        });
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(GeneratedTree {
         owned_dir: PathBuf::from(GENERATED_DIR),

@@ -870,15 +870,10 @@ impl ValidatorBuilder<'_> {
         schema: &serde_json::Map<String, Value>,
         pointer: &str,
     ) -> Result<TokenStream, Diagnostic> {
-        let mut checks = Vec::new();
-        if let Some(min) = schema.get("minItems").and_then(Value::as_u64) {
-            let min = min as usize;
-            checks.push(quote!(runtime::min_items(items, #min, at, out);));
-        }
-        if let Some(max) = schema.get("maxItems").and_then(Value::as_u64) {
-            let max = max as usize;
-            checks.push(quote!(runtime::max_items(items, #max, at, out);));
-        }
+        let mut checks: Vec<TokenStream> = [("minItems", "min_items"), ("maxItems", "max_items")]
+            .into_iter()
+            .filter_map(|(keyword, check)| count_bound(schema, keyword, check, quote!(items)))
+            .collect();
         if let Some(item_schema) = schema.get("items") {
             let inner = self.checks(item_schema, &format!("{pointer}/items"))?;
             if !inner.is_empty() {
@@ -902,20 +897,30 @@ impl ValidatorBuilder<'_> {
     }
 }
 
+/// `runtime::<check>(<subject>, <bound>, at, out);` when the schema has `keyword`.
+fn count_bound(
+    schema: &serde_json::Map<String, Value>,
+    keyword: &str,
+    check: &str,
+    subject: TokenStream,
+) -> Option<TokenStream> {
+    let bound = usize::try_from(schema.get(keyword)?.as_u64()?).ok()?;
+    let check = format_ident!("{}", check);
+    Some(quote!(runtime::#check(#subject, #bound, at, out);))
+}
+
 fn string_checks(schema: &serde_json::Map<String, Value>) -> TokenStream {
     let mut checks = Vec::new();
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
         let allowed: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
         checks.push(quote!(runtime::one_of_values(text, &[#(#allowed),*], at, out);));
     } else {
-        if let Some(min) = schema.get("minLength").and_then(Value::as_u64) {
-            let min = min as usize;
-            checks.push(quote!(runtime::min_length(text, #min, at, out);));
-        }
-        if let Some(max) = schema.get("maxLength").and_then(Value::as_u64) {
-            let max = max as usize;
-            checks.push(quote!(runtime::max_length(text, #max, at, out);));
-        }
+        // An enum already pins the exact values; lengths add nothing to it.
+        checks.extend(
+            [("minLength", "min_length"), ("maxLength", "max_length")]
+                .into_iter()
+                .filter_map(|(keyword, check)| count_bound(schema, keyword, check, quote!(text))),
+        );
     }
     if let Some(format) = schema.get("format").and_then(Value::as_str) {
         checks.push(quote!(runtime::format(text, #format, at, out);));
