@@ -458,7 +458,7 @@ async fn every_constraint_is_enforced_before_the_trait_is_called() {
         (
             "/token-exchange-profiles",
             profile("type", json!("passthrough")),
-            "'type' must be one of: custom_authentication",
+            "the type field must be custom",
         ),
         (
             "/token-exchange-profiles",

@@ -966,8 +966,15 @@ mod validate {
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::one_of_values(text, &["custom_authentication"], at, out);
+        let mut broken = Violations::new();
+        {
+            let out = &mut broken;
+            if let Some(text) = runtime::expect_string(value, at, out) {
+                runtime::one_of_values(text, &["custom_authentication"], at, out);
+            }
+        }
+        if !broken.is_empty() {
+            out.push("the type field must be custom".to_string());
         }
     }
     /// Checks a value against the `WebhookAuthorizationInput` schema.

@@ -732,7 +732,23 @@ impl ValidatorBuilder<'_> {
             Some("boolean") => checks.push(quote!(runtime::expect_boolean(value, at, out);)),
             _ => {}
         }
-        let checks = quote!(#(#checks)*);
+        let mut checks = quote!(#(#checks)*);
+        // `x-validation-message` replaces whatever this schema's own checks
+        // report with the message the spec gives for the rule.
+        if let Some(message) = object.get("x-validation-message").and_then(Value::as_str)
+            && !checks.is_empty()
+        {
+            checks = quote! {
+                let mut broken = Violations::new();
+                {
+                    let out = &mut broken;
+                    #checks
+                }
+                if !broken.is_empty() {
+                    out.push(#message.to_string());
+                }
+            };
+        }
         if object.get("nullable") == Some(&Value::Bool(true)) && !checks.is_empty() {
             Ok(quote!(if !value.is_null() { #checks }))
         } else {

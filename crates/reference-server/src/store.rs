@@ -1,0 +1,119 @@
+//! The in-memory store of created resources. Each create checks the
+//! tenant's limit and uniqueness and inserts under one lock, so concurrent
+//! identical requests create exactly one resource.
+
+use std::sync::Mutex;
+
+use tenant_api_server::types;
+
+/// The tenant already has `limit` resources of the type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitReached {
+    pub limit: usize,
+}
+
+/// Why a token exchange profile was not created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateProfileError {
+    LimitReached(LimitReached),
+    /// A profile with this `subject_token_type` exists.
+    Duplicate,
+}
+
+pub struct Store {
+    entity_limit: usize,
+    inner: Mutex<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    token_exchange_profiles: Vec<types::TokenExchangeProfile>,
+    event_streams: Vec<types::EventStream>,
+}
+
+impl Store {
+    /// A store allowing `entity_limit` resources of each type.
+    pub fn new(entity_limit: usize) -> Self {
+        Self {
+            entity_limit,
+            inner: Mutex::default(),
+        }
+    }
+
+    pub fn create_token_exchange_profile(
+        &self,
+        request: types::CreateTokenExchangeProfileRequest,
+    ) -> Result<types::TokenExchangeProfile, CreateProfileError> {
+        let mut inner = self.inner.lock().expect("store lock");
+        let profiles = &mut inner.token_exchange_profiles;
+        if profiles.len() >= self.entity_limit {
+            return Err(CreateProfileError::LimitReached(LimitReached {
+                limit: self.entity_limit,
+            }));
+        }
+        if profiles
+            .iter()
+            .any(|profile| profile.subject_token_type == request.subject_token_type)
+        {
+            return Err(CreateProfileError::Duplicate);
+        }
+        let now = chrono::Utc::now();
+        let profile = types::TokenExchangeProfile {
+            id: format!("tep_{}", ulid::Ulid::generate().to_string().to_lowercase()),
+            name: request.name,
+            subject_token_type: request.subject_token_type,
+            action_id: request.action_id,
+            type_: request.type_,
+            created_at: now,
+            updated_at: now,
+        };
+        profiles.push(profile.clone());
+        Ok(profile)
+    }
+
+    pub fn create_event_stream(
+        &self,
+        request: types::CreateEventStreamRequest,
+    ) -> Result<types::EventStream, LimitReached> {
+        let mut inner = self.inner.lock().expect("store lock");
+        if inner.event_streams.len() >= self.entity_limit {
+            return Err(LimitReached {
+                limit: self.entity_limit,
+            });
+        }
+        let now = chrono::Utc::now();
+        let stream = types::EventStream {
+            id: ulid::Ulid::generate()
+                .to_string()
+                .parse()
+                .expect("a ULID has 26 characters"),
+            name: request.name,
+            subscriptions: request.subscriptions,
+            destination: without_credentials(request.destination),
+            status: request.status.unwrap_or(types::EventStreamStatus::Enabled),
+            created_at: now,
+            updated_at: now,
+        };
+        inner.event_streams.push(stream.clone());
+        Ok(stream)
+    }
+}
+
+/// The destination as stored and returned: the webhook password is dropped
+/// here, and the response type has no field that could carry it.
+fn without_credentials(
+    destination: types::EventStreamDestinationInput,
+) -> types::EventStreamDestination {
+    let webhook = destination.0;
+    let authorization = webhook.configuration.webhook_authorization;
+    types::EventStreamDestination(types::WebhookDestination {
+        type_: webhook.type_,
+        configuration: types::WebhookConfiguration {
+            webhook_endpoint: webhook.configuration.webhook_endpoint,
+            webhook_authorization: types::WebhookAuthorization {
+                method: authorization.method,
+                username: authorization.username,
+            },
+        },
+    })
+}
