@@ -67,7 +67,10 @@ fn vendor_strategy_override_keys_round_trip() {
 async fn the_client_refuses_an_invalid_body_before_any_http_call() {
     // Nothing listens on the discard port; a request that got that far would
     // fail with a communication error instead.
-    let client = Client::new("http://127.0.0.1:9/api/v2");
+    let client = Client::new(
+        "http://127.0.0.1:9/api/v2",
+        tenant_api_client::Hooks::default(),
+    );
     let body = builder::CreateTokenExchangeProfileRequest::default()
         .name("ab")
         .subject_token_type("urn:example:token")

@@ -72,6 +72,7 @@ impl Server {
                 .default_headers(headers)
                 .build()
                 .unwrap(),
+            tenant_api_client::Hooks::default(),
         )
     }
 

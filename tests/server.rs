@@ -220,7 +220,11 @@ impl TestServer {
             .default_headers(headers)
             .build()
             .unwrap();
-        tenant_api_client::Client::new_with_client(&self.base, http)
+        tenant_api_client::Client::new_with_client(
+            &self.base,
+            http,
+            tenant_api_client::Hooks::default(),
+        )
     }
 
     fn calls(&self) -> usize {

@@ -8,7 +8,7 @@
 //!
 //! ```no_run
 //! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-//! let client = tenant_api_client::Client::new("https://api.example.com");
+//! let client = tenant_api_client::Client::new("https://api.example.com", tenant_api_client::Hooks::default());
 //! let response = client.get_user_attribute_profile_template().id("id").send().await?;
 //! println!("{:?}", response.into_inner());
 //! # Ok(())
@@ -19,8 +19,10 @@
 //! offers `application/x-www-form-urlencoded`, the JSON form carries the same
 //! fields and progenitor can send only one media type per operation.
 //!
-//! Authentication is not generated: give the client a `reqwest::Client` that
-//! sends the `Authorization: Bearer` header, via [`Client::new_with_client`].
+//! Authentication and retries are not generated: [`Client::new`] takes
+//! [`Hooks`], and a [`Transport`] given to them can add the `Authorization`
+//! header and retry for every operation at once (the hand-written client crate
+//! of this workspace does exactly that).
 #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
@@ -39,6 +41,7 @@ Version: 2.0*/
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
+    pub(crate) inner: crate::hooks::Hooks,
 }
 impl Client {
     /// Create a new client.
@@ -46,7 +49,7 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new(baseurl: &str) -> Self {
+    pub fn new(baseurl: &str, inner: crate::hooks::Hooks) -> Self {
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -54,7 +57,7 @@ impl Client {
         };
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
-        Self::new_with_client(baseurl, client.build().unwrap())
+        Self::new_with_client(baseurl, client.build().unwrap(), inner)
     }
     /// Construct a new client with an existing `reqwest::Client`,
     /// allowing more control over its configuration.
@@ -62,14 +65,19 @@ impl Client {
     /// `baseurl` is the base URL provided to the internal
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
-    pub fn new_with_client(baseurl: &str, client: reqwest::Client) -> Self {
+    pub fn new_with_client(
+        baseurl: &str,
+        client: reqwest::Client,
+        inner: crate::hooks::Hooks,
+    ) -> Self {
         Self {
             baseurl: baseurl.to_string(),
             client,
+            inner,
         }
     }
 }
-impl ClientInfo<()> for Client {
+impl ClientInfo<crate::hooks::Hooks> for Client {
     fn api_version() -> &'static str {
         "2.0"
     }
@@ -79,11 +87,17 @@ impl ClientInfo<()> for Client {
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
-    fn inner(&self) -> &() {
-        &()
+    fn inner(&self) -> &crate::hooks::Hooks {
+        &self.inner
     }
 }
-impl ClientHooks<()> for &Client {}
+const _: () = {
+    #[allow(dead_code)]
+    fn assert_client_hooks()
+    where
+        Client: ClientHooks<crate::hooks::Hooks>,
+    {}
+};
 impl Client {
     /**Create a token exchange profile
 
@@ -670,4 +684,81 @@ pub mod builder {
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
     pub use self::super::Client;
+}
+pub use hooks::{Hooks, Transport};
+pub mod hooks {
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::sync::Arc;
+    use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
+    use crate::Client;
+    /// A boxed future, as [`Transport`]'s methods return.
+    pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+    /// Sends the client's requests. Both methods have defaults that do nothing
+    /// special, so an implementation overrides only what it needs.
+    pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
+        /// Runs before `request` is sent: add credentials here. An error stops
+        /// the call with [`Error::Custom`].
+        fn prepare<'a>(
+            &'a self,
+            request: &'a mut reqwest::Request,
+            operation_id: &'static str,
+        ) -> BoxFuture<'a, Result<(), String>> {
+            let _ = (request, operation_id);
+            Box::pin(async { Ok(()) })
+        }
+        /// Sends `request` with `http` and returns the response the operation
+        /// interprets: send it once, or several times to retry.
+        fn execute<'a>(
+            &'a self,
+            http: &'a reqwest::Client,
+            request: reqwest::Request,
+            operation_id: &'static str,
+        ) -> BoxFuture<'a, reqwest::Result<reqwest::Response>> {
+            let _ = operation_id;
+            Box::pin(http.execute(request))
+        }
+    }
+    /// The client's hooks: no transport (send each request once) by default.
+    #[derive(Clone, Debug, Default)]
+    pub struct Hooks {
+        transport: Option<Arc<dyn Transport>>,
+    }
+    impl Hooks {
+        /// Hooks that send every request through `transport`.
+        pub fn with_transport(transport: impl Transport) -> Self {
+            Self {
+                transport: Some(Arc::new(transport)),
+            }
+        }
+    }
+    impl ClientHooks<Hooks> for Client {
+        async fn pre<E>(
+            &self,
+            request: &mut reqwest::Request,
+            info: &OperationInfo,
+        ) -> Result<(), Error<E>> {
+            match &self.inner().transport {
+                Some(transport) => {
+                    transport
+                        .prepare(request, info.operation_id)
+                        .await
+                        .map_err(Error::Custom)
+                }
+                None => Ok(()),
+            }
+        }
+        async fn exec(
+            &self,
+            request: reqwest::Request,
+            info: &OperationInfo,
+        ) -> reqwest::Result<reqwest::Response> {
+            match &self.inner().transport {
+                Some(transport) => {
+                    transport.execute(self.client(), request, info.operation_id).await
+                }
+                None => self.client().execute(request).await,
+            }
+        }
+    }
 }

@@ -17,9 +17,14 @@ use crate::emit::{TYPES_CRATE, crate_ident, run_generator};
 use crate::load::LoadedSpec;
 use crate::model::{ApiModel, FORM};
 
+const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
+
 pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, Diagnostic> {
     let types_crate = crate_ident(TYPES_CRATE);
     let mut settings = progenitor_settings();
+    settings
+        .with_inner_type(quote!(crate::hooks::Hooks))
+        .with_hooks(progenitor::HooksMode::Expected);
     for name in &model.schema_names {
         settings.with_replacement(name, format!("::{types_crate}::{name}"), std::iter::empty());
     }
@@ -31,12 +36,26 @@ pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     })?;
     let client = reexport_types(spec, client)?;
 
+    let hooks: syn::File = syn::parse_str(HOOKS).map_err(|err| {
+        Diagnostic::new(
+            &spec.path,
+            format!("internal error: the client hooks template does not parse: {err}"),
+        )
+    })?;
+    let hooks_items = &hooks.items;
+
     let docs = crate_docs(model);
     Ok(quote! {
         #(#![doc = #docs])*
         #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
 
         #client
+
+        pub use hooks::{Hooks, Transport};
+
+        pub mod hooks {
+            #(#hooks_items)*
+        }
     })
 }
 
@@ -163,7 +182,7 @@ returning a builder: set the parameters and the body, then `send()` it.
             "
 ```no_run
 # async fn example() -> Result<(), Box<dyn std::error::Error>> {{
-let client = {crate_name}::Client::new(\"https://api.example.com\");
+let client = {crate_name}::Client::new(\"https://api.example.com\", {crate_name}::Hooks::default());
 let response = client{example}.send().await?;
 println!(\"{{:?}}\", response.into_inner());
 # Ok(())
@@ -178,8 +197,10 @@ Request bodies are always sent as `application/json`: where the spec also
 offers `application/x-www-form-urlencoded`, the JSON form carries the same
 fields and progenitor can send only one media type per operation.
 
-Authentication is not generated: give the client a `reqwest::Client` that
-sends the `Authorization: Bearer` header, via [`Client::new_with_client`].",
+Authentication and retries are not generated: [`Client::new`] takes
+[`Hooks`], and a [`Transport`] given to them can add the `Authorization`
+header and retry for every operation at once (the hand-written client crate
+of this workspace does exactly that).",
     );
     crate::format::doc_lines(&text)
 }
