@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::json;
 use tenant_client::{Error, RetryPolicy, TenantClient, types};
 use tenant_reference_server::{AppState, Config, RateLimit, app};
+use workspace_tests::samples;
 
 /// Every request a server saw, as `METHOD /path`.
 #[derive(Clone, Default)]
@@ -82,13 +83,7 @@ fn fast_retries() -> RetryPolicy {
 }
 
 fn profile(subject_token_type: &str, action_id: &str) -> types::CreateTokenExchangeProfileRequest {
-    serde_json::from_value(json!({
-        "name": "Partner tokens",
-        "subject_token_type": subject_token_type,
-        "action_id": action_id,
-        "type": "custom_authentication",
-    }))
-    .unwrap()
+    serde_json::from_value(samples::profile_request(subject_token_type, action_id)).unwrap()
 }
 
 fn status_of<T: std::fmt::Debug>(result: Result<T, Error<types::Error>>) -> u16 {
@@ -410,15 +405,8 @@ async fn gets_are_retried_on_5xx_and_tolerate_new_fields() {
 async fn posts_are_not_retried_on_5xx() {
     let (origin, log, _) = scripted_server().await;
     let client = client(&origin, fast_retries());
-    let stream: types::CreateEventStreamRequest = serde_json::from_value(json!({
-        "name": "audit",
-        "subscriptions": [{"event_type": "user.created"}],
-        "destination": {"type": "webhook", "configuration": {
-            "webhook_endpoint": "https://hooks.example.com",
-            "webhook_authorization": {"method": "basic", "username": "u", "password": "p"}
-        }}
-    }))
-    .unwrap();
+    let stream: types::CreateEventStreamRequest =
+        serde_json::from_value(samples::stream_request("p")).unwrap();
     let result = client.create_event_stream().body(stream).send().await;
     assert_eq!(status_of(result), 503);
     assert_eq!(

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use tenant_api_client::{Client, Error};
 use tenant_api_server::types;
 use tenant_reference_server::{AppState, Claims, Config, RateLimit, TokenIssuer, app};
+use workspace_tests::samples;
 
 const TENANT: &str = "tenant.test";
 
@@ -98,25 +99,11 @@ impl Server {
 }
 
 fn profile(subject_token_type: &str, action_id: &str) -> types::CreateTokenExchangeProfileRequest {
-    serde_json::from_value(json!({
-        "name": "Partner tokens",
-        "subject_token_type": subject_token_type,
-        "action_id": action_id,
-        "type": "custom_authentication",
-    }))
-    .unwrap()
+    serde_json::from_value(samples::profile_request(subject_token_type, action_id)).unwrap()
 }
 
 fn stream_request() -> types::CreateEventStreamRequest {
-    serde_json::from_value(json!({
-        "name": "audit",
-        "subscriptions": [{"event_type": "user.created"}],
-        "destination": {"type": "webhook", "configuration": {
-            "webhook_endpoint": "https://hooks.example.com/events",
-            "webhook_authorization": {"method": "basic", "username": "hook", "password": "webhook-password-42"}
-        }}
-    }))
-    .unwrap()
+    serde_json::from_value(samples::stream_request("webhook-password-42")).unwrap()
 }
 
 /// The status and message of a typed error response.

@@ -13,6 +13,7 @@ use tenant_api_server::{
     GetUserAttributeProfileTemplateResponse, RequestContext, RouterOptions, TenantManagementApi,
     types,
 };
+use workspace_tests::samples;
 
 /// Tokens the test implementation accepts, with the scopes each carries.
 const ALL_SCOPES: &str = "token-with-every-scope";
@@ -164,26 +165,11 @@ fn module_json(id: &str) -> Value {
 }
 
 fn profile_json() -> Value {
-    json!({
-        "name": "Partner tokens",
-        "subject_token_type": "urn:partner:token",
-        "action_id": "act_1",
-        "type": "custom_authentication"
-    })
+    samples::profile_request("urn:partner:token", "act_1")
 }
 
 fn stream_json() -> Value {
-    json!({
-        "name": "audit",
-        "subscriptions": [{"event_type": "user.created"}],
-        "destination": {
-            "type": "webhook",
-            "configuration": {
-                "webhook_endpoint": "https://hooks.example.com/events",
-                "webhook_authorization": {"method": "basic", "username": "hook", "password": "s3cret"}
-            }
-        }
-    })
+    samples::stream_request("s3cret")
 }
 
 struct TestServer {

@@ -52,3 +52,33 @@ pub fn scratch_workspace() -> tempfile::TempDir {
     }
     scratch
 }
+
+/// Valid request bodies, as JSON, for tests to send or to vary.
+pub mod samples {
+    use serde_json::{Value, json};
+
+    /// A token exchange profile request.
+    pub fn profile_request(subject_token_type: &str, action_id: &str) -> Value {
+        json!({
+            "name": "Partner tokens",
+            "subject_token_type": subject_token_type,
+            "action_id": action_id,
+            "type": "custom_authentication",
+        })
+    }
+
+    /// An event stream request to a webhook with basic authorization.
+    pub fn stream_request(password: &str) -> Value {
+        json!({
+            "name": "audit",
+            "subscriptions": [{"event_type": "user.created"}],
+            "destination": {
+                "type": "webhook",
+                "configuration": {
+                    "webhook_endpoint": "https://hooks.example.com/events",
+                    "webhook_authorization": {"method": "basic", "username": "hook", "password": password}
+                }
+            }
+        })
+    }
+}

@@ -13,7 +13,7 @@ use quote::quote;
 
 use crate::diagnostic::Diagnostic;
 use crate::emit::types::progenitor_settings;
-use crate::emit::{TYPES_CRATE, crate_ident, run_generator};
+use crate::emit::{TYPES_CRATE, crate_ident, parse_template, run_generator};
 use crate::load::LoadedSpec;
 use crate::model::{ApiModel, FORM};
 
@@ -36,12 +36,7 @@ pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     })?;
     let client = reexport_types(spec, client)?;
 
-    let hooks: syn::File = syn::parse_str(HOOKS).map_err(|err| {
-        Diagnostic::new(
-            &spec.path,
-            format!("internal error: the client hooks template does not parse: {err}"),
-        )
-    })?;
+    let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
 
     let docs = crate_docs(model);

@@ -30,6 +30,21 @@ pub fn crate_ident(package: &str) -> proc_macro2::Ident {
     quote::format_ident!("{}", package.replace('-', "_"))
 }
 
+/// Parses a template of hand-written Rust that a generated crate includes
+/// verbatim. A failure is a bug of the generator, reported as such.
+pub(crate) fn parse_template(
+    spec: &LoadedSpec,
+    name: &str,
+    source: &str,
+) -> Result<syn::File, Diagnostic> {
+    syn::parse_str(source).map_err(|err| {
+        Diagnostic::new(
+            &spec.path,
+            format!("internal error: the template {name} does not parse: {err}"),
+        )
+    })
+}
+
 /// Runs a third-party generator, turning both its errors and its panics into
 /// diagnostics. The model stage rejects every construct known to make
 /// progenitor or typify panic; this is the backstop for unknown ones, so a

@@ -17,7 +17,7 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, pointer_join};
-use crate::emit::{SERVER_CRATE, TYPES_CRATE, crate_ident};
+use crate::emit::{SERVER_CRATE, TYPES_CRATE, crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{ApiModel, HeaderKind, Operation, Response};
 
@@ -31,12 +31,7 @@ pub fn emit_server(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     let trait_ident = trait_ident(model);
     let types_crate = crate_ident(TYPES_CRATE);
 
-    let runtime: syn::File = syn::parse_str(RUNTIME).map_err(|err| {
-        Diagnostic::new(
-            &spec.path,
-            format!("internal error: the server runtime template does not parse: {err}"),
-        )
-    })?;
+    let runtime = parse_template(spec, "server_runtime.rs", RUNTIME)?;
     let runtime_items = &runtime.items;
 
     let response_enums = model.operations.iter().map(response_enum);
