@@ -84,17 +84,14 @@ impl Server {
         content_type: &str,
         body: String,
     ) -> (u16, Value) {
-        let response = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(token)
-            .header(reqwest::header::CONTENT_TYPE, content_type)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap())
+        workspace_tests::post_raw(
+            &self.http,
+            &format!("{}{path}", self.base),
+            token,
+            content_type,
+            body,
+        )
+        .await
     }
 }
 

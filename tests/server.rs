@@ -224,17 +224,14 @@ impl TestServer {
         content_type: &str,
         body: impl Into<reqwest::Body>,
     ) -> (u16, Value) {
-        let response = self
-            .http
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(ALL_SCOPES)
-            .header(reqwest::header::CONTENT_TYPE, content_type)
-            .body(body)
-            .send()
-            .await
-            .unwrap();
-        let status = response.status().as_u16();
-        (status, response.json().await.unwrap_or(Value::Null))
+        workspace_tests::post_raw(
+            &self.http,
+            &format!("{}{path}", self.base),
+            ALL_SCOPES,
+            content_type,
+            body,
+        )
+        .await
     }
 
     async fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {

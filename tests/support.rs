@@ -82,3 +82,27 @@ pub mod samples {
         })
     }
 }
+
+/// Sends an authenticated `POST` of `body` as `content_type`; returns the
+/// status and the JSON body (`null` when the body is not JSON).
+pub async fn post_raw(
+    http: &reqwest::Client,
+    url: &str,
+    token: &str,
+    content_type: &str,
+    body: impl Into<reqwest::Body>,
+) -> (u16, serde_json::Value) {
+    let response = http
+        .post(url)
+        .bearer_auth(token)
+        .header(reqwest::header::CONTENT_TYPE, content_type)
+        .body(body)
+        .send()
+        .await
+        .expect("the test server answers");
+    let status = response.status().as_u16();
+    (
+        status,
+        response.json().await.unwrap_or(serde_json::Value::Null),
+    )
+}
