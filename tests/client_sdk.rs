@@ -66,6 +66,28 @@ async fn reference_server(configure: impl FnOnce(&mut Config)) -> (String, Reque
     (format!("http://{address}"), log)
 }
 
+/// The reference server allowing each client `requests` per `window_seconds`.
+async fn rate_limited_server(requests: u32, window_seconds: u64) -> (String, RequestLog) {
+    let limit = RateLimit {
+        requests,
+        window: Duration::from_secs(window_seconds),
+    };
+    reference_server(|config| config.rate_limit = Some(limit)).await
+}
+
+/// Creates a token exchange profile.
+async fn create(
+    client: &TenantClient,
+    subject_token_type: &str,
+    action_id: &str,
+) -> Result<tenant_client::ResponseValue<types::TokenExchangeProfile>, Error<types::Error>> {
+    client
+        .create_token_exchange_profile()
+        .body(profile(subject_token_type, action_id))
+        .send()
+        .await
+}
+
 fn client(origin: &str, retry: RetryPolicy) -> TenantClient {
     TenantClient::builder(origin)
         .client_credentials("dev-global", "dev-global-secret")
@@ -174,11 +196,7 @@ async fn concurrent_calls_share_one_token_request() {
 async fn a_429_is_retried_after_the_reset_time() {
     // Two seconds, so the second call cannot fall into a fresh window even
     // when the clock turns a second between the two calls.
-    let window = RateLimit {
-        requests: 1,
-        window: Duration::from_secs(2),
-    };
-    let (origin, log) = reference_server(|config| config.rate_limit = Some(window)).await;
+    let (origin, log) = rate_limited_server(1, 2).await;
     let client = client(&origin, fast_retries());
     client
         .get_push_notification_apns_provider()
@@ -186,11 +204,7 @@ async fn a_429_is_retried_after_the_reset_time() {
         .await
         .unwrap();
     let started = Instant::now();
-    let created = client
-        .create_token_exchange_profile()
-        .body(profile("urn:retry:token", "act_token_exchange"))
-        .send()
-        .await;
+    let created = create(&client, "urn:retry:token", "act_token_exchange").await;
     assert_eq!(
         created.unwrap().status(),
         201,
@@ -204,34 +218,19 @@ async fn a_429_is_retried_after_the_reset_time() {
 async fn client_errors_are_not_retried() {
     let (origin, log) = reference_server(|_| {}).await;
     let client = client(&origin, fast_retries());
-    client
-        .create_token_exchange_profile()
-        .body(profile("urn:dup:token", "act_token_exchange"))
-        .send()
+    create(&client, "urn:dup:token", "act_token_exchange")
         .await
         .unwrap();
-    let duplicate = client
-        .create_token_exchange_profile()
-        .body(profile("urn:dup:token", "act_token_exchange"))
-        .send()
-        .await;
+    let duplicate = create(&client, "urn:dup:token", "act_token_exchange").await;
     assert_eq!(status_of(duplicate), 409);
-    let missing_action = client
-        .create_token_exchange_profile()
-        .body(profile("urn:other:token", "act_missing"))
-        .send()
-        .await;
+    let missing_action = create(&client, "urn:other:token", "act_missing").await;
     assert_eq!(status_of(missing_action), 400);
     assert_eq!(log.api_requests(), 3, "each call went out exactly once");
 }
 
 #[tokio::test]
 async fn retries_give_up_at_the_cap_with_the_last_error() {
-    let window = RateLimit {
-        requests: 1,
-        window: Duration::from_secs(60),
-    };
-    let (origin, log) = reference_server(|config| config.rate_limit = Some(window)).await;
+    let (origin, log) = rate_limited_server(1, 60).await;
     let policy = RetryPolicy {
         max_attempts: 3,
         max_wait: Duration::from_millis(20),
@@ -268,11 +267,7 @@ async fn retries_give_up_at_the_cap_with_the_last_error() {
 
 #[tokio::test]
 async fn retries_can_be_turned_off() {
-    let window = RateLimit {
-        requests: 1,
-        window: Duration::from_secs(60),
-    };
-    let (origin, log) = reference_server(|config| config.rate_limit = Some(window)).await;
+    let (origin, log) = rate_limited_server(1, 60).await;
     let client = client(&origin, RetryPolicy::disabled());
     client
         .get_push_notification_apns_provider()

@@ -118,7 +118,6 @@ pub struct RequestBody {
     pub schema: String,
     /// Accepted media types, JSON first.
     pub content_types: Vec<String>,
-    pub description: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -552,7 +551,6 @@ fn build_request_body(
     Ok(RequestBody {
         schema,
         content_types,
-        description: body.description.clone(),
     })
 }
 
