@@ -11,7 +11,7 @@ use tenant_api_server::{
     AuthError, AuthorizationRequest, CreateEventStreamResponse, CreateTokenExchangeProfileResponse,
     GetActionModuleResponse, GetPushNotificationApnsProviderResponse,
     GetUserAttributeProfileTemplateResponse, RequestContext, RouterOptions, TenantManagementApi,
-    types,
+    responses, types,
 };
 use workspace_tests::samples;
 
@@ -55,12 +55,14 @@ impl TenantManagementApi for EchoApi {
         self.calls.fetch_add(1, Ordering::SeqCst);
         assert_eq!(context.caller, "tester");
         if body.name.as_str() == "Rate limited" {
-            return CreateTokenExchangeProfileResponse::TooManyRequests {
-                body: error(429, "Too many requests"),
-                x_rate_limit_limit: 10,
-                x_rate_limit_remaining: 0,
-                x_rate_limit_reset: 1_700_000_000,
-            };
+            return CreateTokenExchangeProfileResponse::TooManyRequests(
+                responses::TooManyRequests {
+                    body: error(429, "Too many requests"),
+                    x_rate_limit_limit: 10,
+                    x_rate_limit_remaining: 0,
+                    x_rate_limit_reset: 1_700_000_000,
+                },
+            );
         }
         let mut profile = serde_json::to_value(&body).unwrap();
         profile["id"] = json!("tep_1");

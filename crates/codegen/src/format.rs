@@ -1,9 +1,17 @@
 //! Stage 4: render token streams and manifests as the files people read,
 //! each under a header saying where it came from.
+//!
+//! Three passes make generated Rust read like hand-written Rust:
+//! - doc attributes become one `///` line each (prettyplease would print a
+//!   multi-line one as `/** */`), and text that came from the spec cannot
+//!   turn into a doctest (see [`normalize_doc_text`]);
+//! - prettyplease lays the code out;
+//! - items are separated by a blank line (see [`separate_items`]).
 
 use std::path::Path;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
+use syn::visit_mut::{self, VisitMut};
 
 use crate::diagnostic::Diagnostic;
 
@@ -19,13 +27,14 @@ fn header(spec_path: &Path, comment_marker: &str) -> String {
 
 /// Formats Rust tokens with prettyplease under the generated-file header.
 pub fn format_rust(spec_path: &Path, tokens: TokenStream) -> Result<String, Diagnostic> {
-    let file: syn::File = syn::parse2(tokens).map_err(|err| {
+    let mut file: syn::File = syn::parse2(tokens).map_err(|err| {
         Diagnostic::new(
             spec_path,
             format!("internal error: the generated code does not parse: {err}"),
         )
     })?;
-    Ok(header(spec_path, "//") + &prettyplease::unparse(&file))
+    DocLines.visit_file_mut(&mut file);
+    Ok(header(spec_path, "//") + &separate_items(&prettyplease::unparse(&file)))
 }
 
 /// Puts the generated-file header on a TOML document.
@@ -45,4 +54,238 @@ pub fn doc_lines(text: &str) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// Rewrites markdown from the spec (descriptions) so rustdoc renders it as
+/// text: a fenced block without a language would be compiled as a Rust
+/// doctest, so it becomes `text`; a line indented by four spaces would start
+/// an indented code block (also a doctest), so indentation outside fences is
+/// dropped. Fences with a language (`json`, `rust`, `no_run`) are kept: the
+/// generators' own examples say what they are.
+pub fn normalize_doc_text(text: &str) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut in_fence = false;
+    for line in text.split('\n') {
+        let line = line.trim_end();
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            let opening = !in_fence;
+            in_fence = !in_fence;
+            if opening && info.trim().is_empty() {
+                lines.push(format!(" {trimmed}text"));
+            } else {
+                lines.push(format!(" {trimmed}"));
+            }
+        } else if in_fence && !line.is_empty() {
+            // Rustdoc strips the indentation all lines share; one space
+            // keeps the block's own indentation intact beside the others.
+            lines.push(format!(" {line}"));
+        } else if trimmed.is_empty() {
+            lines.push(String::new());
+        } else {
+            lines.push(format!(" {trimmed}"));
+        }
+    }
+    // A trailing blank doc line (a description ending in a newline) would
+    // read as a stray `///`.
+    while lines.last().is_some_and(String::is_empty) && lines.len() > 1 {
+        lines.pop();
+    }
+    lines
+}
+
+/// Applies [`normalize_doc_text`] to every run of doc attributes.
+struct DocLines;
+
+impl DocLines {
+    fn rewrite(attrs: &mut Vec<syn::Attribute>) {
+        if !attrs.iter().any(|attr| doc_text(attr).is_some()) {
+            return;
+        }
+        let mut result = Vec::with_capacity(attrs.len());
+        let mut run: Vec<String> = Vec::new();
+        let mut style = syn::AttrStyle::Outer;
+        let flush =
+            |run: &mut Vec<String>, style: syn::AttrStyle, result: &mut Vec<syn::Attribute>| {
+                if run.is_empty() {
+                    return;
+                }
+                for line in normalize_doc_text(&run.join("\n")) {
+                    let literal = syn::LitStr::new(&line, Span::call_site());
+                    result.push(match style {
+                        syn::AttrStyle::Outer => syn::parse_quote!(#[doc = #literal]),
+                        syn::AttrStyle::Inner(_) => syn::parse_quote!(#![doc = #literal]),
+                    });
+                }
+                run.clear();
+            };
+        for attr in attrs.drain(..) {
+            match doc_text(&attr) {
+                Some(text) => {
+                    style = attr.style;
+                    run.push(text);
+                }
+                None => {
+                    flush(&mut run, style, &mut result);
+                    result.push(attr);
+                }
+            }
+        }
+        flush(&mut run, style, &mut result);
+        *attrs = result;
+    }
+}
+
+fn doc_text(attr: &syn::Attribute) -> Option<String> {
+    let syn::Meta::NameValue(meta) = &attr.meta else {
+        return None;
+    };
+    if !meta.path.is_ident("doc") {
+        return None;
+    }
+    match &meta.value {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => Some(text.value()),
+        _ => None,
+    }
+}
+
+macro_rules! rewrite_docs_of {
+    ($($method:ident: $node:ty => $walk:path),* $(,)?) => {
+        impl VisitMut for DocLines {
+            $(
+                fn $method(&mut self, node: &mut $node) {
+                    DocLines::rewrite(&mut node.attrs);
+                    $walk(self, node);
+                }
+            )*
+        }
+    };
+}
+
+rewrite_docs_of! {
+    visit_file_mut: syn::File => visit_mut::visit_file_mut,
+    visit_item_const_mut: syn::ItemConst => visit_mut::visit_item_const_mut,
+    visit_item_enum_mut: syn::ItemEnum => visit_mut::visit_item_enum_mut,
+    visit_item_fn_mut: syn::ItemFn => visit_mut::visit_item_fn_mut,
+    visit_item_impl_mut: syn::ItemImpl => visit_mut::visit_item_impl_mut,
+    visit_item_mod_mut: syn::ItemMod => visit_mut::visit_item_mod_mut,
+    visit_item_static_mut: syn::ItemStatic => visit_mut::visit_item_static_mut,
+    visit_item_struct_mut: syn::ItemStruct => visit_mut::visit_item_struct_mut,
+    visit_item_trait_mut: syn::ItemTrait => visit_mut::visit_item_trait_mut,
+    visit_item_type_mut: syn::ItemType => visit_mut::visit_item_type_mut,
+    visit_item_use_mut: syn::ItemUse => visit_mut::visit_item_use_mut,
+    visit_impl_item_fn_mut: syn::ImplItemFn => visit_mut::visit_impl_item_fn_mut,
+    visit_impl_item_const_mut: syn::ImplItemConst => visit_mut::visit_impl_item_const_mut,
+    visit_impl_item_type_mut: syn::ImplItemType => visit_mut::visit_impl_item_type_mut,
+    visit_trait_item_fn_mut: syn::TraitItemFn => visit_mut::visit_trait_item_fn_mut,
+    visit_trait_item_type_mut: syn::TraitItemType => visit_mut::visit_trait_item_type_mut,
+    visit_field_mut: syn::Field => visit_mut::visit_field_mut,
+    visit_variant_mut: syn::Variant => visit_mut::visit_variant_mut,
+}
+
+/// Puts a blank line between items (after a line closing one, `}` or `;`,
+/// before a line at the same indentation opening another), as rustfmt-ed
+/// code reads; prettyplease packs them. Runs of `use` stay together, and
+/// statements inside function bodies are left alone, since they do not
+/// start with an item keyword.
+pub fn separate_items(code: &str) -> String {
+    const ITEM_STARTS: &[&str] = &[
+        "///",
+        "#[",
+        "pub ",
+        "pub(",
+        "fn ",
+        "async fn ",
+        "impl",
+        "struct ",
+        "enum ",
+        "mod ",
+        "trait ",
+        "const ",
+        "static ",
+        "type ",
+        "unsafe ",
+        "use ",
+        "extern ",
+        "macro_rules!",
+    ];
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let mut out = String::with_capacity(code.len() + code.len() / 16);
+    let mut previous: Option<&str> = None;
+    for line in code.lines() {
+        if let Some(prev) = previous {
+            let prev_trimmed = prev.trim();
+            let trimmed = line.trim_start();
+            let closes_item = !prev_trimmed.starts_with("//")
+                && (prev_trimmed.ends_with('}')
+                    || prev_trimmed.ends_with(';')
+                    || (prev_trimmed.starts_with("#![") && !trimmed.starts_with("#![")));
+            let both_use = prev_trimmed.starts_with("use ") || prev_trimmed.starts_with("pub use ");
+            let is_use = trimmed.starts_with("use ") || trimmed.starts_with("pub use ");
+            if closes_item
+                && !prev.trim().is_empty()
+                && indent(prev) == indent(line)
+                && ITEM_STARTS.iter().any(|start| trimmed.starts_with(start))
+                && !(both_use && is_use)
+            {
+                out.push('\n');
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = Some(line);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_fences_and_indented_lines_cannot_become_doctests() {
+        let text = "Intro:\n\n    let x = 1;\n\n```\ncode\n```\n\n```json\n  {\"a\": 1}\n```";
+        assert_eq!(
+            normalize_doc_text(text),
+            [
+                " Intro:",
+                "",
+                " let x = 1;",
+                "",
+                " ```text",
+                " code",
+                " ```",
+                "",
+                " ```json",
+                "   {\"a\": 1}",
+                " ```",
+            ]
+        );
+    }
+
+    #[test]
+    fn multi_line_doc_attributes_become_one_line_each() {
+        let tokens = quote::quote! {
+            #[doc = "First\nsecond"]
+            pub struct A;
+        };
+        let formatted = format_rust(Path::new("spec.yaml"), tokens).unwrap();
+        assert!(
+            formatted.contains("/// First\n/// second\npub struct A;"),
+            "{formatted}"
+        );
+        assert!(!formatted.contains("/**"));
+    }
+
+    #[test]
+    fn items_get_a_blank_line_between_them_and_statements_do_not() {
+        let code = "/// a {}\n/// b;\nuse a::b;\nuse c::d;\nfn f() {\n    let x = 1;\n    g(x);\n}\nstruct S;\nimpl S {\n    fn a() {}\n    fn b() {}\n}\n";
+        assert_eq!(
+            separate_items(code),
+            "/// a {}\n/// b;\nuse a::b;\nuse c::d;\n\nfn f() {\n    let x = 1;\n    g(x);\n}\n\nstruct S;\n\nimpl S {\n    fn a() {}\n\n    fn b() {}\n}\n"
+        );
+    }
 }

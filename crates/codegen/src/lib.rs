@@ -3,7 +3,8 @@
 //! The pipeline has one module per stage:
 //!
 //! 1. [`load`]: read the YAML, keeping the line of every node, into `openapiv3`.
-//! 2. [`model`]: check what the generators support and distil an [`model::ApiModel`].
+//! 2. [`model`]: check what the generators support and distil an [`model::ApiModel`],
+//!    naming everything by the one rule of [`naming`].
 //! 3. [`emit`]: produce token streams and manifests for each generated crate.
 //! 4. [`format`](mod@format): render them with prettyplease under a generated-file header.
 //! 5. [`write`](mod@write): write changed files atomically, or compare them for `--check`.
@@ -17,6 +18,7 @@ pub mod emit;
 pub mod format;
 pub mod load;
 pub mod model;
+pub mod naming;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -34,9 +36,11 @@ pub const GENERATED_DIR: &str = "generated";
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
     let spec = load::load_spec(workspace_root, spec_file)?;
     let model = model::build_model(&spec)?;
-    let types = emit::types::emit_types(&spec, &model)?;
-    let client = emit::client::emit_client(&spec, &model)?;
-    let server = emit::server::emit_server(&spec, &model)?;
+    let progenitor = emit::progenitor::run(&spec)?;
+    let dependencies = progenitor.dependencies;
+    let types = emit::types::emit_types(&model, progenitor.types);
+    let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
+    let server = emit::server::emit_server(&model);
 
     let mut files = vec![GeneratedFile {
         path: Path::new(GENERATED_DIR).join("rustfmt.toml"),
@@ -50,12 +54,12 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     let crates = [
         (
             emit::TYPES_CRATE,
-            emit::manifest::types_manifest(types.dependencies),
-            types.tokens,
+            emit::manifest::types_manifest(dependencies),
+            types,
         ),
         (
             emit::CLIENT_CRATE,
-            emit::manifest::client_manifest(types.dependencies),
+            emit::manifest::client_manifest(dependencies),
             client,
         ),
         (

@@ -6,9 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
+use tenant_api_server::responses;
 
 use crate::AppState;
 use crate::service::error_body;
@@ -80,12 +81,10 @@ pub async fn enforce(State(state): State<Arc<AppState>>, request: Request, next:
     let Some(limiter) = &state.rate_limiter else {
         return next.run(request).await;
     };
-    let client = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "))
-        .and_then(|token| state.issuer.verify(token.trim()).ok())
+    // The router's own parser, so every spelling it accepts is limited too.
+    let client = tenant_server_runtime::bearer_token(request.headers())
+        .ok()
+        .and_then(|token| state.issuer.verify(token).ok())
         .map(|claims| claims.azp);
     let Some(client) = client else {
         return next.run(request).await;
@@ -96,16 +95,18 @@ pub async fn enforce(State(state): State<Arc<AppState>>, request: Request, next:
     }
 }
 
+/// The spec's shared 429 response, built by the generated type so the
+/// headers are exactly the ones the spec documents.
 fn too_many_requests(limited: Limited) -> Response {
-    let body = error_body(
-        StatusCode::TOO_MANY_REQUESTS,
-        "Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.",
-        "too_many_requests",
-    );
-    let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
-    let headers = response.headers_mut();
-    headers.insert("x-ratelimit-limit", HeaderValue::from(limited.limit));
-    headers.insert("x-ratelimit-remaining", HeaderValue::from(0u32));
-    headers.insert("x-ratelimit-reset", HeaderValue::from(limited.reset));
-    response
+    responses::TooManyRequests {
+        body: error_body(
+            StatusCode::TOO_MANY_REQUESTS,
+            "Too many requests. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.",
+            "too_many_requests",
+        ),
+        x_rate_limit_limit: i64::from(limited.limit),
+        x_rate_limit_remaining: 0,
+        x_rate_limit_reset: limited.reset,
+    }
+    .into_response_with(StatusCode::TOO_MANY_REQUESTS)
 }

@@ -29,13 +29,15 @@ pub struct ReferenceService {
     pub state: Arc<AppState>,
 }
 
-/// The API's error body.
+/// The API's error body, as the router's own errors write it, in the type
+/// the operations' responses carry.
 pub fn error_body(status: StatusCode, message: impl Into<String>, code: &str) -> types::Error {
+    let body = tenant_server_runtime::ErrorBody::new(status, message, code);
     types::Error {
-        status_code: i64::from(status.as_u16()),
-        error: status.canonical_reason().unwrap_or("Error").to_string(),
-        message: message.into(),
-        error_code: Some(code.to_string()),
+        status_code: i64::from(body.status_code),
+        error: body.error,
+        message: body.message,
+        error_code: Some(body.error_code),
     }
 }
 

@@ -7,12 +7,12 @@
 //! returning a builder: set the parameters and the body, then `send()` it.
 //!
 //! ```no_run
-//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
-//! let client = tenant_api_client::Client::new("https://api.example.com", tenant_api_client::Hooks::default());
-//! let response = client.get_user_attribute_profile_template().id("id").send().await?;
-//! println!("{:?}", response.into_inner());
-//! # Ok(())
-//! # }
+//!  # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//!  let client = tenant_api_client::Client::new("https://api.example.com", tenant_api_client::Hooks::default());
+//!  let response = client.get_user_attribute_profile_template().id("id").send().await?;
+//!  println!("{:?}", response.into_inner());
+//!  # Ok(())
+//!  # }
 //! ```
 //!
 //! Request bodies are always sent as `application/json`: where the spec also
@@ -24,25 +24,30 @@
 //! header and retry for every operation at once (the hand-written client crate
 //! of this workspace does exactly that).
 #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
+
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
+
 #[allow(unused_imports)]
 use progenitor_client::{encode_path, ClientHooks, OperationInfo, RequestBuilderExt};
+
 /// The API's types, defined once in the types crate and shared with the server.
 pub use ::tenant_api_types as types;
+
 #[derive(Clone, Debug)]
-/**Client for Tenant Management API
-
-Management interface for one tenant of an identity platform. Callers reach it over HTTPS with a bearer access token. This description covers five operations: creating token exchange profiles and event streams, and reading user attribute profile templates, action modules and the APNs push-notification provider configuration used for multi-factor authentication.
-
-Release lifecycle labels in use are Early Access, Generally Available, Beta, Deprecated and Planned; an operation carries its label in `x-release-lifecycle`. Operations without the extension are Generally Available.
-
-Version: 2.0*/
+/// Client for Tenant Management API
+///
+/// Management interface for one tenant of an identity platform. Callers reach it over HTTPS with a bearer access token. This description covers five operations: creating token exchange profiles and event streams, and reading user attribute profile templates, action modules and the APNs push-notification provider configuration used for multi-factor authentication.
+///
+/// Release lifecycle labels in use are Early Access, Generally Available, Beta, Deprecated and Planned; an operation carries its label in `x-release-lifecycle`. Operations without the extension are Generally Available.
+///
+/// Version: 2.0
 pub struct Client {
     pub(crate) baseurl: String,
     pub(crate) client: reqwest::Client,
     pub(crate) inner: crate::hooks::Hooks,
 }
+
 impl Client {
     /// Create a new client.
     ///
@@ -55,10 +60,12 @@ impl Client {
             let dur = ::std::time::Duration::from_secs(15u64);
             reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
         };
+
         #[cfg(target_arch = "wasm32")]
         let client = reqwest::ClientBuilder::new();
         Self::new_with_client(baseurl, client.build().unwrap(), inner)
     }
+
     /// Construct a new client with an existing `reqwest::Client`,
     /// allowing more control over its configuration.
     ///
@@ -77,20 +84,25 @@ impl Client {
         }
     }
 }
+
 impl ClientInfo<crate::hooks::Hooks> for Client {
     fn api_version() -> &'static str {
         "2.0"
     }
+
     fn baseurl(&self) -> &str {
         self.baseurl.as_str()
     }
+
     fn client(&self) -> &reqwest::Client {
         &self.client
     }
+
     fn inner(&self) -> &crate::hooks::Hooks {
         &self.inner
     }
 }
+
 const _: () = {
     #[allow(dead_code)]
     fn assert_client_hooks()
@@ -98,152 +110,180 @@ const _: () = {
         Client: ClientHooks<crate::hooks::Hooks>,
     {}
 };
+
 impl Client {
-    /**Create a token exchange profile
-
-Creates a profile that binds a subject token type to an action. When the tenant's authentication interface receives a token exchange request whose `subject_token_type` equals the profile's, the profile is executed and the referenced action validates the subject token. Validating the user's subject token securely is the caller's responsibility: the action does that work.
-
-Requires the `create:token_exchange_profiles` scope and a token issued to a global client. This operation is in Early Access.
-
-Sends a `POST` request to `/token-exchange-profiles`
-
-Arguments:
-- `body`: The profile to create, as JSON or as a form-urlencoded body; both carry the same four required fields and unknown fields are rejected.
-```ignore
-let response = client.create_token_exchange_profile()
-    .body(body)
-    .send()
-    .await;
-```*/
+    /// Create a token exchange profile
+    ///
+    /// Creates a profile that binds a subject token type to an action. When the tenant's authentication interface receives a token exchange request whose `subject_token_type` equals the profile's, the profile is executed and the referenced action validates the subject token. Validating the user's subject token securely is the caller's responsibility: the action does that work.
+    ///
+    /// Requires the `create:token_exchange_profiles` scope and a token issued to a global client. This operation is in Early Access.
+    ///
+    /// Sends a `POST` request to `/token-exchange-profiles`
+    ///
+    /// Arguments:
+    /// - `body`: The profile to create, as JSON or as a form-urlencoded body; both carry the same four required fields and unknown fields are rejected.
+    /// ```ignore
+    /// let response = client.create_token_exchange_profile()
+    ///     .body(body)
+    ///     .send()
+    ///     .await;
+    /// ```
     pub fn create_token_exchange_profile(
         &self,
     ) -> builder::CreateTokenExchangeProfile<'_> {
         builder::CreateTokenExchangeProfile::new(self)
     }
-    /**Retrieve a user attribute profile template
 
-Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
-
-Requires the `read:user_attribute_profiles` scope.
-
-Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
-
-Arguments:
-- `id`: ID of the user attribute profile template.
-```ignore
-let response = client.get_user_attribute_profile_template()
-    .id(id)
-    .send()
-    .await;
-```*/
+    /// Retrieve a user attribute profile template
+    ///
+    /// Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
+    ///
+    /// Requires the `read:user_attribute_profiles` scope.
+    ///
+    /// Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
+    ///
+    /// Arguments:
+    /// - `id`: ID of the user attribute profile template.
+    /// ```ignore
+    /// let response = client.get_user_attribute_profile_template()
+    ///     .id(id)
+    ///     .send()
+    ///     .await;
+    /// ```
     pub fn get_user_attribute_profile_template(
         &self,
     ) -> builder::GetUserAttributeProfileTemplate<'_> {
         builder::GetUserAttributeProfileTemplate::new(self)
     }
-    /**Retrieve an action module
 
-Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
-
-Requires the `read:actions` scope.
-
-Sends a `GET` request to `/actions/modules/{id}`
-
-Arguments:
-- `id`: ID of the action module.
-```ignore
-let response = client.get_action_module()
-    .id(id)
-    .send()
-    .await;
-```*/
+    /// Retrieve an action module
+    ///
+    /// Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
+    ///
+    /// Requires the `read:actions` scope.
+    ///
+    /// Sends a `GET` request to `/actions/modules/{id}`
+    ///
+    /// Arguments:
+    /// - `id`: ID of the action module.
+    /// ```ignore
+    /// let response = client.get_action_module()
+    ///     .id(id)
+    ///     .send()
+    ///     .await;
+    /// ```
     pub fn get_action_module(&self) -> builder::GetActionModule<'_> {
         builder::GetActionModule::new(self)
     }
-    /**Create an event stream
 
-Creates a stream that forwards the subscribed event types to a destination. Only the webhook destination is described.
-
-Requires the `create:event_streams` scope.
-
-Sends a `POST` request to `/event-streams`
-
-Arguments:
-- `body`: The stream to create, as JSON or as a form-urlencoded body. In the form encoding, nested fields use bracket notation, for example `destination[configuration][webhook_endpoint]=...` and `subscriptions[0][event_type]=...`.
-```ignore
-let response = client.create_event_stream()
-    .body(body)
-    .send()
-    .await;
-```*/
+    /// Create an event stream
+    ///
+    /// Creates a stream that forwards the subscribed event types to a destination. Only the webhook destination is described.
+    ///
+    /// Requires the `create:event_streams` scope.
+    ///
+    /// Sends a `POST` request to `/event-streams`
+    ///
+    /// Arguments:
+    /// - `body`: The stream to create, as JSON or as a form-urlencoded body. In the form encoding, nested fields use bracket notation, for example `destination[configuration][webhook_endpoint]=...` and `subscriptions[0][event_type]=...`.
+    /// ```ignore
+    /// let response = client.create_event_stream()
+    ///     .body(body)
+    ///     .send()
+    ///     .await;
+    /// ```
     pub fn create_event_stream(&self) -> builder::CreateEventStream<'_> {
         builder::CreateEventStream::new(self)
     }
-    /**Retrieve the APNs push-notification provider configuration
 
-Returns the configuration of the Apple Push Notification service provider that the push-notification factor of multi-factor authentication uses.
-
-Requires the `read:guardian_factors` scope.
-
-Sends a `GET` request to `/guardian/factors/push-notification/providers/apns`
-
-```ignore
-let response = client.get_push_notification_apns_provider()
-    .send()
-    .await;
-```*/
+    /// Retrieve the APNs push-notification provider configuration
+    ///
+    /// Returns the configuration of the Apple Push Notification service provider that the push-notification factor of multi-factor authentication uses.
+    ///
+    /// Requires the `read:guardian_factors` scope.
+    ///
+    /// Sends a `GET` request to `/guardian/factors/push-notification/providers/apns`
+    ///
+    /// ```ignore
+    /// let response = client.get_push_notification_apns_provider()
+    ///     .send()
+    ///     .await;
+    /// ```
     pub fn get_push_notification_apns_provider(
         &self,
     ) -> builder::GetPushNotificationApnsProvider<'_> {
         builder::GetPushNotificationApnsProvider::new(self)
     }
 }
+
 /// Types for composing operation parameters.
 #[allow(clippy::all)]
 pub mod builder {
+    use super::types;
+
     #[allow(unused_imports)]
     use super::{
         encode_path, ByteStream, ClientInfo, ClientHooks, Error, OperationInfo,
         RequestBuilderExt, ResponseValue,
     };
-    /**Builder for [`Client::create_token_exchange_profile`]
 
-[`Client::create_token_exchange_profile`]: super::Client::create_token_exchange_profile*/
+    /// Builder for [`Client::create_token_exchange_profile`]
+    ///
+    /// [`Client::create_token_exchange_profile`]: super::Client::create_token_exchange_profile
     #[derive(Debug, Clone)]
     pub struct CreateTokenExchangeProfile<'a> {
         client: &'a super::Client,
-        body: Result<::tenant_api_types::CreateTokenExchangeProfileRequest, String>,
+        body: Result<types::builder::CreateTokenExchangeProfileRequest, String>,
     }
+
     impl<'a> CreateTokenExchangeProfile<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
-                body: Err("body was not initialized".to_string()),
+                body: Ok(::std::default::Default::default()),
             }
         }
+
         pub fn body<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<
-                ::tenant_api_types::CreateTokenExchangeProfileRequest,
-            >,
+            V: std::convert::TryInto<types::CreateTokenExchangeProfileRequest>,
+            <V as std::convert::TryInto<
+                types::CreateTokenExchangeProfileRequest,
+            >>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `:: tenant_api_types :: CreateTokenExchangeProfileRequest` for body failed"
-                        .to_string()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `CreateTokenExchangeProfileRequest` for body failed: {}",
+                        s
+                    )
                 });
             self
         }
-        ///Sends a `POST` request to `/token-exchange-profiles`
+
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::CreateTokenExchangeProfileRequest,
+            ) -> types::builder::CreateTokenExchangeProfileRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+
+        /// Sends a `POST` request to `/token-exchange-profiles`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::tenant_api_types::TokenExchangeProfile>,
-            Error<::tenant_api_types::Error>,
-        > {
+        ) -> Result<ResponseValue<types::TokenExchangeProfile>, Error<types::Error>> {
             let Self { client, body } = self;
-            let body = body.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::CreateTokenExchangeProfileRequest::try_from(v)
+                        .map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
             let url = format!("{}/token-exchange-profiles", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             header_map
@@ -312,14 +352,16 @@ pub mod builder {
             }
         }
     }
-    /**Builder for [`Client::get_user_attribute_profile_template`]
 
-[`Client::get_user_attribute_profile_template`]: super::Client::get_user_attribute_profile_template*/
+    /// Builder for [`Client::get_user_attribute_profile_template`]
+    ///
+    /// [`Client::get_user_attribute_profile_template`]: super::Client::get_user_attribute_profile_template
     #[derive(Debug, Clone)]
     pub struct GetUserAttributeProfileTemplate<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
     }
+
     impl<'a> GetUserAttributeProfileTemplate<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -327,6 +369,7 @@ pub mod builder {
                 id: Err("id was not initialized".to_string()),
             }
         }
+
         pub fn id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
@@ -339,12 +382,13 @@ pub mod builder {
                 });
             self
         }
-        ///Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
+
+        /// Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
         pub async fn send(
             self,
         ) -> Result<
-            ResponseValue<::tenant_api_types::UserAttributeProfileTemplate>,
-            Error<::tenant_api_types::Error>,
+            ResponseValue<types::UserAttributeProfileTemplate>,
+            Error<types::Error>,
         > {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
@@ -411,14 +455,16 @@ pub mod builder {
             }
         }
     }
-    /**Builder for [`Client::get_action_module`]
 
-[`Client::get_action_module`]: super::Client::get_action_module*/
+    /// Builder for [`Client::get_action_module`]
+    ///
+    /// [`Client::get_action_module`]: super::Client::get_action_module
     #[derive(Debug, Clone)]
     pub struct GetActionModule<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
     }
+
     impl<'a> GetActionModule<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -426,6 +472,7 @@ pub mod builder {
                 id: Err("id was not initialized".to_string()),
             }
         }
+
         pub fn id<V>(mut self, value: V) -> Self
         where
             V: std::convert::TryInto<::std::string::String>,
@@ -438,13 +485,11 @@ pub mod builder {
                 });
             self
         }
-        ///Sends a `GET` request to `/actions/modules/{id}`
+
+        /// Sends a `GET` request to `/actions/modules/{id}`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::tenant_api_types::ActionModule>,
-            Error<::tenant_api_types::Error>,
-        > {
+        ) -> Result<ResponseValue<types::ActionModule>, Error<types::Error>> {
             let Self { client, id } = self;
             let id = id.map_err(Error::InvalidRequest)?;
             let url = format!(
@@ -509,42 +554,63 @@ pub mod builder {
             }
         }
     }
-    /**Builder for [`Client::create_event_stream`]
 
-[`Client::create_event_stream`]: super::Client::create_event_stream*/
+    /// Builder for [`Client::create_event_stream`]
+    ///
+    /// [`Client::create_event_stream`]: super::Client::create_event_stream
     #[derive(Debug, Clone)]
     pub struct CreateEventStream<'a> {
         client: &'a super::Client,
-        body: Result<::tenant_api_types::CreateEventStreamRequest, String>,
+        body: Result<types::builder::CreateEventStreamRequest, String>,
     }
+
     impl<'a> CreateEventStream<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
                 client: client,
-                body: Err("body was not initialized".to_string()),
+                body: Ok(::std::default::Default::default()),
             }
         }
+
         pub fn body<V>(mut self, value: V) -> Self
         where
-            V: std::convert::TryInto<::tenant_api_types::CreateEventStreamRequest>,
+            V: std::convert::TryInto<types::CreateEventStreamRequest>,
+            <V as std::convert::TryInto<
+                types::CreateEventStreamRequest,
+            >>::Error: std::fmt::Display,
         {
             self.body = value
                 .try_into()
-                .map_err(|_| {
-                    "conversion to `:: tenant_api_types :: CreateEventStreamRequest` for body failed"
-                        .to_string()
+                .map(From::from)
+                .map_err(|s| {
+                    format!(
+                        "conversion to `CreateEventStreamRequest` for body failed: {}", s
+                    )
                 });
             self
         }
-        ///Sends a `POST` request to `/event-streams`
+
+        pub fn body_map<F>(mut self, f: F) -> Self
+        where
+            F: std::ops::FnOnce(
+                types::builder::CreateEventStreamRequest,
+            ) -> types::builder::CreateEventStreamRequest,
+        {
+            self.body = self.body.map(f);
+            self
+        }
+
+        /// Sends a `POST` request to `/event-streams`
         pub async fn send(
             self,
-        ) -> Result<
-            ResponseValue<::tenant_api_types::EventStream>,
-            Error<::tenant_api_types::Error>,
-        > {
+        ) -> Result<ResponseValue<types::EventStream>, Error<types::Error>> {
             let Self { client, body } = self;
-            let body = body.map_err(Error::InvalidRequest)?;
+            let body = body
+                .and_then(|v| {
+                    types::CreateEventStreamRequest::try_from(v)
+                        .map_err(|e| e.to_string())
+                })
+                .map_err(Error::InvalidRequest)?;
             let url = format!("{}/event-streams", client.baseurl,);
             let mut header_map = ::reqwest::header::HeaderMap::with_capacity(1usize);
             header_map
@@ -606,23 +672,26 @@ pub mod builder {
             }
         }
     }
-    /**Builder for [`Client::get_push_notification_apns_provider`]
 
-[`Client::get_push_notification_apns_provider`]: super::Client::get_push_notification_apns_provider*/
+    /// Builder for [`Client::get_push_notification_apns_provider`]
+    ///
+    /// [`Client::get_push_notification_apns_provider`]: super::Client::get_push_notification_apns_provider
     #[derive(Debug, Clone)]
     pub struct GetPushNotificationApnsProvider<'a> {
         client: &'a super::Client,
     }
+
     impl<'a> GetPushNotificationApnsProvider<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }
         }
-        ///Sends a `GET` request to `/guardian/factors/push-notification/providers/apns`
+
+        /// Sends a `GET` request to `/guardian/factors/push-notification/providers/apns`
         pub async fn send(
             self,
         ) -> Result<
-            ResponseValue<::tenant_api_types::PushNotificationApnsProvider>,
-            Error<::tenant_api_types::Error>,
+            ResponseValue<types::PushNotificationApnsProvider>,
+            Error<types::Error>,
         > {
             let Self { client } = self;
             let url = format!(
@@ -681,19 +750,24 @@ pub mod builder {
         }
     }
 }
+
 /// Items consumers will typically use such as the Client.
 pub mod prelude {
     pub use self::super::Client;
 }
+
 pub use hooks::{Hooks, Transport};
+
 pub mod hooks {
     use std::future::Future;
     use std::pin::Pin;
     use std::sync::Arc;
     use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
     use crate::Client;
+
     /// A boxed future, as [`Transport`]'s methods return.
     pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
     /// Sends the client's requests. Both methods have defaults that do nothing
     /// special, so an implementation overrides only what it needs.
     pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
@@ -707,6 +781,7 @@ pub mod hooks {
             let _ = (request, operation_id);
             Box::pin(async { Ok(()) })
         }
+
         /// Sends `request` with `http` and returns the response the operation
         /// interprets: send it once, or several times to retry.
         fn execute<'a>(
@@ -719,11 +794,13 @@ pub mod hooks {
             Box::pin(http.execute(request))
         }
     }
+
     /// The client's hooks: no transport (send each request once) by default.
     #[derive(Clone, Debug, Default)]
     pub struct Hooks {
         transport: Option<Arc<dyn Transport>>,
     }
+
     impl Hooks {
         /// Hooks that send every request through `transport`.
         pub fn with_transport(transport: impl Transport) -> Self {
@@ -732,6 +809,7 @@ pub mod hooks {
             }
         }
     }
+
     impl ClientHooks<Hooks> for Client {
         async fn pre<E>(
             &self,
@@ -748,6 +826,7 @@ pub mod hooks {
                 None => Ok(()),
             }
         }
+
         async fn exec(
             &self,
             request: reqwest::Request,

@@ -12,99 +12,99 @@
 //! only then calls your method. Unknown paths get 404 and wrong methods 405, all
 //! with the API's JSON error body.
 //!
-//! ```
-//! use tenant_api_server::{TenantManagementApi, AuthError, AuthorizationRequest, RequestContext, CreateTokenExchangeProfileResponse, GetUserAttributeProfileTemplateResponse, GetActionModuleResponse, CreateEventStreamResponse, GetPushNotificationApnsProviderResponse, types};
+//! ```rust
+//!  use tenant_api_server::{TenantManagementApi, AuthError, AuthorizationRequest, RequestContext, CreateTokenExchangeProfileResponse, GetUserAttributeProfileTemplateResponse, GetActionModuleResponse, CreateEventStreamResponse, GetPushNotificationApnsProviderResponse, types};
 //!
-//! struct Service;
+//!  struct Service;
 //!
-//! impl TenantManagementApi for Service {
-//!     type Caller = String;
+//!  impl TenantManagementApi for Service {
+//!      type Caller = String;
 //!
-//!     async fn authorize(&self, request: AuthorizationRequest<'_>) -> Result<String, AuthError> {
-//!         match request.token {
-//!             "let-me-in" => Ok("developer".to_string()),
-//!             _ => Err(AuthError::Unauthenticated("Invalid token".to_string())),
-//!         }
-//!     }
+//!      async fn authorize(&self, request: AuthorizationRequest<'_>) -> Result<String, AuthError> {
+//!          match request.token {
+//!              "let-me-in" => Ok("developer".to_string()),
+//!              _ => Err(AuthError::Unauthenticated("Invalid token".to_string())),
+//!          }
+//!      }
 //!
-//!     async fn create_token_exchange_profile(&self, _context: RequestContext<String>, _body: types::CreateTokenExchangeProfileRequest) -> CreateTokenExchangeProfileResponse {
-//!         todo!("create_token_exchange_profile")
-//!     }
-//!     async fn get_user_attribute_profile_template(&self, _context: RequestContext<String>, _id: String) -> GetUserAttributeProfileTemplateResponse {
-//!         todo!("get_user_attribute_profile_template")
-//!     }
-//!     async fn get_action_module(&self, _context: RequestContext<String>, _id: String) -> GetActionModuleResponse {
-//!         todo!("get_action_module")
-//!     }
-//!     async fn create_event_stream(&self, _context: RequestContext<String>, _body: types::CreateEventStreamRequest) -> CreateEventStreamResponse {
-//!         todo!("create_event_stream")
-//!     }
-//!     async fn get_push_notification_apns_provider(&self, _context: RequestContext<String>) -> GetPushNotificationApnsProviderResponse {
-//!         todo!("get_push_notification_apns_provider")
-//!     }
-//! }
+//!      async fn create_token_exchange_profile(&self, _context: RequestContext<String>, _body: types::CreateTokenExchangeProfileRequest) -> CreateTokenExchangeProfileResponse {
+//!          todo!("create_token_exchange_profile")
+//!      }
+//!      async fn get_user_attribute_profile_template(&self, _context: RequestContext<String>, _id: String) -> GetUserAttributeProfileTemplateResponse {
+//!          todo!("get_user_attribute_profile_template")
+//!      }
+//!      async fn get_action_module(&self, _context: RequestContext<String>, _id: String) -> GetActionModuleResponse {
+//!          todo!("get_action_module")
+//!      }
+//!      async fn create_event_stream(&self, _context: RequestContext<String>, _body: types::CreateEventStreamRequest) -> CreateEventStreamResponse {
+//!          todo!("create_event_stream")
+//!      }
+//!      async fn get_push_notification_apns_provider(&self, _context: RequestContext<String>) -> GetPushNotificationApnsProviderResponse {
+//!          todo!("get_push_notification_apns_provider")
+//!      }
+//!  }
 //!
-//! let app: axum::Router = tenant_api_server::router(Service);
-//! # let _ = app;
+//!  let app: axum::Router = tenant_api_server::router(Service);
+//!  # let _ = app;
 //! ```
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
+
 use std::future::Future;
 use std::sync::Arc;
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use tenant_server_runtime as runtime;
+pub use tenant_server_runtime::{
+    AuthError, AuthorizationRequest, RequestContext, RouterOptions,
+};
+
 /// The API's types, defined once in the types crate and shared with the client.
 pub use ::tenant_api_types as types;
-/// Why [`#trait_ident::authorize`] refused a request.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AuthError {
-    /// The token is not acceptable (invalid, expired, badly signed, wrong
-    /// client): the caller gets 401 with this message.
-    Unauthenticated(String),
-    /// The token is valid but may not call the operation (for example a
-    /// missing scope): the caller gets 403 with this message.
-    Forbidden(String),
-}
-impl IntoResponse for AuthError {
-    fn into_response(self) -> Response {
-        match self {
-            AuthError::Unauthenticated(message) => {
-                runtime::error_response(
-                    StatusCode::UNAUTHORIZED,
-                    message,
-                    "invalid_token",
-                )
-            }
-            AuthError::Forbidden(message) => {
-                runtime::error_response(
-                    StatusCode::FORBIDDEN,
-                    message,
-                    "insufficient_scope",
-                )
-            }
+
+/// Responses the spec declares once under `components/responses` and
+/// operations share, each with its headers.
+pub mod responses {
+    use super::*;
+
+    /// Too many requests. The headers tell the limit, what is left and when the window resets.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TooManyRequests {
+        /// The response body.
+        pub body: types::Error,
+        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
+        pub x_rate_limit_limit: i64,
+        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
+        pub x_rate_limit_remaining: i64,
+        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
+        pub x_rate_limit_reset: i64,
+    }
+
+    impl TooManyRequests {
+        /// The response, with `status` (the one the operation documents for it).
+        pub fn into_response_with(self, status: StatusCode) -> Response {
+            let mut response = (status, axum::Json(self.body)).into_response();
+            let headers = response.headers_mut();
+            headers
+                .insert(
+                    axum::http::HeaderName::from_static("x-ratelimit-limit"),
+                    axum::http::HeaderValue::from(self.x_rate_limit_limit),
+                );
+            headers
+                .insert(
+                    axum::http::HeaderName::from_static("x-ratelimit-remaining"),
+                    axum::http::HeaderValue::from(self.x_rate_limit_remaining),
+                );
+            headers
+                .insert(
+                    axum::http::HeaderName::from_static("x-ratelimit-reset"),
+                    axum::http::HeaderValue::from(self.x_rate_limit_reset),
+                );
+            response
         }
     }
 }
-/// What [`#trait_ident::authorize`] decides on.
-#[derive(Debug, Clone, Copy)]
-pub struct AuthorizationRequest<'a> {
-    /// The bearer token of the `Authorization` header.
-    pub token: &'a str,
-    /// The `operationId` of the operation being called.
-    pub operation_id: &'static str,
-    /// The OAuth 2.0 scopes the spec requires for the operation.
-    pub required_scopes: &'static [&'static str],
-    /// All request headers.
-    pub headers: &'a HeaderMap,
-}
-/// What every operation receives besides its parameters and body.
-#[derive(Debug, Clone)]
-pub struct RequestContext<C> {
-    /// The caller, as verified by [`#trait_ident::authorize`].
-    pub caller: C,
-    /// The request headers.
-    pub headers: HeaderMap,
-}
+
 /// The responses of the `create_token_exchange_profile` operation: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateTokenExchangeProfileResponse {
@@ -119,17 +119,9 @@ pub enum CreateTokenExchangeProfileResponse {
     /// 409: A profile with this `subject_token_type` already exists for the tenant (`subject_token_type` is unique within a tenant).
     Conflict(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
-    TooManyRequests {
-        /// The response body.
-        body: types::Error,
-        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
-        x_rate_limit_limit: i64,
-        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
-        x_rate_limit_remaining: i64,
-        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
-        x_rate_limit_reset: i64,
-    },
+    TooManyRequests(responses::TooManyRequests),
 }
+
 impl IntoResponse for CreateTokenExchangeProfileResponse {
     fn into_response(self) -> Response {
         match self {
@@ -148,52 +140,13 @@ impl IntoResponse for CreateTokenExchangeProfileResponse {
             Self::Conflict(body) => {
                 (StatusCode::CONFLICT, axum::Json(body)).into_response()
             }
-            Self::TooManyRequests {
-                body,
-                x_rate_limit_limit,
-                x_rate_limit_remaining,
-                x_rate_limit_reset,
-            } => {
-                let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body))
-                    .into_response();
-                let headers = response.headers_mut();
-                {
-                    let value = x_rate_limit_limit;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-limit"),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_remaining;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static(
-                                    "x-ratelimit-remaining",
-                                ),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_reset;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-reset"),
-                                value,
-                            );
-                    }
-                }
-                response
+            Self::TooManyRequests(response) => {
+                response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
 }
+
 /// The responses of the `get_user_attribute_profile_template` operation: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetUserAttributeProfileTemplateResponse {
@@ -206,17 +159,9 @@ pub enum GetUserAttributeProfileTemplateResponse {
     /// 404: No resource has the given ID.
     NotFound(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
-    TooManyRequests {
-        /// The response body.
-        body: types::Error,
-        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
-        x_rate_limit_limit: i64,
-        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
-        x_rate_limit_remaining: i64,
-        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
-        x_rate_limit_reset: i64,
-    },
+    TooManyRequests(responses::TooManyRequests),
 }
+
 impl IntoResponse for GetUserAttributeProfileTemplateResponse {
     fn into_response(self) -> Response {
         match self {
@@ -230,52 +175,13 @@ impl IntoResponse for GetUserAttributeProfileTemplateResponse {
             Self::NotFound(body) => {
                 (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
             }
-            Self::TooManyRequests {
-                body,
-                x_rate_limit_limit,
-                x_rate_limit_remaining,
-                x_rate_limit_reset,
-            } => {
-                let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body))
-                    .into_response();
-                let headers = response.headers_mut();
-                {
-                    let value = x_rate_limit_limit;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-limit"),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_remaining;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static(
-                                    "x-ratelimit-remaining",
-                                ),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_reset;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-reset"),
-                                value,
-                            );
-                    }
-                }
-                response
+            Self::TooManyRequests(response) => {
+                response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
 }
+
 /// The responses of the `get_action_module` operation: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetActionModuleResponse {
@@ -288,17 +194,9 @@ pub enum GetActionModuleResponse {
     /// 404: No resource has the given ID.
     NotFound(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
-    TooManyRequests {
-        /// The response body.
-        body: types::Error,
-        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
-        x_rate_limit_limit: i64,
-        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
-        x_rate_limit_remaining: i64,
-        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
-        x_rate_limit_reset: i64,
-    },
+    TooManyRequests(responses::TooManyRequests),
 }
+
 impl IntoResponse for GetActionModuleResponse {
     fn into_response(self) -> Response {
         match self {
@@ -312,52 +210,13 @@ impl IntoResponse for GetActionModuleResponse {
             Self::NotFound(body) => {
                 (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
             }
-            Self::TooManyRequests {
-                body,
-                x_rate_limit_limit,
-                x_rate_limit_remaining,
-                x_rate_limit_reset,
-            } => {
-                let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body))
-                    .into_response();
-                let headers = response.headers_mut();
-                {
-                    let value = x_rate_limit_limit;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-limit"),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_remaining;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static(
-                                    "x-ratelimit-remaining",
-                                ),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_reset;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-reset"),
-                                value,
-                            );
-                    }
-                }
-                response
+            Self::TooManyRequests(response) => {
+                response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
 }
+
 /// The responses of the `create_event_stream` operation: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateEventStreamResponse {
@@ -370,17 +229,9 @@ pub enum CreateEventStreamResponse {
     /// 403: The token lacks the scope the operation requires.
     Forbidden(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
-    TooManyRequests {
-        /// The response body.
-        body: types::Error,
-        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
-        x_rate_limit_limit: i64,
-        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
-        x_rate_limit_remaining: i64,
-        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
-        x_rate_limit_reset: i64,
-    },
+    TooManyRequests(responses::TooManyRequests),
 }
+
 impl IntoResponse for CreateEventStreamResponse {
     fn into_response(self) -> Response {
         match self {
@@ -396,52 +247,13 @@ impl IntoResponse for CreateEventStreamResponse {
             Self::Forbidden(body) => {
                 (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
             }
-            Self::TooManyRequests {
-                body,
-                x_rate_limit_limit,
-                x_rate_limit_remaining,
-                x_rate_limit_reset,
-            } => {
-                let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body))
-                    .into_response();
-                let headers = response.headers_mut();
-                {
-                    let value = x_rate_limit_limit;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-limit"),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_remaining;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static(
-                                    "x-ratelimit-remaining",
-                                ),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_reset;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-reset"),
-                                value,
-                            );
-                    }
-                }
-                response
+            Self::TooManyRequests(response) => {
+                response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
 }
+
 /// The responses of the `get_push_notification_apns_provider` operation: one variant per documented status.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPushNotificationApnsProviderResponse {
@@ -452,17 +264,9 @@ pub enum GetPushNotificationApnsProviderResponse {
     /// 403: The token lacks the scope the operation requires.
     Forbidden(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
-    TooManyRequests {
-        /// The response body.
-        body: types::Error,
-        /// `X-RateLimit-Limit`: Maximum number of requests allowed in the current rate-limit window.
-        x_rate_limit_limit: i64,
-        /// `X-RateLimit-Remaining`: Number of requests left in the current rate-limit window.
-        x_rate_limit_remaining: i64,
-        /// `X-RateLimit-Reset`: Time at which the current rate-limit window resets, in seconds since the Unix epoch.
-        x_rate_limit_reset: i64,
-    },
+    TooManyRequests(responses::TooManyRequests),
 }
+
 impl IntoResponse for GetPushNotificationApnsProviderResponse {
     fn into_response(self) -> Response {
         match self {
@@ -473,59 +277,21 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
             Self::Forbidden(body) => {
                 (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
             }
-            Self::TooManyRequests {
-                body,
-                x_rate_limit_limit,
-                x_rate_limit_remaining,
-                x_rate_limit_reset,
-            } => {
-                let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body))
-                    .into_response();
-                let headers = response.headers_mut();
-                {
-                    let value = x_rate_limit_limit;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-limit"),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_remaining;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static(
-                                    "x-ratelimit-remaining",
-                                ),
-                                value,
-                            );
-                    }
-                }
-                {
-                    let value = x_rate_limit_reset;
-                    if let Some(value) = Some(axum::http::HeaderValue::from(value)) {
-                        headers
-                            .insert(
-                                axum::http::HeaderName::from_static("x-ratelimit-reset"),
-                                value,
-                            );
-                    }
-                }
-                response
+            Self::TooManyRequests(response) => {
+                response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
         }
     }
 }
-/** The Tenant Management API as a trait: implement it and serve it with [`router`].
 
- Every request is authenticated with [`TenantManagementApi::authorize`], decoded and validated against the spec before the operation's method is called.*/
+/// The Tenant Management API as a trait: implement it and serve it with [`router`].
+///
+/// Every request is authenticated with [`TenantManagementApi::authorize`], decoded and validated against the spec before the operation's method is called.
 pub trait TenantManagementApi: Send + Sync + 'static {
     /// The verified identity [`Self::authorize`] returns; each operation gets it
     /// in its [`RequestContext`].
     type Caller: Send + Sync + 'static;
+
     /// Verifies the bearer token and decides whether it may call the
     /// operation, which requires `request.required_scopes`. Called before
     /// the body is read; a refusal becomes a 401 or 403 error response.
@@ -533,6 +299,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         request: AuthorizationRequest<'_>,
     ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
+
     /// Create a token exchange profile
     ///
     /// Creates a profile that binds a subject token type to an action. When the tenant's authentication interface receives a token exchange request whose `subject_token_type` equals the profile's, the profile is executed and the referenced action validates the subject token. Validating the user's subject token securely is the caller's responsibility: the action does that work.
@@ -545,6 +312,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         context: RequestContext<Self::Caller>,
         body: types::CreateTokenExchangeProfileRequest,
     ) -> impl Future<Output = CreateTokenExchangeProfileResponse> + Send;
+
     /// Retrieve a user attribute profile template
     ///
     /// Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
@@ -557,6 +325,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         context: RequestContext<Self::Caller>,
         id: String,
     ) -> impl Future<Output = GetUserAttributeProfileTemplateResponse> + Send;
+
     /// Retrieve an action module
     ///
     /// Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
@@ -569,6 +338,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         context: RequestContext<Self::Caller>,
         id: String,
     ) -> impl Future<Output = GetActionModuleResponse> + Send;
+
     /// Create an event stream
     ///
     /// Creates a stream that forwards the subscribed event types to a destination. Only the webhook destination is described.
@@ -581,6 +351,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         context: RequestContext<Self::Caller>,
         body: types::CreateEventStreamRequest,
     ) -> impl Future<Output = CreateEventStreamResponse> + Send;
+
     /// Retrieve the APNs push-notification provider configuration
     ///
     /// Returns the configuration of the Apple Push Notification service provider that the push-notification factor of multi-factor authentication uses.
@@ -593,21 +364,12 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         context: RequestContext<Self::Caller>,
     ) -> impl Future<Output = GetPushNotificationApnsProviderResponse> + Send;
 }
-/// Settings of the router.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct RouterOptions {
-    /// The largest request body accepted, in bytes; larger ones get 413.
-    pub body_limit: usize,
-}
-impl Default for RouterOptions {
-    fn default() -> Self {
-        Self { body_limit: 64 * 1024 }
-    }
-}
+
 /// The router serving `api` with default [`RouterOptions`].
 pub fn router<A: TenantManagementApi>(api: A) -> axum::Router {
     router_with_options(api, RouterOptions::default())
 }
+
 /// The router serving `api`: every operation of the spec, plus JSON
 /// error bodies for unknown paths (404) and wrong methods (405).
 pub fn router_with_options<A: TenantManagementApi>(
@@ -640,51 +402,22 @@ pub fn router_with_options<A: TenantManagementApi>(
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
         .with_state(Arc::new(api))
 }
+
 /// Authenticates a request for `operation_id`, or gives the response refusing it.
 async fn authenticate<A: TenantManagementApi>(
     api: &A,
-    headers: &HeaderMap,
+    headers: &axum::http::HeaderMap,
     operation_id: &'static str,
     required_scopes: &'static [&'static str],
 ) -> Result<A::Caller, Response> {
-    let token = runtime::bearer_token(headers)?;
-    let request = AuthorizationRequest {
-        token,
+    let request = AuthorizationRequest::from_headers(
+        headers,
         operation_id,
         required_scopes,
-        headers,
-    };
+    )?;
     api.authorize(request).await.map_err(IntoResponse::into_response)
 }
-/// Reads, decodes and validates a request body.
-async fn read_body<T: serde::de::DeserializeOwned>(
-    request: Request,
-    accepted: &[&str],
-    validate: fn(&serde_json::Value, &str, &mut runtime::Violations),
-) -> Result<(HeaderMap, T), Response> {
-    let headers = request.headers().clone();
-    let bytes = <axum::body::Bytes as axum::extract::FromRequest<
-        (),
-    >>::from_request(request, &())
-        .await
-        .map_err(|rejection| {
-            runtime::error_response(
-                rejection.status(),
-                rejection.body_text(),
-                "invalid_body",
-            )
-        })?;
-    let value = runtime::decode_body(&headers, &bytes, accepted)?;
-    let mut violations = runtime::Violations::new();
-    validate(&value, "", &mut violations);
-    if !violations.is_empty() {
-        return Err(runtime::validation_failed(&violations));
-    }
-    Ok((headers, runtime::into_typed(value)?))
-}
-fn path_rejected(rejection: axum::extract::rejection::PathRejection) -> Response {
-    runtime::error_response(rejection.status(), rejection.body_text(), "invalid_path")
-}
+
 async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -700,7 +433,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let (headers, body) = match read_body::<
+    let (headers, body) = match runtime::read_body::<
         types::CreateTokenExchangeProfileRequest,
     >(
             request,
@@ -715,6 +448,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     let context = RequestContext { caller, headers };
     api.create_token_exchange_profile(context, body).await.into_response()
 }
+
 async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
@@ -722,7 +456,7 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
 ) -> Response {
     let id = match path {
         Ok(axum::extract::Path(value)) => value,
-        Err(rejection) => return path_rejected(rejection),
+        Err(rejection) => return runtime::path_rejected(rejection),
     };
     let caller = match authenticate(
             &*api,
@@ -735,10 +469,11 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.headers().clone();
+    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_user_attribute_profile_template(context, id).await.into_response()
 }
+
 async fn handle_get_action_module<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
@@ -746,7 +481,7 @@ async fn handle_get_action_module<A: TenantManagementApi>(
 ) -> Response {
     let id = match path {
         Ok(axum::extract::Path(value)) => value,
-        Err(rejection) => return path_rejected(rejection),
+        Err(rejection) => return runtime::path_rejected(rejection),
     };
     let caller = match authenticate(
             &*api,
@@ -759,10 +494,11 @@ async fn handle_get_action_module<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.headers().clone();
+    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_action_module(context, id).await.into_response()
 }
+
 async fn handle_create_event_stream<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -778,7 +514,7 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let (headers, body) = match read_body::<
+    let (headers, body) = match runtime::read_body::<
         types::CreateEventStreamRequest,
     >(request, &[runtime::JSON, runtime::FORM], validate::create_event_stream_request)
         .await
@@ -789,6 +525,7 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
     let context = RequestContext { caller, headers };
     api.create_event_stream(context, body).await.into_response()
 }
+
 async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -804,76 +541,75 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.headers().clone();
+    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_push_notification_apns_provider(context).await.into_response()
 }
+
 /// Checks of request bodies against the spec's schemas, one function per
 /// schema a request body uses.
 mod validate {
-    use super::runtime::{self, Violations};
+    use tenant_server_runtime::Violations;
+    use tenant_server_runtime::checks as check;
     use serde_json::Value;
+
     /// Checks a value against the `CreateEventStreamRequest` schema.
     pub(crate) fn create_event_stream_request(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(
-                object,
-                at,
-                &["name", "subscriptions", "destination"],
-                out,
-            );
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["name", "subscriptions", "destination"], out);
             if let Some(value) = object.get("name") {
-                let at = &runtime::child(at, "name");
+                let at = &check::child(at, "name");
                 event_stream_name(value, at, out);
             }
             if let Some(value) = object.get("subscriptions") {
-                let at = &runtime::child(at, "subscriptions");
+                let at = &check::child(at, "subscriptions");
                 event_stream_subscriptions(value, at, out);
             }
             if let Some(value) = object.get("destination") {
-                let at = &runtime::child(at, "destination");
+                let at = &check::child(at, "destination");
                 event_stream_destination_input(value, at, out);
             }
             if let Some(value) = object.get("status") {
-                let at = &runtime::child(at, "status");
+                let at = &check::child(at, "status");
                 event_stream_status(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `CreateTokenExchangeProfileRequest` schema.
     pub(crate) fn create_token_exchange_profile_request(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(
                 object,
                 at,
                 &["name", "subject_token_type", "action_id", "type"],
                 out,
             );
             if let Some(value) = object.get("name") {
-                let at = &runtime::child(at, "name");
+                let at = &check::child(at, "name");
                 token_exchange_profile_name(value, at, out);
             }
             if let Some(value) = object.get("subject_token_type") {
-                let at = &runtime::child(at, "subject_token_type");
+                let at = &check::child(at, "subject_token_type");
                 subject_token_type(value, at, out);
             }
             if let Some(value) = object.get("action_id") {
-                let at = &runtime::child(at, "action_id");
+                let at = &check::child(at, "action_id");
                 token_exchange_action_id(value, at, out);
             }
             if let Some(value) = object.get("type") {
-                let at = &runtime::child(at, "type");
+                let at = &check::child(at, "type");
                 token_exchange_profile_type(value, at, out);
             }
-            runtime::no_other_properties(
+            check::no_other_properties(
                 object,
                 at,
                 &["name", "subject_token_type", "action_id", "type"],
@@ -881,6 +617,7 @@ mod validate {
             );
         }
     }
+
     /// Checks a value against the `EventStreamDestinationInput` schema.
     pub(crate) fn event_stream_destination_input(
         value: &Value,
@@ -889,77 +626,85 @@ mod validate {
     ) {
         webhook_destination_input(value, at, out);
     }
+
     /// Checks a value against the `EventStreamName` schema.
     pub(crate) fn event_stream_name(value: &Value, at: &str, out: &mut Violations) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::min_length(text, 1usize, at, out);
-            runtime::max_length(text, 128usize, at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::min_length(text, 1usize, at, out);
+            check::max_length(text, 128usize, at, out);
         }
     }
+
     /// Checks a value against the `EventStreamStatus` schema.
     pub(crate) fn event_stream_status(value: &Value, at: &str, out: &mut Violations) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::one_of_values(text, &["enabled", "disabled"], at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["enabled", "disabled"], at, out);
         }
     }
+
     /// Checks a value against the `EventStreamSubscription` schema.
     pub(crate) fn event_stream_subscription(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(object, at, &["event_type"], out);
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["event_type"], out);
             if let Some(value) = object.get("event_type") {
-                let at = &runtime::child(at, "event_type");
-                runtime::expect_string(value, at, out);
+                let at = &check::child(at, "event_type");
+                check::expect_string(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `EventStreamSubscriptions` schema.
     pub(crate) fn event_stream_subscriptions(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(items) = runtime::expect_array(value, at, out) {
-            runtime::min_items(items, 1usize, at, out);
+        if let Some(items) = check::expect_array(value, at, out) {
+            check::min_items(items, 1usize, at, out);
             for (position, value) in items.iter().enumerate() {
-                let at = &runtime::index(at, position);
+                let at = &check::index(at, position);
                 event_stream_subscription(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `SubjectTokenType` schema.
     pub(crate) fn subject_token_type(value: &Value, at: &str, out: &mut Violations) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::min_length(text, 8usize, at, out);
-            runtime::max_length(text, 100usize, at, out);
-            runtime::format(text, "url", at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::min_length(text, 8usize, at, out);
+            check::max_length(text, 100usize, at, out);
+            check::format(text, "url", at, out);
         }
     }
+
     /// Checks a value against the `TokenExchangeActionId` schema.
     pub(crate) fn token_exchange_action_id(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::min_length(text, 1usize, at, out);
-            runtime::max_length(text, 36usize, at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::min_length(text, 1usize, at, out);
+            check::max_length(text, 36usize, at, out);
         }
     }
+
     /// Checks a value against the `TokenExchangeProfileName` schema.
     pub(crate) fn token_exchange_profile_name(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::min_length(text, 3usize, at, out);
-            runtime::max_length(text, 50usize, at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::min_length(text, 3usize, at, out);
+            check::max_length(text, 50usize, at, out);
         }
     }
+
     /// Checks a value against the `TokenExchangeProfileType` schema.
     pub(crate) fn token_exchange_profile_type(
         value: &Value,
@@ -969,526 +714,100 @@ mod validate {
         let mut broken = Violations::new();
         {
             let out = &mut broken;
-            if let Some(text) = runtime::expect_string(value, at, out) {
-                runtime::one_of_values(text, &["custom_authentication"], at, out);
+            if let Some(text) = check::expect_string(value, at, out) {
+                check::one_of_values(text, &["custom_authentication"], at, out);
             }
         }
         if !broken.is_empty() {
             out.push("the type field must be custom".to_string());
         }
     }
+
     /// Checks a value against the `WebhookAuthorizationInput` schema.
     pub(crate) fn webhook_authorization_input(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(object, at, &["method", "username", "password"], out);
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "username", "password"], out);
             if let Some(value) = object.get("method") {
-                let at = &runtime::child(at, "method");
+                let at = &check::child(at, "method");
                 webhook_authorization_method(value, at, out);
             }
             if let Some(value) = object.get("username") {
-                let at = &runtime::child(at, "username");
-                runtime::expect_string(value, at, out);
+                let at = &check::child(at, "username");
+                check::expect_string(value, at, out);
             }
             if let Some(value) = object.get("password") {
-                let at = &runtime::child(at, "password");
-                runtime::expect_string(value, at, out);
+                let at = &check::child(at, "password");
+                check::expect_string(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `WebhookAuthorizationMethod` schema.
     pub(crate) fn webhook_authorization_method(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::one_of_values(text, &["basic"], at, out);
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["basic"], at, out);
         }
     }
+
     /// Checks a value against the `WebhookConfigurationInput` schema.
     pub(crate) fn webhook_configuration_input(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(
                 object,
                 at,
                 &["webhook_endpoint", "webhook_authorization"],
                 out,
             );
             if let Some(value) = object.get("webhook_endpoint") {
-                let at = &runtime::child(at, "webhook_endpoint");
-                runtime::expect_string(value, at, out);
+                let at = &check::child(at, "webhook_endpoint");
+                check::expect_string(value, at, out);
             }
             if let Some(value) = object.get("webhook_authorization") {
-                let at = &runtime::child(at, "webhook_authorization");
+                let at = &check::child(at, "webhook_authorization");
                 webhook_authorization_input(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `WebhookDestinationInput` schema.
     pub(crate) fn webhook_destination_input(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(object) = runtime::expect_object(value, at, out) {
-            runtime::required(object, at, &["type", "configuration"], out);
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["type", "configuration"], out);
             if let Some(value) = object.get("type") {
-                let at = &runtime::child(at, "type");
+                let at = &check::child(at, "type");
                 webhook_destination_type(value, at, out);
             }
             if let Some(value) = object.get("configuration") {
-                let at = &runtime::child(at, "configuration");
+                let at = &check::child(at, "configuration");
                 webhook_configuration_input(value, at, out);
             }
         }
     }
+
     /// Checks a value against the `WebhookDestinationType` schema.
     pub(crate) fn webhook_destination_type(
         value: &Value,
         at: &str,
         out: &mut Violations,
     ) {
-        if let Some(text) = runtime::expect_string(value, at, out) {
-            runtime::one_of_values(text, &["webhook"], at, out);
-        }
-    }
-}
-#[allow(dead_code)]
-mod runtime {
-    use axum::http::{HeaderMap, StatusCode, header};
-    use axum::response::{IntoResponse, Response};
-    use serde_json::{Map, Value};
-    pub(crate) const JSON: &str = "application/json";
-    pub(crate) const FORM: &str = "application/x-www-form-urlencoded";
-    /// A response with the API's error body: `statusCode`, `error` (the reason
-    /// phrase), `message` and `errorCode`.
-    pub(crate) fn error_response(
-        status: StatusCode,
-        message: impl Into<String>,
-        error_code: &str,
-    ) -> Response {
-        let body = serde_json::json!(
-            { "statusCode" : status.as_u16(), "error" : status.canonical_reason()
-            .unwrap_or("Error"), "message" : message.into(), "errorCode" : error_code, }
-        );
-        (status, axum::Json(body)).into_response()
-    }
-    /// The token of an `Authorization: Bearer <token>` header.
-    pub(crate) fn bearer_token(headers: &HeaderMap) -> Result<&str, Response> {
-        let Some(value) = headers.get(header::AUTHORIZATION) else {
-            return Err(
-                error_response(
-                    StatusCode::UNAUTHORIZED,
-                    "Missing authentication: send an Authorization: Bearer <token> header",
-                    "missing_token",
-                ),
-            );
-        };
-        let malformed = || {
-            error_response(
-                StatusCode::UNAUTHORIZED,
-                "Bad HTTP authentication header format: expected Authorization: Bearer <token>",
-                "malformed_token",
-            )
-        };
-        let value = value.to_str().map_err(|_| malformed())?;
-        let (scheme, token) = value.split_once(' ').ok_or_else(malformed)?;
-        let token = token.trim();
-        if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty()
-            || token.contains(' ')
-        {
-            return Err(malformed());
-        }
-        Ok(token)
-    }
-    /// The body as JSON, whichever of the `accepted` media types it came in.
-    pub(crate) fn decode_body(
-        headers: &HeaderMap,
-        body: &[u8],
-        accepted: &[&str],
-    ) -> Result<Value, Response> {
-        let unsupported = |found: &str| {
-            error_response(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                format!(
-                    "Content-Type {found} is not supported; send one of: {}", accepted
-                    .join(", ")
-                ),
-                "unsupported_media_type",
-            )
-        };
-        let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
-            return Err(unsupported("(none)"));
-        };
-        let content_type = content_type.to_str().unwrap_or_default();
-        let essence = content_type
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if !accepted.contains(&essence.as_str()) {
-            return Err(unsupported(content_type));
-        }
-        let invalid = |message: String| error_response(
-            StatusCode::BAD_REQUEST,
-            message,
-            "invalid_body",
-        );
-        if essence == FORM {
-            form_to_value(body)
-                .map_err(|err| invalid(format!("Invalid form body: {err}")))
-        } else {
-            serde_json::from_slice(body)
-                .map_err(|err| invalid(format!("Invalid JSON body: {err}")))
-        }
-    }
-    /// Converts the validated JSON into the typed body. Validation has already
-    /// checked the spec's rules, so this fails only on something it cannot see.
-    pub(crate) fn into_typed<T: serde::de::DeserializeOwned>(
-        value: Value,
-    ) -> Result<T, Response> {
-        serde_path_to_error::deserialize(value)
-            .map_err(|err| {
-                let path = err.path().to_string();
-                let message = if path == "." {
-                    format!("Payload validation error: {}", err.inner())
-                } else {
-                    format!("Payload validation error: '{path}': {}", err.inner())
-                };
-                error_response(StatusCode::BAD_REQUEST, message, "invalid_body")
-            })
-    }
-    /// The 400 response for a body that broke the spec's rules.
-    pub(crate) fn validation_failed(violations: &[String]) -> Response {
-        error_response(
-            StatusCode::BAD_REQUEST,
-            format!("Payload validation error: {}", violations.join("; ")),
-            "invalid_body",
-        )
-    }
-    /// Decodes `application/x-www-form-urlencoded` into JSON. Nested fields use
-    /// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
-    /// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`. Values
-    /// stay strings.
-    pub(crate) fn form_to_value(body: &[u8]) -> Result<Value, String> {
-        let mut root = Value::Object(Map::new());
-        for (key, value) in form_urlencoded::parse(body) {
-            let segments = key_segments(&key)?;
-            insert(&mut root, &key, &segments, Value::String(value.into_owned()))?;
-        }
-        Ok(root)
-    }
-    fn key_segments(key: &str) -> Result<Vec<&str>, String> {
-        let (first, mut rest) = match key.find('[') {
-            Some(open) => (&key[..open], &key[open..]),
-            None => (key, ""),
-        };
-        if first.is_empty() {
-            return Err(format!("field name missing in `{key}`"));
-        }
-        let mut segments = vec![first];
-        while !rest.is_empty() {
-            let close = rest
-                .strip_prefix('[')
-                .and_then(|inner| inner.find(']'))
-                .ok_or_else(|| format!("unbalanced brackets in `{key}`"))?;
-            segments.push(&rest[1..=close]);
-            rest = &rest[close + 2..];
-        }
-        Ok(segments)
-    }
-    fn insert(
-        node: &mut Value,
-        key: &str,
-        segments: &[&str],
-        leaf: Value,
-    ) -> Result<(), String> {
-        let Some((segment, rest)) = segments.split_first() else {
-            return Err(format!("`{key}` is given twice"));
-        };
-        let fresh = || match rest.first() {
-            None => leaf.clone(),
-            Some(next) if next.is_empty() || next.parse::<usize>().is_ok() => {
-                Value::Array(Vec::new())
-            }
-            Some(_) => Value::Object(Map::new()),
-        };
-        let child = match node {
-            Value::Object(object) => {
-                if rest.is_empty() && object.contains_key(*segment) {
-                    return Err(format!("`{key}` is given twice"));
-                }
-                object.entry(segment.to_string()).or_insert_with(fresh)
-            }
-            Value::Array(items) => {
-                let index = if segment.is_empty() {
-                    items.len()
-                } else {
-                    segment
-                        .parse::<usize>()
-                        .map_err(|_| format!("`{key}` mixes list and field syntax"))?
-                };
-                if index > items.len() {
-                    return Err(format!("`{key}`: list indexes must count up from 0"));
-                }
-                if index == items.len() {
-                    items.push(fresh());
-                } else if rest.is_empty() {
-                    return Err(format!("`{key}` is given twice"));
-                }
-                &mut items[index]
-            }
-            _ => return Err(format!("`{key}` mixes a value with nested fields")),
-        };
-        if rest.is_empty() {
-            return Ok(());
-        }
-        insert(child, key, rest, leaf)
-    }
-    /// Rules a body broke, each naming the field and the rule.
-    pub(crate) type Violations = Vec<String>;
-    pub(crate) fn child(at: &str, name: &str) -> String {
-        if at.is_empty() { name.to_string() } else { format!("{at}.{name}") }
-    }
-    pub(crate) fn index(at: &str, position: usize) -> String {
-        format!("{at}[{position}]")
-    }
-    fn describe(at: &str) -> String {
-        if at.is_empty() { "the body".to_string() } else { format!("'{at}'") }
-    }
-    fn kind_of(value: &Value) -> &'static str {
-        match value {
-            Value::Null => "null",
-            Value::Bool(_) => "a boolean",
-            Value::Number(_) => "a number",
-            Value::String(_) => "a string",
-            Value::Array(_) => "a list",
-            Value::Object(_) => "an object",
-        }
-    }
-    fn wrong_kind(value: &Value, at: &str, expected: &str, out: &mut Violations) {
-        out.push(format!("{} must be {expected}, not {}", describe(at), kind_of(value)));
-    }
-    pub(crate) fn expect_object<'v>(
-        value: &'v Value,
-        at: &str,
-        out: &mut Violations,
-    ) -> Option<&'v Map<String, Value>> {
-        let object = value.as_object();
-        if object.is_none() {
-            wrong_kind(value, at, "an object", out);
-        }
-        object
-    }
-    pub(crate) fn expect_array<'v>(
-        value: &'v Value,
-        at: &str,
-        out: &mut Violations,
-    ) -> Option<&'v Vec<Value>> {
-        let items = value.as_array();
-        if items.is_none() {
-            wrong_kind(value, at, "a list", out);
-        }
-        items
-    }
-    pub(crate) fn expect_string<'v>(
-        value: &'v Value,
-        at: &str,
-        out: &mut Violations,
-    ) -> Option<&'v str> {
-        let text = value.as_str();
-        if text.is_none() {
-            wrong_kind(value, at, "a string", out);
-        }
-        text
-    }
-    pub(crate) fn expect_integer(
-        value: &Value,
-        at: &str,
-        out: &mut Violations,
-    ) -> Option<f64> {
-        let number = value
-            .as_i64()
-            .map(|n| n as f64)
-            .or_else(|| value.as_u64().map(|n| n as f64));
-        if number.is_none() {
-            wrong_kind(value, at, "an integer", out);
-        }
-        number
-    }
-    pub(crate) fn expect_number(
-        value: &Value,
-        at: &str,
-        out: &mut Violations,
-    ) -> Option<f64> {
-        let number = value.as_f64();
-        if number.is_none() {
-            wrong_kind(value, at, "a number", out);
-        }
-        number
-    }
-    pub(crate) fn expect_boolean(value: &Value, at: &str, out: &mut Violations) {
-        if !value.is_boolean() {
-            wrong_kind(value, at, "a boolean", out);
-        }
-    }
-    pub(crate) fn required(
-        object: &Map<String, Value>,
-        at: &str,
-        names: &[&str],
-        out: &mut Violations,
-    ) {
-        for name in names {
-            if !object.contains_key(*name) {
-                out.push(format!("{} is required", describe(& child(at, name))));
-            }
-        }
-    }
-    pub(crate) fn no_other_properties(
-        object: &Map<String, Value>,
-        at: &str,
-        known: &[&str],
-        out: &mut Violations,
-    ) {
-        for name in object.keys() {
-            if !known.contains(&name.as_str()) {
-                out.push(
-                    format!("{} is not an allowed property", describe(& child(at, name))),
-                );
-            }
-        }
-    }
-    pub(crate) fn min_length(text: &str, min: usize, at: &str, out: &mut Violations) {
-        if text.chars().count() < min {
-            out.push(format!("{} must be at least {min} characters long", describe(at)));
-        }
-    }
-    pub(crate) fn max_length(text: &str, max: usize, at: &str, out: &mut Violations) {
-        if text.chars().count() > max {
-            out.push(format!("{} must be at most {max} characters long", describe(at)));
-        }
-    }
-    pub(crate) fn one_of_values(
-        text: &str,
-        allowed: &[&str],
-        at: &str,
-        out: &mut Violations,
-    ) {
-        if !allowed.contains(&text) {
-            out.push(format!("{} must be one of: {}", describe(at), allowed.join(", ")));
-        }
-    }
-    pub(crate) fn min_items(
-        items: &[Value],
-        min: usize,
-        at: &str,
-        out: &mut Violations,
-    ) {
-        if items.len() < min {
-            let noun = if min == 1 { "item" } else { "items" };
-            out.push(format!("{} must contain at least {min} {noun}", describe(at)));
-        }
-    }
-    pub(crate) fn max_items(
-        items: &[Value],
-        max: usize,
-        at: &str,
-        out: &mut Violations,
-    ) {
-        if items.len() > max {
-            let noun = if max == 1 { "item" } else { "items" };
-            out.push(format!("{} must contain at most {max} {noun}", describe(at)));
-        }
-    }
-    pub(crate) fn minimum(number: f64, min: f64, at: &str, out: &mut Violations) {
-        if number < min {
-            out.push(format!("{} must be at least {min}", describe(at)));
-        }
-    }
-    pub(crate) fn maximum(number: f64, max: f64, at: &str, out: &mut Violations) {
-        if number > max {
-            out.push(format!("{} must be at most {max}", describe(at)));
-        }
-    }
-    /// Checks the formats with a defined syntax; others are documentation only.
-    pub(crate) fn format(text: &str, format: &str, at: &str, out: &mut Violations) {
-        let valid = match format {
-            "url" | "uri" => is_uri(text),
-            "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
-            _ => true,
-        };
-        if !valid {
-            out.push(format!("{} must be a valid {format}", describe(at)));
-        }
-    }
-    /// An absolute URI (RFC 3986): a scheme, a colon, and no whitespace.
-    fn is_uri(text: &str) -> bool {
-        let Some((scheme, rest)) = text.split_once(':') else {
-            return false;
-        };
-        let mut chars = scheme.chars();
-        chars.next().is_some_and(|first| first.is_ascii_alphabetic())
-            && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-            && !rest.is_empty() && !text.chars().any(char::is_whitespace)
-    }
-    /// The 404 for paths the API does not have.
-    pub(crate) async fn not_found() -> Response {
-        error_response(StatusCode::NOT_FOUND, "Not Found: no such path", "not_found")
-    }
-    /// The 405 for paths the API has, called with another method.
-    pub(crate) async fn method_not_allowed() -> Response {
-        error_response(
-            StatusCode::METHOD_NOT_ALLOWED,
-            "Method Not Allowed for this path",
-            "method_not_allowed",
-        )
-    }
-    /// A discriminator property that is missing or not a string.
-    pub(crate) fn required_string(
-        object: &Map<String, Value>,
-        at: &str,
-        name: &str,
-        out: &mut Violations,
-    ) {
-        let at = child(at, name);
-        match object.get(name) {
-            None => out.push(format!("{} is required", describe(& at))),
-            Some(value) => wrong_kind(value, &at, "a string", out),
-        }
-    }
-    /// A value that matches too few (or too many) of a `oneOf`/`anyOf`'s shapes.
-    pub(crate) fn shape_mismatch(at: &str, expectation: &str, out: &mut Violations) {
-        out.push(
-            format!("{} must match {expectation} of the allowed shapes", describe(at)),
-        );
-    }
-    pub(crate) fn exclusive_minimum(
-        number: f64,
-        min: f64,
-        at: &str,
-        out: &mut Violations,
-    ) {
-        if number <= min {
-            out.push(format!("{} must be greater than {min}", describe(at)));
-        }
-    }
-    pub(crate) fn exclusive_maximum(
-        number: f64,
-        max: f64,
-        at: &str,
-        out: &mut Violations,
-    ) {
-        if number >= max {
-            out.push(format!("{} must be less than {max}", describe(at)));
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["webhook"], at, out);
         }
     }
 }

@@ -11,86 +11,95 @@
 //! Each struct also has a builder under [`builder`], which checks required
 //! fields when converted into the struct.
 #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
-///An action module, with its draft version and latest published version.
+
+/// An action module, with its draft version and latest published version.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModule {
-    ///Number of deployed actions that use the module.
+    /// Number of deployed actions that use the module.
     pub actions_using_module_total: u64,
-    ///True when all draft changes are published as a version.
+    /// True when all draft changes are published as a version.
     pub all_changes_published: bool,
-    ///Source code of the module's draft version.
+    /// Source code of the module's draft version.
     pub code: ::std::string::String,
-    ///Time the module was created (ISO 8601).
+    /// Time the module was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    ///Package dependencies of the draft version.
+    /// Package dependencies of the draft version.
     pub dependencies: ::std::vec::Vec<ActionModuleDependency>,
-    ///Unique ID of the module.
+    /// Unique ID of the module.
     pub id: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version: ::std::option::Option<ActionModuleVersionReference>,
-    ///Version number of the latest published version. Omitted when no version has been published.
+    /// Version number of the latest published version. Omitted when no version has been published.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version_number: ::std::option::Option<i64>,
-    ///Name of the module.
+    /// Name of the module.
     pub name: ::std::string::String,
-    ///Secrets of the draft version. Their values are never returned.
+    /// Secrets of the draft version. Their values are never returned.
     pub secrets: ::std::vec::Vec<ActionModuleSecret>,
-    ///Time the module was last updated (ISO 8601).
+    /// Time the module was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
+
 impl ActionModule {
     pub fn builder() -> builder::ActionModule {
         Default::default()
     }
 }
-///A package dependency.
+
+/// A package dependency.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleDependency {
-    ///Name of the package.
+    /// Name of the package.
     pub name: ::std::string::String,
-    ///Version of the package.
+    /// Version of the package.
     pub version: ::std::string::String,
 }
+
 impl ActionModuleDependency {
     pub fn builder() -> builder::ActionModuleDependency {
         Default::default()
     }
 }
-///A secret of a module version. Only its name and update time are returned.
+
+/// A secret of a module version. Only its name and update time are returned.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleSecret {
-    ///Name of the secret.
+    /// Name of the secret.
     pub name: ::std::string::String,
-    ///Time the secret was last updated (ISO 8601).
+    /// Time the secret was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
+
 impl ActionModuleSecret {
     pub fn builder() -> builder::ActionModuleSecret {
         Default::default()
     }
 }
-///The latest published version of a module, as a reference. Omitted when no version has been published.
+
+/// The latest published version of a module, as a reference. Omitted when no version has been published.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleVersionReference {
-    ///Source code of the version.
+    /// Source code of the version.
     pub code: ::std::string::String,
-    ///Time the version was created (ISO 8601).
+    /// Time the version was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    ///Package dependencies of the version.
+    /// Package dependencies of the version.
     pub dependencies: ::std::vec::Vec<ActionModuleDependency>,
-    ///ID of the version.
+    /// ID of the version.
     pub id: ::std::string::String,
-    ///Secrets of the version. Their values are never returned.
+    /// Secrets of the version. Their values are never returned.
     pub secrets: ::std::vec::Vec<ActionModuleSecret>,
-    ///Number of the version.
+    /// Number of the version.
     pub version_number: i64,
 }
+
 impl ActionModuleVersionReference {
     pub fn builder() -> builder::ActionModuleVersionReference {
         Default::default()
     }
 }
-///An event stream to create.
+
+/// An event stream to create.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
@@ -99,12 +108,14 @@ pub struct CreateEventStreamRequest {
     pub status: ::std::option::Option<EventStreamStatus>,
     pub subscriptions: EventStreamSubscriptions,
 }
+
 impl CreateEventStreamRequest {
     pub fn builder() -> builder::CreateEventStreamRequest {
         Default::default()
     }
 }
-///A token exchange profile to create. Unknown properties are rejected.
+
+/// A token exchange profile to create. Unknown properties are rejected.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTokenExchangeProfileRequest {
@@ -114,109 +125,130 @@ pub struct CreateTokenExchangeProfileRequest {
     #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
 }
+
 impl CreateTokenExchangeProfileRequest {
     pub fn builder() -> builder::CreateTokenExchangeProfileRequest {
         Default::default()
     }
 }
-///The body of every error response. `statusCode` repeats the HTTP status, `error` is its reason phrase, `message` says what went wrong (for an invalid body it names the field and the rule), and `errorCode` is a stable machine-readable code when one applies.
+
+/// The body of every error response. `statusCode` repeats the HTTP status, `error` is its reason phrase, `message` says what went wrong (for an invalid body it names the field and the rule), and `errorCode` is a stable machine-readable code when one applies.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Error {
-    ///The reason phrase of the status code.
+    /// The reason phrase of the status code.
     pub error: ::std::string::String,
-    ///A stable machine-readable code for the condition.
+    /// A stable machine-readable code for the condition.
     #[serde(
         rename = "errorCode",
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub error_code: ::std::option::Option<::std::string::String>,
-    ///What went wrong.
+    /// What went wrong.
     pub message: ::std::string::String,
-    ///The HTTP status code of the response.
+    /// The HTTP status code of the response.
     #[serde(rename = "statusCode")]
     pub status_code: i64,
 }
+
 impl Error {
     pub fn builder() -> builder::Error {
         Default::default()
     }
 }
-///An event stream.
+
+/// An event stream.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStream {
-    ///Time the stream was created (ISO 8601).
+    /// Time the stream was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
     pub destination: EventStreamDestination,
-    ///Unique identifier of the event stream, exactly 26 characters.
+    /// Unique identifier of the event stream, exactly 26 characters.
     pub id: EventStreamId,
     pub name: EventStreamName,
     pub status: EventStreamStatus,
     pub subscriptions: EventStreamSubscriptions,
-    ///Time the stream was last updated (ISO 8601).
+    /// Time the stream was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
+
 impl EventStream {
     pub fn builder() -> builder::EventStream {
         Default::default()
     }
 }
-///Where the stream delivers events. Only the webhook variant is described.
+
+/// Where the stream delivers events. Only the webhook variant is described.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct EventStreamDestination(pub WebhookDestination);
+
 impl ::std::ops::Deref for EventStreamDestination {
     type Target = WebhookDestination;
+
     fn deref(&self) -> &WebhookDestination {
         &self.0
     }
 }
+
 impl ::std::convert::From<EventStreamDestination> for WebhookDestination {
     fn from(value: EventStreamDestination) -> Self {
         value.0
     }
 }
+
 impl ::std::convert::From<WebhookDestination> for EventStreamDestination {
     fn from(value: WebhookDestination) -> Self {
         Self(value)
     }
 }
-///Where the stream is to deliver events, with the credentials the destination needs. Only the webhook variant is described.
+
+/// Where the stream is to deliver events, with the credentials the destination needs. Only the webhook variant is described.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct EventStreamDestinationInput(pub WebhookDestinationInput);
+
 impl ::std::ops::Deref for EventStreamDestinationInput {
     type Target = WebhookDestinationInput;
+
     fn deref(&self) -> &WebhookDestinationInput {
         &self.0
     }
 }
+
 impl ::std::convert::From<EventStreamDestinationInput> for WebhookDestinationInput {
     fn from(value: EventStreamDestinationInput) -> Self {
         value.0
     }
 }
+
 impl ::std::convert::From<WebhookDestinationInput> for EventStreamDestinationInput {
     fn from(value: WebhookDestinationInput) -> Self {
         Self(value)
     }
 }
-///Unique identifier of the event stream, exactly 26 characters.
+
+/// Unique identifier of the event stream, exactly 26 characters.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventStreamId(::std::string::String);
+
 impl ::std::ops::Deref for EventStreamId {
     type Target = ::std::string::String;
+
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
+
 impl ::std::convert::From<EventStreamId> for ::std::string::String {
     fn from(value: EventStreamId) -> Self {
         value.0
     }
 }
+
 impl ::std::str::FromStr for EventStreamId {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -229,22 +261,27 @@ impl ::std::str::FromStr for EventStreamId {
         Ok(Self(value.to_string()))
     }
 }
+
 impl ::std::convert::TryFrom<&str> for EventStreamId {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamId {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for EventStreamId {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -257,23 +294,29 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
             })
     }
 }
-///Name of the event stream.
+
+/// Name of the event stream.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventStreamName(::std::string::String);
+
 impl ::std::ops::Deref for EventStreamName {
     type Target = ::std::string::String;
+
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
+
 impl ::std::convert::From<EventStreamName> for ::std::string::String {
     fn from(value: EventStreamName) -> Self {
         value.0
     }
 }
+
 impl ::std::str::FromStr for EventStreamName {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -286,22 +329,27 @@ impl ::std::str::FromStr for EventStreamName {
         Ok(Self(value.to_string()))
     }
 }
+
 impl ::std::convert::TryFrom<&str> for EventStreamName {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -314,7 +362,8 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
             })
     }
 }
-///Whether the stream is actively forwarding events.
+
+/// Whether the stream is actively forwarding events.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -333,6 +382,7 @@ pub enum EventStreamStatus {
     #[serde(rename = "disabled")]
     Disabled,
 }
+
 impl ::std::fmt::Display for EventStreamStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -341,8 +391,10 @@ impl ::std::fmt::Display for EventStreamStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for EventStreamStatus {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -353,103 +405,124 @@ impl ::std::str::FromStr for EventStreamStatus {
         }
     }
 }
+
 impl ::std::convert::TryFrom<&str> for EventStreamStatus {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
-///A subscription to one event type.
+
+/// A subscription to one event type.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStreamSubscription {
-    ///The event type to forward.
+    /// The event type to forward.
     pub event_type: ::std::string::String,
 }
+
 impl EventStreamSubscription {
     pub fn builder() -> builder::EventStreamSubscription {
         Default::default()
     }
 }
-///The event types the stream forwards. At least one.
+
+/// The event types the stream forwards. At least one.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct EventStreamSubscriptions(pub ::std::vec::Vec<EventStreamSubscription>);
+
 impl ::std::ops::Deref for EventStreamSubscriptions {
     type Target = ::std::vec::Vec<EventStreamSubscription>;
+
     fn deref(&self) -> &::std::vec::Vec<EventStreamSubscription> {
         &self.0
     }
 }
+
 impl ::std::convert::From<EventStreamSubscriptions>
 for ::std::vec::Vec<EventStreamSubscription> {
     fn from(value: EventStreamSubscriptions) -> Self {
         value.0
     }
 }
+
 impl ::std::convert::From<::std::vec::Vec<EventStreamSubscription>>
 for EventStreamSubscriptions {
     fn from(value: ::std::vec::Vec<EventStreamSubscription>) -> Self {
         Self(value)
     }
 }
-///Configuration of the Apple Push Notification service provider used by the push-notification factor.
+
+/// Configuration of the Apple Push Notification service provider used by the push-notification factor.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
-    ///Bundle identifier of the application.
+    /// Bundle identifier of the application.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub bundle_id: ::std::option::Option<::std::string::String>,
-    ///Whether the provider is enabled.
+    /// Whether the provider is enabled.
     pub enabled: bool,
-    ///Whether the APNs sandbox environment is used.
+    /// Whether the APNs sandbox environment is used.
     pub sandbox: bool,
 }
+
 impl PushNotificationApnsProvider {
     pub fn builder() -> builder::PushNotificationApnsProvider {
         Default::default()
     }
 }
-///The user identifier mapping for one connection strategy.
+
+/// The user identifier mapping for one connection strategy.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
-    ///SAML attributes that carry the user identifier.
+    /// SAML attributes that carry the user identifier.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
-    ///SCIM attribute that carries the user identifier.
+    /// SCIM attribute that carries the user identifier.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
 }
+
 impl StrategyOverride {
     pub fn builder() -> builder::StrategyOverride {
         Default::default()
     }
 }
-///Subject token type, a URI. The profile whose value matches a token exchange request's subject token type is executed for it. Unique within a tenant.
+
+/// Subject token type, a URI. The profile whose value matches a token exchange request's subject token type is executed for it. Unique within a tenant.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct SubjectTokenType(::std::string::String);
+
 impl ::std::ops::Deref for SubjectTokenType {
     type Target = ::std::string::String;
+
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
+
 impl ::std::convert::From<SubjectTokenType> for ::std::string::String {
     fn from(value: SubjectTokenType) -> Self {
         value.0
     }
 }
+
 impl ::std::str::FromStr for SubjectTokenType {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -462,22 +535,27 @@ impl ::std::str::FromStr for SubjectTokenType {
         Ok(Self(value.to_string()))
     }
 }
+
 impl ::std::convert::TryFrom<&str> for SubjectTokenType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for SubjectTokenType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -490,23 +568,29 @@ impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
             })
     }
 }
-///ID of the action that validates the subject token. The action must be deployed and support the `custom-token-exchange` trigger.
+
+/// ID of the action that validates the subject token. The action must be deployed and support the `custom-token-exchange` trigger.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct TokenExchangeActionId(::std::string::String);
+
 impl ::std::ops::Deref for TokenExchangeActionId {
     type Target = ::std::string::String;
+
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
+
 impl ::std::convert::From<TokenExchangeActionId> for ::std::string::String {
     fn from(value: TokenExchangeActionId) -> Self {
         value.0
     }
 }
+
 impl ::std::str::FromStr for TokenExchangeActionId {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -519,22 +603,27 @@ impl ::std::str::FromStr for TokenExchangeActionId {
         Ok(Self(value.to_string()))
     }
 }
+
 impl ::std::convert::TryFrom<&str> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -547,48 +636,57 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
             })
     }
 }
-///A token exchange profile.
+
+/// A token exchange profile.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TokenExchangeProfile {
     pub action_id: TokenExchangeActionId,
-    ///Time the profile was created (ISO 8601).
+    /// Time the profile was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
-    ///Unique ID of the token exchange profile.
+    /// Unique ID of the token exchange profile.
     pub id: ::std::string::String,
     pub name: TokenExchangeProfileName,
     pub subject_token_type: SubjectTokenType,
     #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
-    ///Time the profile was last updated (ISO 8601).
+    /// Time the profile was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
+
 impl TokenExchangeProfile {
     pub fn builder() -> builder::TokenExchangeProfile {
         Default::default()
     }
 }
-///Friendly name of the profile.
+
+/// Friendly name of the profile.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct TokenExchangeProfileName(::std::string::String);
+
 impl ::std::ops::Deref for TokenExchangeProfileName {
     type Target = ::std::string::String;
+
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
 }
+
 impl ::std::convert::From<TokenExchangeProfileName> for ::std::string::String {
     fn from(value: TokenExchangeProfileName) -> Self {
         value.0
     }
 }
+
 impl ::std::default::Default for TokenExchangeProfileName {
     fn default() -> Self {
         TokenExchangeProfileName("Token Exchange Profile 1".to_string())
     }
 }
+
 impl ::std::str::FromStr for TokenExchangeProfileName {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -601,22 +699,27 @@ impl ::std::str::FromStr for TokenExchangeProfileName {
         Ok(Self(value.to_string()))
     }
 }
+
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -629,7 +732,8 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
             })
     }
 }
-///How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
+
+/// How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -646,6 +750,7 @@ pub enum TokenExchangeProfileType {
     #[serde(rename = "custom_authentication")]
     CustomAuthentication,
 }
+
 impl ::std::fmt::Display for TokenExchangeProfileType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -653,8 +758,10 @@ impl ::std::fmt::Display for TokenExchangeProfileType {
         }
     }
 }
+
 impl ::std::str::FromStr for TokenExchangeProfileType {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -664,68 +771,81 @@ impl ::std::str::FromStr for TokenExchangeProfileType {
         }
     }
 }
+
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
-///The profile a template describes.
+
+/// The profile a template describes.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
-    ///Name of the template.
+    /// Name of the template.
     pub name: ::std::string::String,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub user_attributes: ::std::option::Option<UserAttributes>,
     pub user_id: UserIdMapping,
 }
+
 impl UserAttributeProfile {
     pub fn builder() -> builder::UserAttributeProfile {
         Default::default()
     }
 }
-///A user attribute profile template.
+
+/// A user attribute profile template.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfileTemplate {
-    ///Display name of the template.
+    /// Display name of the template.
     pub display_name: ::std::string::String,
-    ///ID of the template.
+    /// ID of the template.
     pub id: ::std::string::String,
     pub template: UserAttributeProfile,
 }
+
 impl UserAttributeProfileTemplate {
     pub fn builder() -> builder::UserAttributeProfileTemplate {
         Default::default()
     }
 }
-///Attribute definitions, keyed by attribute name.
+
+/// Attribute definitions, keyed by attribute name.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct UserAttributes(
     pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 );
+
 impl ::std::ops::Deref for UserAttributes {
     type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+
     fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
         &self.0
     }
 }
+
 impl ::std::convert::From<UserAttributes>
 for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
     fn from(value: UserAttributes) -> Self {
         value.0
     }
 }
+
 impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
 for UserAttributes {
     fn from(
@@ -734,27 +854,30 @@ for UserAttributes {
         Self(value)
     }
 }
-///How the user identifier maps to each protocol.
+
+/// How the user identifier maps to each protocol.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
-    ///Claim that carries the user identifier in OpenID Connect, for example `sub`.
+    /// Claim that carries the user identifier in OpenID Connect, for example `sub`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<::std::string::String>,
-    ///SAML attributes that carry the user identifier.
+    /// SAML attributes that carry the user identifier.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
-    ///SCIM attribute that carries the user identifier.
+    /// SCIM attribute that carries the user identifier.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserIdStrategyOverrides>,
 }
+
 impl UserIdMapping {
     pub fn builder() -> builder::UserIdMapping {
         Default::default()
     }
 }
-///Overrides of the user identifier mapping per connection strategy. The keys `ad`, `adfs`, `waad`, `oidc` and `samlp` are named; every other key must hold a mapping of the same shape and is kept as it is.
+
+/// Overrides of the user identifier mapping per connection strategy. The keys `ad`, `adfs`, `waad`, `oidc` and `samlp` are named; every other key must hold a mapping of the same shape and is kept as it is.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserIdStrategyOverrides {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -770,38 +893,44 @@ pub struct UserIdStrategyOverrides {
     #[serde(flatten)]
     pub extra: ::std::collections::BTreeMap<::std::string::String, StrategyOverride>,
 }
+
 impl UserIdStrategyOverrides {
     pub fn builder() -> builder::UserIdStrategyOverrides {
         Default::default()
     }
 }
-///Authorization of calls to the webhook endpoint. Credentials are never returned.
+
+/// Authorization of calls to the webhook endpoint. Credentials are never returned.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookAuthorization {
     pub method: WebhookAuthorizationMethod,
-    ///User name for basic authorization.
+    /// User name for basic authorization.
     pub username: ::std::string::String,
 }
+
 impl WebhookAuthorization {
     pub fn builder() -> builder::WebhookAuthorization {
         Default::default()
     }
 }
-///Authorization of calls to the webhook endpoint, with its credential.
+
+/// Authorization of calls to the webhook endpoint, with its credential.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookAuthorizationInput {
     pub method: WebhookAuthorizationMethod,
-    ///Password for basic authorization. Never returned.
+    /// Password for basic authorization. Never returned.
     pub password: ::std::string::String,
-    ///User name for basic authorization.
+    /// User name for basic authorization.
     pub username: ::std::string::String,
 }
+
 impl WebhookAuthorizationInput {
     pub fn builder() -> builder::WebhookAuthorizationInput {
         Default::default()
     }
 }
-///The authorization method. Only `basic` is described.
+
+/// The authorization method. Only `basic` is described.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -818,6 +947,7 @@ pub enum WebhookAuthorizationMethod {
     #[serde(rename = "basic")]
     Basic,
 }
+
 impl ::std::fmt::Display for WebhookAuthorizationMethod {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -825,8 +955,10 @@ impl ::std::fmt::Display for WebhookAuthorizationMethod {
         }
     }
 }
+
 impl ::std::str::FromStr for WebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -836,71 +968,84 @@ impl ::std::str::FromStr for WebhookAuthorizationMethod {
         }
     }
 }
+
 impl ::std::convert::TryFrom<&str> for WebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for WebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
-///Configuration of a webhook destination.
+
+/// Configuration of a webhook destination.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
-    ///Endpoint that receives the events.
+    /// Endpoint that receives the events.
     pub webhook_endpoint: ::std::string::String,
 }
+
 impl WebhookConfiguration {
     pub fn builder() -> builder::WebhookConfiguration {
         Default::default()
     }
 }
-///Configuration of a webhook destination, as sent on creation.
+
+/// Configuration of a webhook destination, as sent on creation.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
-    ///Endpoint that receives the events.
+    /// Endpoint that receives the events.
     pub webhook_endpoint: ::std::string::String,
 }
+
 impl WebhookConfigurationInput {
     pub fn builder() -> builder::WebhookConfigurationInput {
         Default::default()
     }
 }
-///A webhook destination, as the service returns it (without credentials).
+
+/// A webhook destination, as the service returns it (without credentials).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestination {
     pub configuration: WebhookConfiguration,
     #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
+
 impl WebhookDestination {
     pub fn builder() -> builder::WebhookDestination {
         Default::default()
     }
 }
-///A webhook destination, as sent on creation (with credentials).
+
+/// A webhook destination, as sent on creation (with credentials).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestinationInput {
     pub configuration: WebhookConfigurationInput,
     #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
+
 impl WebhookDestinationInput {
     pub fn builder() -> builder::WebhookDestinationInput {
         Default::default()
     }
 }
-///The destination type.
+
+/// The destination type.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -917,6 +1062,7 @@ pub enum WebhookDestinationType {
     #[serde(rename = "webhook")]
     Webhook,
 }
+
 impl ::std::fmt::Display for WebhookDestinationType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -924,8 +1070,10 @@ impl ::std::fmt::Display for WebhookDestinationType {
         }
     }
 }
+
 impl ::std::str::FromStr for WebhookDestinationType {
     type Err = self::error::ConversionError;
+
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -935,22 +1083,27 @@ impl ::std::str::FromStr for WebhookDestinationType {
         }
     }
 }
+
 impl ::std::convert::TryFrom<&str> for WebhookDestinationType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
     type Error = self::error::ConversionError;
+
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
+
 /// Types for composing complex structures.
 pub mod builder {
     #[derive(Clone, Debug)]
@@ -985,6 +1138,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for ActionModule {
         fn default() -> Self {
             Self {
@@ -1006,6 +1160,7 @@ pub mod builder {
             }
         }
     }
+
     impl ActionModule {
         pub fn actions_using_module_total<T>(mut self, value: T) -> Self
         where
@@ -1021,6 +1176,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn all_changes_published<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<bool>,
@@ -1035,6 +1191,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn code<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1045,6 +1202,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for code: {e}"));
             self
         }
+
         pub fn created_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1057,6 +1215,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn dependencies<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<super::ActionModuleDependency>>,
@@ -1069,6 +1228,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1079,6 +1239,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for id: {e}"));
             self
         }
+
         pub fn latest_version<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<
@@ -1093,6 +1254,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn latest_version_number<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<i64>>,
@@ -1107,6 +1269,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn name<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1117,6 +1280,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn secrets<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<super::ActionModuleSecret>>,
@@ -1129,6 +1293,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn updated_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1142,8 +1307,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<ActionModule> for super::ActionModule {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: ActionModule,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1162,6 +1329,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::ActionModule> for ActionModule {
         fn from(value: super::ActionModule) -> Self {
             Self {
@@ -1179,11 +1347,13 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct ActionModuleDependency {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
         version: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
+
     impl ::std::default::Default for ActionModuleDependency {
         fn default() -> Self {
             Self {
@@ -1192,6 +1362,7 @@ pub mod builder {
             }
         }
     }
+
     impl ActionModuleDependency {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -1203,6 +1374,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn version<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1216,9 +1388,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<ActionModuleDependency>
     for super::ActionModuleDependency {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: ActionModuleDependency,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1228,6 +1402,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::ActionModuleDependency> for ActionModuleDependency {
         fn from(value: super::ActionModuleDependency) -> Self {
             Self {
@@ -1236,6 +1411,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct ActionModuleSecret {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -1244,6 +1420,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for ActionModuleSecret {
         fn default() -> Self {
             Self {
@@ -1252,6 +1429,7 @@ pub mod builder {
             }
         }
     }
+
     impl ActionModuleSecret {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -1263,6 +1441,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn updated_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1276,8 +1455,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<ActionModuleSecret> for super::ActionModuleSecret {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: ActionModuleSecret,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1287,6 +1468,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::ActionModuleSecret> for ActionModuleSecret {
         fn from(value: super::ActionModuleSecret) -> Self {
             Self {
@@ -1295,6 +1477,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct ActionModuleVersionReference {
         code: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -1313,6 +1496,7 @@ pub mod builder {
         >,
         version_number: ::std::result::Result<i64, ::std::string::String>,
     }
+
     impl ::std::default::Default for ActionModuleVersionReference {
         fn default() -> Self {
             Self {
@@ -1325,6 +1509,7 @@ pub mod builder {
             }
         }
     }
+
     impl ActionModuleVersionReference {
         pub fn code<T>(mut self, value: T) -> Self
         where
@@ -1336,6 +1521,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for code: {e}"));
             self
         }
+
         pub fn created_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1348,6 +1534,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn dependencies<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<super::ActionModuleDependency>>,
@@ -1360,6 +1547,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1370,6 +1558,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for id: {e}"));
             self
         }
+
         pub fn secrets<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<super::ActionModuleSecret>>,
@@ -1382,6 +1571,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn version_number<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<i64>,
@@ -1395,9 +1585,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<ActionModuleVersionReference>
     for super::ActionModuleVersionReference {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: ActionModuleVersionReference,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1411,6 +1603,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::ActionModuleVersionReference>
     for ActionModuleVersionReference {
         fn from(value: super::ActionModuleVersionReference) -> Self {
@@ -1424,6 +1617,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct CreateEventStreamRequest {
         destination: ::std::result::Result<
@@ -1440,6 +1634,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for CreateEventStreamRequest {
         fn default() -> Self {
             Self {
@@ -1450,6 +1645,7 @@ pub mod builder {
             }
         }
     }
+
     impl CreateEventStreamRequest {
         pub fn destination<T>(mut self, value: T) -> Self
         where
@@ -1463,6 +1659,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn name<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamName>,
@@ -1473,6 +1670,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn status<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::EventStreamStatus>>,
@@ -1483,6 +1681,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for status: {e}"));
             self
         }
+
         pub fn subscriptions<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamSubscriptions>,
@@ -1496,9 +1695,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<CreateEventStreamRequest>
     for super::CreateEventStreamRequest {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: CreateEventStreamRequest,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1510,6 +1711,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::CreateEventStreamRequest>
     for CreateEventStreamRequest {
         fn from(value: super::CreateEventStreamRequest) -> Self {
@@ -1521,6 +1723,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct CreateTokenExchangeProfileRequest {
         action_id: ::std::result::Result<
@@ -1540,6 +1743,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for CreateTokenExchangeProfileRequest {
         fn default() -> Self {
             Self {
@@ -1552,6 +1756,7 @@ pub mod builder {
             }
         }
     }
+
     impl CreateTokenExchangeProfileRequest {
         pub fn action_id<T>(mut self, value: T) -> Self
         where
@@ -1565,6 +1770,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn name<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::TokenExchangeProfileName>,
@@ -1575,6 +1781,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn subject_token_type<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::SubjectTokenType>,
@@ -1589,6 +1796,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn type_<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::TokenExchangeProfileType>,
@@ -1600,9 +1808,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<CreateTokenExchangeProfileRequest>
     for super::CreateTokenExchangeProfileRequest {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: CreateTokenExchangeProfileRequest,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1614,6 +1824,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::CreateTokenExchangeProfileRequest>
     for CreateTokenExchangeProfileRequest {
         fn from(value: super::CreateTokenExchangeProfileRequest) -> Self {
@@ -1625,6 +1836,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct Error {
         error: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -1635,6 +1847,7 @@ pub mod builder {
         message: ::std::result::Result<::std::string::String, ::std::string::String>,
         status_code: ::std::result::Result<i64, ::std::string::String>,
     }
+
     impl ::std::default::Default for Error {
         fn default() -> Self {
             Self {
@@ -1645,6 +1858,7 @@ pub mod builder {
             }
         }
     }
+
     impl Error {
         pub fn error<T>(mut self, value: T) -> Self
         where
@@ -1656,6 +1870,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for error: {e}"));
             self
         }
+
         pub fn error_code<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
@@ -1668,6 +1883,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn message<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -1680,6 +1896,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn status_code<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<i64>,
@@ -1693,8 +1910,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<Error> for super::Error {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: Error,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1706,6 +1925,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::Error> for Error {
         fn from(value: super::Error) -> Self {
             Self {
@@ -1716,6 +1936,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct EventStream {
         created_at: ::std::result::Result<
@@ -1738,6 +1959,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for EventStream {
         fn default() -> Self {
             Self {
@@ -1751,6 +1973,7 @@ pub mod builder {
             }
         }
     }
+
     impl EventStream {
         pub fn created_at<T>(mut self, value: T) -> Self
         where
@@ -1764,6 +1987,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn destination<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamDestination>,
@@ -1776,6 +2000,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamId>,
@@ -1786,6 +2011,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for id: {e}"));
             self
         }
+
         pub fn name<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamName>,
@@ -1796,6 +2022,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn status<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamStatus>,
@@ -1806,6 +2033,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for status: {e}"));
             self
         }
+
         pub fn subscriptions<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::EventStreamSubscriptions>,
@@ -1818,6 +2046,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn updated_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -1831,8 +2060,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<EventStream> for super::EventStream {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: EventStream,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1847,6 +2078,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::EventStream> for EventStream {
         fn from(value: super::EventStream) -> Self {
             Self {
@@ -1860,10 +2092,12 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct EventStreamSubscription {
         event_type: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
+
     impl ::std::default::Default for EventStreamSubscription {
         fn default() -> Self {
             Self {
@@ -1871,6 +2105,7 @@ pub mod builder {
             }
         }
     }
+
     impl EventStreamSubscription {
         pub fn event_type<T>(mut self, value: T) -> Self
         where
@@ -1885,9 +2120,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<EventStreamSubscription>
     for super::EventStreamSubscription {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: EventStreamSubscription,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1896,6 +2133,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::EventStreamSubscription>
     for EventStreamSubscription {
         fn from(value: super::EventStreamSubscription) -> Self {
@@ -1904,6 +2142,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct PushNotificationApnsProvider {
         bundle_id: ::std::result::Result<
@@ -1913,6 +2152,7 @@ pub mod builder {
         enabled: ::std::result::Result<bool, ::std::string::String>,
         sandbox: ::std::result::Result<bool, ::std::string::String>,
     }
+
     impl ::std::default::Default for PushNotificationApnsProvider {
         fn default() -> Self {
             Self {
@@ -1922,6 +2162,7 @@ pub mod builder {
             }
         }
     }
+
     impl PushNotificationApnsProvider {
         pub fn bundle_id<T>(mut self, value: T) -> Self
         where
@@ -1935,6 +2176,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn enabled<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<bool>,
@@ -1947,6 +2189,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn sandbox<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<bool>,
@@ -1960,9 +2203,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<PushNotificationApnsProvider>
     for super::PushNotificationApnsProvider {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: PushNotificationApnsProvider,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -1973,6 +2218,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::PushNotificationApnsProvider>
     for PushNotificationApnsProvider {
         fn from(value: super::PushNotificationApnsProvider) -> Self {
@@ -1983,6 +2229,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct StrategyOverride {
         saml_mapping: ::std::result::Result<
@@ -1994,6 +2241,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for StrategyOverride {
         fn default() -> Self {
             Self {
@@ -2002,6 +2250,7 @@ pub mod builder {
             }
         }
     }
+
     impl StrategyOverride {
         pub fn saml_mapping<T>(mut self, value: T) -> Self
         where
@@ -2015,6 +2264,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn scim_mapping<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
@@ -2028,8 +2278,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<StrategyOverride> for super::StrategyOverride {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: StrategyOverride,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2039,6 +2291,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::StrategyOverride> for StrategyOverride {
         fn from(value: super::StrategyOverride) -> Self {
             Self {
@@ -2047,6 +2300,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct TokenExchangeProfile {
         action_id: ::std::result::Result<
@@ -2075,6 +2329,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for TokenExchangeProfile {
         fn default() -> Self {
             Self {
@@ -2090,6 +2345,7 @@ pub mod builder {
             }
         }
     }
+
     impl TokenExchangeProfile {
         pub fn action_id<T>(mut self, value: T) -> Self
         where
@@ -2103,6 +2359,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn created_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -2115,6 +2372,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2125,6 +2383,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for id: {e}"));
             self
         }
+
         pub fn name<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::TokenExchangeProfileName>,
@@ -2135,6 +2394,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn subject_token_type<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::SubjectTokenType>,
@@ -2149,6 +2409,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn type_<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::TokenExchangeProfileType>,
@@ -2159,6 +2420,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for type_: {e}"));
             self
         }
+
         pub fn updated_at<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::chrono::DateTime<::chrono::offset::Utc>>,
@@ -2172,8 +2434,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<TokenExchangeProfile> for super::TokenExchangeProfile {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: TokenExchangeProfile,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2188,6 +2452,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::TokenExchangeProfile> for TokenExchangeProfile {
         fn from(value: super::TokenExchangeProfile) -> Self {
             Self {
@@ -2201,6 +2466,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct UserAttributeProfile {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -2210,6 +2476,7 @@ pub mod builder {
         >,
         user_id: ::std::result::Result<super::UserIdMapping, ::std::string::String>,
     }
+
     impl ::std::default::Default for UserAttributeProfile {
         fn default() -> Self {
             Self {
@@ -2219,6 +2486,7 @@ pub mod builder {
             }
         }
     }
+
     impl UserAttributeProfile {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -2230,6 +2498,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for name: {e}"));
             self
         }
+
         pub fn user_attributes<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::UserAttributes>>,
@@ -2242,6 +2511,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn user_id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::UserIdMapping>,
@@ -2255,8 +2525,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<UserAttributeProfile> for super::UserAttributeProfile {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: UserAttributeProfile,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2267,6 +2539,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::UserAttributeProfile> for UserAttributeProfile {
         fn from(value: super::UserAttributeProfile) -> Self {
             Self {
@@ -2276,6 +2549,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct UserAttributeProfileTemplate {
         display_name: ::std::result::Result<
@@ -2288,6 +2562,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for UserAttributeProfileTemplate {
         fn default() -> Self {
             Self {
@@ -2297,6 +2572,7 @@ pub mod builder {
             }
         }
     }
+
     impl UserAttributeProfileTemplate {
         pub fn display_name<T>(mut self, value: T) -> Self
         where
@@ -2310,6 +2586,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn id<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2320,6 +2597,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for id: {e}"));
             self
         }
+
         pub fn template<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::UserAttributeProfile>,
@@ -2333,9 +2611,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<UserAttributeProfileTemplate>
     for super::UserAttributeProfileTemplate {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: UserAttributeProfileTemplate,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2346,6 +2626,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::UserAttributeProfileTemplate>
     for UserAttributeProfileTemplate {
         fn from(value: super::UserAttributeProfileTemplate) -> Self {
@@ -2356,6 +2637,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct UserIdMapping {
         oidc_mapping: ::std::result::Result<
@@ -2375,6 +2657,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for UserIdMapping {
         fn default() -> Self {
             Self {
@@ -2385,6 +2668,7 @@ pub mod builder {
             }
         }
     }
+
     impl UserIdMapping {
         pub fn oidc_mapping<T>(mut self, value: T) -> Self
         where
@@ -2398,6 +2682,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn saml_mapping<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
@@ -2410,6 +2695,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn scim_mapping<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
@@ -2422,6 +2708,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn strategy_overrides<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<
@@ -2439,8 +2726,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<UserIdMapping> for super::UserIdMapping {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: UserIdMapping,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2452,6 +2741,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::UserIdMapping> for UserIdMapping {
         fn from(value: super::UserIdMapping) -> Self {
             Self {
@@ -2462,6 +2752,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct UserIdStrategyOverrides {
         ad: ::std::result::Result<
@@ -2489,6 +2780,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for UserIdStrategyOverrides {
         fn default() -> Self {
             Self {
@@ -2501,6 +2793,7 @@ pub mod builder {
             }
         }
     }
+
     impl UserIdStrategyOverrides {
         pub fn ad<T>(mut self, value: T) -> Self
         where
@@ -2512,6 +2805,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for ad: {e}"));
             self
         }
+
         pub fn adfs<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
@@ -2522,6 +2816,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for adfs: {e}"));
             self
         }
+
         pub fn oidc<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
@@ -2532,6 +2827,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for oidc: {e}"));
             self
         }
+
         pub fn samlp<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
@@ -2542,6 +2838,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for samlp: {e}"));
             self
         }
+
         pub fn waad<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
@@ -2552,6 +2849,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for waad: {e}"));
             self
         }
+
         pub fn extra<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<
@@ -2568,9 +2866,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<UserIdStrategyOverrides>
     for super::UserIdStrategyOverrides {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: UserIdStrategyOverrides,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2584,6 +2884,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::UserIdStrategyOverrides>
     for UserIdStrategyOverrides {
         fn from(value: super::UserIdStrategyOverrides) -> Self {
@@ -2597,6 +2898,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookAuthorization {
         method: ::std::result::Result<
@@ -2605,6 +2907,7 @@ pub mod builder {
         >,
         username: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
+
     impl ::std::default::Default for WebhookAuthorization {
         fn default() -> Self {
             Self {
@@ -2613,6 +2916,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookAuthorization {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -2624,6 +2928,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for method: {e}"));
             self
         }
+
         pub fn username<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2637,8 +2942,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookAuthorization> for super::WebhookAuthorization {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookAuthorization,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2648,6 +2955,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookAuthorization> for WebhookAuthorization {
         fn from(value: super::WebhookAuthorization) -> Self {
             Self {
@@ -2656,6 +2964,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookAuthorizationInput {
         method: ::std::result::Result<
@@ -2665,6 +2974,7 @@ pub mod builder {
         password: ::std::result::Result<::std::string::String, ::std::string::String>,
         username: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
+
     impl ::std::default::Default for WebhookAuthorizationInput {
         fn default() -> Self {
             Self {
@@ -2674,6 +2984,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookAuthorizationInput {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -2685,6 +2996,7 @@ pub mod builder {
                 .map_err(|e| format!("error converting supplied value for method: {e}"));
             self
         }
+
         pub fn password<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2697,6 +3009,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn username<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2710,9 +3023,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookAuthorizationInput>
     for super::WebhookAuthorizationInput {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookAuthorizationInput,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2723,6 +3038,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookAuthorizationInput>
     for WebhookAuthorizationInput {
         fn from(value: super::WebhookAuthorizationInput) -> Self {
@@ -2733,6 +3049,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookConfiguration {
         webhook_authorization: ::std::result::Result<
@@ -2744,6 +3061,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for WebhookConfiguration {
         fn default() -> Self {
             Self {
@@ -2756,6 +3074,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookConfiguration {
         pub fn webhook_authorization<T>(mut self, value: T) -> Self
         where
@@ -2771,6 +3090,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn webhook_endpoint<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2784,8 +3104,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookConfiguration> for super::WebhookConfiguration {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookConfiguration,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2795,6 +3117,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookConfiguration> for WebhookConfiguration {
         fn from(value: super::WebhookConfiguration) -> Self {
             Self {
@@ -2803,6 +3126,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookConfigurationInput {
         webhook_authorization: ::std::result::Result<
@@ -2814,6 +3138,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for WebhookConfigurationInput {
         fn default() -> Self {
             Self {
@@ -2826,6 +3151,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookConfigurationInput {
         pub fn webhook_authorization<T>(mut self, value: T) -> Self
         where
@@ -2841,6 +3167,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn webhook_endpoint<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::string::String>,
@@ -2854,9 +3181,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookConfigurationInput>
     for super::WebhookConfigurationInput {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookConfigurationInput,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2866,6 +3195,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookConfigurationInput>
     for WebhookConfigurationInput {
         fn from(value: super::WebhookConfigurationInput) -> Self {
@@ -2875,6 +3205,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookDestination {
         configuration: ::std::result::Result<
@@ -2886,6 +3217,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for WebhookDestination {
         fn default() -> Self {
             Self {
@@ -2894,6 +3226,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookDestination {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -2907,6 +3240,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn type_<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::WebhookDestinationType>,
@@ -2918,8 +3252,10 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookDestination> for super::WebhookDestination {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookDestination,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2929,6 +3265,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookDestination> for WebhookDestination {
         fn from(value: super::WebhookDestination) -> Self {
             Self {
@@ -2937,6 +3274,7 @@ pub mod builder {
             }
         }
     }
+
     #[derive(Clone, Debug)]
     pub struct WebhookDestinationInput {
         configuration: ::std::result::Result<
@@ -2948,6 +3286,7 @@ pub mod builder {
             ::std::string::String,
         >,
     }
+
     impl ::std::default::Default for WebhookDestinationInput {
         fn default() -> Self {
             Self {
@@ -2956,6 +3295,7 @@ pub mod builder {
             }
         }
     }
+
     impl WebhookDestinationInput {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -2969,6 +3309,7 @@ pub mod builder {
                 });
             self
         }
+
         pub fn type_<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<super::WebhookDestinationType>,
@@ -2980,9 +3321,11 @@ pub mod builder {
             self
         }
     }
+
     impl ::std::convert::TryFrom<WebhookDestinationInput>
     for super::WebhookDestinationInput {
         type Error = super::error::ConversionError;
+
         fn try_from(
             value: WebhookDestinationInput,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -2992,6 +3335,7 @@ pub mod builder {
             })
         }
     }
+
     impl ::std::convert::From<super::WebhookDestinationInput>
     for WebhookDestinationInput {
         fn from(value: super::WebhookDestinationInput) -> Self {
@@ -3002,11 +3346,14 @@ pub mod builder {
         }
     }
 }
+
 /// Error types.
 pub mod error {
     /// Error from a `TryFrom` or `FromStr` implementation.
     pub struct ConversionError(::std::borrow::Cow<'static, str>);
+
     impl ::std::error::Error for ConversionError {}
+
     impl ::std::fmt::Display for ConversionError {
         fn fmt(
             &self,
@@ -3015,6 +3362,7 @@ pub mod error {
             ::std::fmt::Display::fmt(&self.0, f)
         }
     }
+
     impl ::std::fmt::Debug for ConversionError {
         fn fmt(
             &self,
@@ -3023,11 +3371,13 @@ pub mod error {
             ::std::fmt::Debug::fmt(&self.0, f)
         }
     }
+
     impl From<&'static str> for ConversionError {
         fn from(value: &'static str) -> Self {
             Self(value.into())
         }
     }
+
     impl From<String> for ConversionError {
         fn from(value: String) -> Self {
             Self(value.into())

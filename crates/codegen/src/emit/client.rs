@@ -1,39 +1,27 @@
 //! The client crate: progenitor's builder-style `reqwest` client.
 //!
-//! Two adaptations make the spec fit progenitor without weakening it:
-//! - Request bodies offered as JSON and as a form keep only JSON in the copy
-//!   handed to progenitor (which cannot choose between media types); the
-//!   client always sends JSON, which the service accepts.
-//! - Every component schema is replaced by the types crate's definition, and
-//!   the client's `types` module becomes a re-export of that crate, so there
-//!   is one definition of each type.
+//! The client comes from the same progenitor run as the types crate
+//! ([`super::progenitor`]); its `types` module becomes a re-export of that
+//! crate, so there is one definition of each type. Request bodies offered as
+//! JSON and as a form are sent as JSON (progenitor sends one media type per
+//! operation, and the service accepts JSON wherever it accepts a form).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::diagnostic::Diagnostic;
-use crate::emit::types::progenitor_settings;
-use crate::emit::{TYPES_CRATE, crate_ident, parse_template, run_generator};
+use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
 use crate::load::LoadedSpec;
-use crate::model::{ApiModel, FORM};
+use crate::model::ApiModel;
+use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
 
-pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, Diagnostic> {
-    let types_crate = crate_ident(TYPES_CRATE);
-    let mut settings = progenitor_settings();
-    settings
-        .with_inner_type(quote!(crate::hooks::Hooks))
-        .with_hooks(progenitor::HooksMode::Expected);
-    for name in &model.schema_names {
-        settings.with_replacement(name, format!("::{types_crate}::{name}"), std::iter::empty());
-    }
-    let json_only = json_only_bodies(&model.openapi);
-    let client = run_generator(spec, "generating the client", || {
-        progenitor::Generator::new(&settings)
-            .generate_tokens(&json_only)
-            .map_err(|err| err.to_string())
-    })?;
+pub fn emit_client(
+    spec: &LoadedSpec,
+    model: &ApiModel,
+    client: TokenStream,
+) -> Result<TokenStream, Diagnostic> {
     let client = reexport_types(spec, client)?;
 
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
@@ -54,44 +42,8 @@ pub fn emit_client(spec: &LoadedSpec, model: &ApiModel) -> Result<TokenStream, D
     })
 }
 
-/// The spec as progenitor gets it: every request body JSON only.
-fn json_only_bodies(openapi: &openapiv3::OpenAPI) -> openapiv3::OpenAPI {
-    let mut openapi = openapi.clone();
-    let strip = |body: &mut openapiv3::RequestBody| {
-        body.content.shift_remove(FORM);
-    };
-    for item in openapi.paths.paths.values_mut() {
-        if let openapiv3::ReferenceOr::Item(item) = item {
-            for operation in [
-                &mut item.get,
-                &mut item.put,
-                &mut item.post,
-                &mut item.delete,
-                &mut item.patch,
-            ]
-            .into_iter()
-            .flatten()
-            {
-                if let Some(openapiv3::ReferenceOr::Item(body)) = &mut operation.request_body {
-                    strip(body);
-                }
-            }
-        }
-    }
-    if let Some(components) = &mut openapi.components {
-        for body in components.request_bodies.values_mut() {
-            if let openapiv3::ReferenceOr::Item(body) = body {
-                strip(body);
-            }
-        }
-    }
-    openapi
-}
-
 /// Replaces progenitor's `pub mod types { .. }` with a re-export of the types
-/// crate. With every schema replaced, the module holds only typify's
-/// `error` helpers, which the types crate has too; anything else would be a
-/// second definition of a type, so it is reported instead.
+/// crate, whose contents are that module's (the same run's type space).
 fn reexport_types(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream, Diagnostic> {
     let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
     let mut file: syn::File = syn::parse2(client)
@@ -102,63 +54,11 @@ fn reexport_types(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream,
         .iter()
         .position(|item| matches!(item, syn::Item::Mod(module) if module.ident == "types"))
         .ok_or_else(|| internal("progenitor output has no `types` module".into()))?;
-    let syn::Item::Mod(module) = &file.items[position] else {
-        unreachable!("position() matched a module");
-    };
-    let extra: Vec<String> = module
-        .content
-        .iter()
-        .flat_map(|(_, items)| items)
-        .filter_map(|item| match item {
-            syn::Item::Mod(inner) if inner.ident == "error" => None,
-            syn::Item::Use(_) => None,
-            other => Some(quote!(#other).to_string().chars().take(80).collect()),
-        })
-        .collect();
-    if !extra.is_empty() {
-        return Err(Diagnostic::new(
-            &spec.path,
-            format!(
-                "the client would define types of its own ({}); give every schema used by an \
-                 operation a name under components/schemas",
-                extra.join("; ")
-            ),
-        ));
-    }
     file.items[position] = syn::parse_quote! {
         /// The API's types, defined once in the types crate and shared with the server.
         pub use ::#types_crate as types;
     };
-    for item in &mut file.items {
-        if let syn::Item::Mod(module) = item {
-            drop_unused_types_import(module);
-        }
-    }
     Ok(quote!(#file))
-}
-
-/// Progenitor's modules import `super::types`; once every type is replaced by
-/// an absolute path into the types crate, the import is unused and would warn.
-fn drop_unused_types_import(module: &mut syn::ItemMod) {
-    let Some((_, items)) = &mut module.content else {
-        return;
-    };
-    let is_types_import = |item: &syn::Item| matches!(item, syn::Item::Use(import) if quote!(#import).to_string() == "use super :: types ;");
-    let uses_types = items
-        .iter()
-        .filter(|item| !is_types_import(item))
-        .any(|item| mentions_ident(quote!(#item), "types"));
-    if !uses_types {
-        items.retain(|item| !is_types_import(item));
-    }
-}
-
-fn mentions_ident(tokens: TokenStream, name: &str) -> bool {
-    tokens.into_iter().any(|token| match token {
-        proc_macro2::TokenTree::Ident(ident) => ident == name,
-        proc_macro2::TokenTree::Group(group) => mentions_ident(group.stream(), name),
-        _ => false,
-    })
 }
 
 fn crate_docs(model: &ApiModel) -> Vec<String> {
@@ -207,9 +107,13 @@ fn example_call(model: &ApiModel) -> Option<String> {
         .operations
         .iter()
         .find(|operation| operation.request_body.is_none())?;
-    let mut call = format!(".{}()", operation.id);
+    let mut call = format!(".{}()", naming::method_name(&operation.id));
     for parameter in &operation.parameters {
-        call.push_str(&format!(".{name}(\"{name}\")", name = parameter.name));
+        call.push_str(&format!(
+            ".{}(\"{}\")",
+            naming::method_name(&parameter.name),
+            parameter.name
+        ));
     }
     Some(call)
 }

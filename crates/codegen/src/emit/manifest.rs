@@ -5,20 +5,19 @@
 //! manifests inherit them, and a test checks that every crate named here is
 //! declared there.
 
-use crate::emit::types::TypeDependencies;
-use crate::emit::{CLIENT_CRATE, SERVER_CRATE, TYPES_CRATE};
+use crate::emit::progenitor::TypeDependencies;
+use crate::emit::{CLIENT_CRATE, RUNTIME_CRATE, SERVER_CRATE, TYPES_CRATE};
 
 /// Every runtime crate a generated manifest may name.
 pub const RUNTIME_CRATES: &[&str] = &[
     "axum",
     "chrono",
-    "form_urlencoded",
     "progenitor-client",
     "regress",
     "reqwest",
     "serde",
     "serde_json",
-    "serde_path_to_error",
+    "tenant-server-runtime",
     "uuid",
 ];
 
@@ -72,15 +71,7 @@ pub fn server_manifest() -> String {
     manifest(
         SERVER_CRATE,
         "Server of the tenant management API: a trait to implement and an axum router.",
-        &[
-            TYPES_CRATE,
-            "axum",
-            "chrono",
-            "form_urlencoded",
-            "serde",
-            "serde_json",
-            "serde_path_to_error",
-        ],
+        &[TYPES_CRATE, RUNTIME_CRATE, "axum", "serde_json"],
     )
 }
 

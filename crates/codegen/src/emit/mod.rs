@@ -2,20 +2,25 @@
 //! per generated crate.
 //!
 //! The generated crates and what they are for:
-//! - [`types`]: every component schema, once, as serde types with validating
+//! - [`types`]: every type of the API, once, as serde types with validating
 //!   constructors. Client and server both use these, so a value one side
 //!   serializes is exactly what the other deserializes.
-//! - [`client`]: a `reqwest` client built by progenitor, with every schema
-//!   replaced by the types crate's definition.
+//! - [`client`]: a `reqwest` client built by progenitor, re-exporting the
+//!   types crate as its `types`.
 //! - [`server`]: a trait to implement and an `axum` router that authenticates,
 //!   decodes and validates requests before calling it.
+//!
+//! [`progenitor`] runs progenitor once for both the types and the client;
+//! [`manifest`] writes the crates' `Cargo.toml`s.
 
 pub mod client;
 pub mod manifest;
+pub mod progenitor;
 pub mod server;
 pub mod types;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Mutex;
 
 use crate::diagnostic::Diagnostic;
 use crate::load::LoadedSpec;
@@ -24,6 +29,9 @@ use crate::load::LoadedSpec;
 pub const TYPES_CRATE: &str = "tenant-api-types";
 pub const CLIENT_CRATE: &str = "tenant-api-client";
 pub const SERVER_CRATE: &str = "tenant-api-server";
+/// The hand-written runtime the server crate depends on, as `progenitor-client`
+/// is for the client.
+pub const RUNTIME_CRATE: &str = "tenant-server-runtime";
 
 /// The Rust path of a crate given its package name.
 pub fn crate_ident(package: &str) -> proc_macro2::Ident {
@@ -54,7 +62,19 @@ pub(crate) fn run_generator<T>(
     what: &str,
     generate: impl FnOnce() -> Result<T, String>,
 ) -> Result<T, Diagnostic> {
-    match catch_unwind(AssertUnwindSafe(generate)) {
+    // The default panic hook would print "panicked at ..." before the clean
+    // message; silence it for the call. The hook is process-wide, so calls
+    // (from parallel tests, say) take turns.
+    static HOOK: Mutex<()> = Mutex::new(());
+    let outcome = {
+        let _turn = HOOK.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let outcome = catch_unwind(AssertUnwindSafe(generate));
+        std::panic::set_hook(previous);
+        outcome
+    };
+    match outcome {
         Ok(Ok(value)) => Ok(value),
         Ok(Err(cause)) => Err(Diagnostic::new(
             &spec.path,
@@ -72,4 +92,56 @@ pub(crate) fn run_generator<T>(
             ))
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    fn spec() -> LoadedSpec {
+        crate::load::parse_spec(
+            std::path::Path::new("spec.yaml"),
+            b"openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\n",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_generator_panic_becomes_a_quiet_diagnostic() {
+        let _serial = HOOK_FOR_TESTS.lock().unwrap();
+        let printed = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&printed);
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |_| {
+            counter.fetch_add(1, Ordering::SeqCst);
+        }));
+
+        let outcome: Result<(), Diagnostic> =
+            run_generator(&spec(), "generating", || panic!("unexpected shape"));
+        let silenced = printed.load(Ordering::SeqCst);
+        let _ = std::panic::catch_unwind(|| panic!("after"));
+        let restored = printed.load(Ordering::SeqCst);
+        std::panic::set_hook(previous);
+
+        assert_eq!(
+            outcome.unwrap_err().cause,
+            "generating could not handle this spec: unexpected shape"
+        );
+        assert_eq!(silenced, 0, "the panic was reported through the hook");
+        assert_eq!(restored, 1, "the previous hook was not restored");
+    }
+
+    #[test]
+    fn generator_errors_keep_their_cause() {
+        let _serial = HOOK_FOR_TESTS.lock().unwrap();
+        let outcome: Result<(), Diagnostic> =
+            run_generator(&spec(), "generating", || Err("bad schema".into()));
+        assert_eq!(outcome.unwrap_err().cause, "generating failed: bad schema");
+    }
+
+    /// Tests that touch the process-wide panic hook take turns.
+    static HOOK_FOR_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 }

@@ -1,0 +1,83 @@
+//! The trait a server implements: `authorize`, then one method per operation.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::quote;
+
+use super::responses::response_enum_ident;
+use crate::model::{ApiModel, Operation};
+use crate::naming;
+
+pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
+    let docs = crate::format::doc_lines(&format!(
+        "The {} as a trait: implement it and serve it with [`router`].\n\n\
+         Every request is authenticated with [`{trait_ident}::authorize`], decoded and \
+         validated against the spec before the operation's method is called.",
+        model.title
+    ));
+    let methods = model.operations.iter().map(trait_method);
+    quote! {
+        #(#[doc = #docs])*
+        pub trait #trait_ident: Send + Sync + 'static {
+            /// The verified identity [`Self::authorize`] returns; each operation gets it
+            /// in its [`RequestContext`].
+            type Caller: Send + Sync + 'static;
+
+            /// Verifies the bearer token and decides whether it may call the
+            /// operation, which requires `request.required_scopes`. Called before
+            /// the body is read; a refusal becomes a 401 or 403 error response.
+            fn authorize(
+                &self,
+                request: AuthorizationRequest<'_>,
+            ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
+
+            #(#methods)*
+        }
+    }
+}
+
+fn trait_method(operation: &Operation) -> TokenStream {
+    let method = naming::ident(&naming::method_name(&operation.id));
+    let response = response_enum_ident(operation);
+    let mut text = String::new();
+    for part in [&operation.summary, &operation.description]
+        .into_iter()
+        .flatten()
+    {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(part);
+    }
+    if !text.is_empty() {
+        text.push_str("\n\n");
+    }
+    text.push_str(&format!(
+        "`{} {}`",
+        operation.method.as_str(),
+        operation.path
+    ));
+    let docs = crate::format::doc_lines(&text);
+    let parameters = operation.parameters.iter().map(|parameter| {
+        let name = naming::ident(&naming::method_name(&parameter.name));
+        quote!(#name: String,)
+    });
+    let body = operation.request_body.as_ref().map(|body| {
+        let kind = super::schema_type(&body.schema);
+        quote!(body: #kind,)
+    });
+    // Public operations (no security requirement) have no caller to verify.
+    let caller = if operation.security.is_empty() {
+        quote!(())
+    } else {
+        quote!(Self::Caller)
+    };
+    quote! {
+        #(#[doc = #docs])*
+        fn #method(
+            &self,
+            context: RequestContext<#caller>,
+            #(#parameters)*
+            #body
+        ) -> impl Future<Output = #response> + Send;
+    }
+}

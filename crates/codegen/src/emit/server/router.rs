@@ -1,0 +1,177 @@
+//! The router: one handler per operation (path parameters, authentication,
+//! body, then the trait method) and the routes under the server URL's path.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::schema_type;
+use crate::model::{ApiModel, FORM, JSON, Operation};
+use crate::naming;
+
+pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
+    let routes = routes(model);
+    let handlers = model
+        .operations
+        .iter()
+        .map(|operation| handler(trait_ident, operation));
+    let authenticate = model
+        .operations
+        .iter()
+        .any(|operation| !operation.security.is_empty())
+        .then(|| {
+            quote! {
+                /// Authenticates a request for `operation_id`, or gives the response refusing it.
+                async fn authenticate<A: #trait_ident>(
+                    api: &A,
+                    headers: &axum::http::HeaderMap,
+                    operation_id: &'static str,
+                    required_scopes: &'static [&'static str],
+                ) -> Result<A::Caller, Response> {
+                    let request = AuthorizationRequest::from_headers(headers, operation_id, required_scopes)?;
+                    api.authorize(request).await.map_err(IntoResponse::into_response)
+                }
+            }
+        });
+    quote! {
+        /// The router serving `api` with default [`RouterOptions`].
+        pub fn router<A: #trait_ident>(api: A) -> axum::Router {
+            router_with_options(api, RouterOptions::default())
+        }
+
+        /// The router serving `api`: every operation of the spec, plus JSON
+        /// error bodies for unknown paths (404) and wrong methods (405).
+        pub fn router_with_options<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
+            axum::Router::new()
+                #(#routes)*
+                .fallback(runtime::not_found)
+                .method_not_allowed_fallback(runtime::method_not_allowed)
+                .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+                .with_state(Arc::new(api))
+        }
+
+        #authenticate
+
+        #(#handlers)*
+    }
+}
+
+fn handler_ident(operation: &Operation) -> Ident {
+    format_ident!("handle_{}", naming::method_name(&operation.id))
+}
+
+fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
+    let ident = handler_ident(operation);
+    let method = naming::ident(&naming::method_name(&operation.id));
+    let operation_id = &operation.id;
+    let scopes = operation.required_scopes();
+    let names: Vec<Ident> = operation
+        .parameters
+        .iter()
+        .map(|parameter| naming::ident(&naming::method_name(&parameter.name)))
+        .collect();
+    let (path_argument, path_binding) = match names.len() {
+        0 => (quote!(), quote!()),
+        1 => {
+            let name = &names[0];
+            (
+                quote!(path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,),
+                quote! {
+                    let #name = match path {
+                        Ok(axum::extract::Path(value)) => value,
+                        Err(rejection) => return runtime::path_rejected(rejection),
+                    };
+                },
+            )
+        }
+        count => {
+            let strings = (0..count).map(|_| quote!(String));
+            (
+                quote!(path: Result<axum::extract::Path<(#(#strings,)*)>, axum::extract::rejection::PathRejection>,),
+                quote! {
+                    let (#(#names,)*) = match path {
+                        Ok(axum::extract::Path(values)) => values,
+                        Err(rejection) => return runtime::path_rejected(rejection),
+                    };
+                },
+            )
+        }
+    };
+    let authentication = if operation.security.is_empty() {
+        quote! { let caller = (); }
+    } else {
+        quote! {
+            let caller = match authenticate(&*api, request.headers(), #operation_id, &[#(#scopes),*]).await {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+        }
+    };
+    let (body_binding, body_argument) = match &operation.request_body {
+        Some(body) => {
+            let kind = schema_type(&body.schema);
+            let validate = super::validate::validator_ident(&body.schema);
+            let accepted = body
+                .content_types
+                .iter()
+                .map(|media_type| match media_type.as_str() {
+                    JSON => quote!(runtime::JSON),
+                    FORM => quote!(runtime::FORM),
+                    other => quote!(#other),
+                });
+            (
+                quote! {
+                    let (headers, body) = match runtime::read_body::<#kind>(request, &[#(#accepted),*], validate::#validate).await {
+                        Ok(decoded) => decoded,
+                        Err(response) => return response,
+                    };
+                },
+                quote!(body),
+            )
+        }
+        None => (
+            quote! { let headers = request.into_parts().0.headers; },
+            quote!(),
+        ),
+    };
+    quote! {
+        async fn #ident<A: #trait_ident>(
+            State(api): State<Arc<A>>,
+            #path_argument
+            request: Request,
+        ) -> Response {
+            #path_binding
+            #authentication
+            #body_binding
+            let context = RequestContext { caller, headers };
+            api.#method(context, #(#names,)* #body_argument).await.into_response()
+        }
+    }
+}
+
+/// `.route(path, get(..).post(..))` per path, in document order.
+fn routes(model: &ApiModel) -> Vec<TokenStream> {
+    let mut paths: Vec<&str> = Vec::new();
+    for operation in &model.operations {
+        if !paths.contains(&operation.path.as_str()) {
+            paths.push(&operation.path);
+        }
+    }
+    paths
+        .into_iter()
+        .map(|path| {
+            let full = format!("{}{path}", model.base_path);
+            let mut methods = model
+                .operations
+                .iter()
+                .filter(|operation| operation.path == path)
+                .map(|operation| {
+                    let method =
+                        format_ident!("{}", operation.method.as_str().to_ascii_lowercase());
+                    let handler = handler_ident(operation);
+                    quote!(#method(#handler::<A>))
+                });
+            let first = methods.next();
+            quote!(.route(#full, axum::routing::#first #(.#methods)*))
+        })
+        .collect()
+}

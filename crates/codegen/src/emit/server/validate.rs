@@ -1,0 +1,270 @@
+//! Renders the model's request-body [`Check`]s as the crate's private
+//! `validate` module: one function per schema a request body reaches. The
+//! generated code has `value: &Value`, `at: &str` (where in the body the
+//! value is) and `out: &mut Violations` in scope, and calls the rule checks of
+//! `tenant_server_runtime::checks`.
+
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use crate::emit::{RUNTIME_CRATE, crate_ident};
+use crate::model::ApiModel;
+use crate::model::validation::{
+    Additional, ArrayCheck, Bound, Check, NumberCheck, ObjectCheck, StringCheck,
+};
+use crate::naming;
+
+/// The validator function of component schema `schema`.
+pub(super) fn validator_ident(schema: &str) -> Ident {
+    naming::ident(&naming::method_name(&naming::type_name(schema)))
+}
+
+pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
+    if model.validators.is_empty() {
+        return quote!();
+    }
+    let runtime = crate_ident(RUNTIME_CRATE);
+    let functions = model.validators.iter().map(|validator| {
+        let ident = validator_ident(&validator.schema);
+        let doc = format!(" Checks a value against the `{}` schema.", validator.schema);
+        let checks = if validator.check.is_any() {
+            quote!(let _ = (value, at, out);)
+        } else {
+            render(&validator.check)
+        };
+        quote! {
+            #[doc = #doc]
+            pub(crate) fn #ident(value: &Value, at: &str, out: &mut Violations) {
+                #checks
+            }
+        }
+    });
+    quote! {
+        /// Checks of request bodies against the spec's schemas, one function per
+        /// schema a request body uses.
+        mod validate {
+            use #runtime::Violations;
+            use #runtime::checks as check;
+            use serde_json::Value;
+
+            #(#functions)*
+        }
+    }
+}
+
+fn render(check: &Check) -> TokenStream {
+    match check {
+        Check::Any => quote!(),
+        Check::Schema(name) => {
+            let ident = validator_ident(name);
+            quote!(#ident(value, at, out);)
+        }
+        Check::All(checks) => {
+            let checks = checks.iter().map(render);
+            quote!(#(#checks)*)
+        }
+        Check::Object(object) => render_object(object),
+        Check::Array(array) => render_array(array),
+        Check::String(string) => render_string(string),
+        Check::Number(number) => render_number(number),
+        Check::Boolean => quote!(check::expect_boolean(value, at, out);),
+        Check::Discriminated { property, mapping } => {
+            let keys = mapping.iter().map(|(key, _)| key);
+            let arms = mapping.iter().map(|(key, schema)| {
+                let ident = validator_ident(schema);
+                quote!(#key => #ident(value, at, out),)
+            });
+            quote! {
+                if let Some(object) = check::expect_object(value, at, out) {
+                    match object.get(#property) {
+                        Some(Value::String(kind)) => match kind.as_str() {
+                            #(#arms)*
+                            other => check::one_of_values(other, &[#(#keys),*], &check::child(at, #property), out),
+                        },
+                        _ => check::required_string(object, at, #property, out),
+                    }
+                }
+            }
+        }
+        Check::Alternatives {
+            exactly_one,
+            variants,
+        } => {
+            let attempts = variants.iter().map(|variant| {
+                let checks = render(variant);
+                quote!({
+                    let out = &mut Violations::new();
+                    #checks
+                    out.is_empty()
+                })
+            });
+            let (rule, expectation) = if *exactly_one {
+                (quote!(matched == 1), "exactly one")
+            } else {
+                (quote!(matched >= 1), "at least one")
+            };
+            quote! {
+                let matched = [#(#attempts),*].into_iter().filter(|ok| *ok).count();
+                if !(#rule) {
+                    check::shape_mismatch(at, #expectation, out);
+                }
+            }
+        }
+        Check::WithMessage { check, message } => {
+            let checks = render(check);
+            quote! {
+                let mut broken = Violations::new();
+                {
+                    let out = &mut broken;
+                    #checks
+                }
+                if !broken.is_empty() {
+                    out.push(#message.to_string());
+                }
+            }
+        }
+        // A `match`, not `if !value.is_null() { if let .. }`, which clippy
+        // would ask to collapse.
+        Check::Nullable(check) => {
+            let checks = render(check);
+            quote! {
+                match value {
+                    Value::Null => {}
+                    value => { #checks }
+                }
+            }
+        }
+    }
+}
+
+fn render_object(object: &ObjectCheck) -> TokenStream {
+    let mut checks = Vec::new();
+    if !object.required.is_empty() {
+        let required = &object.required;
+        checks.push(quote!(check::required(object, at, &[#(#required),*], out);));
+    }
+    for (name, property) in &object.properties {
+        let inner = render(property);
+        checks.push(quote! {
+            if let Some(value) = object.get(#name) {
+                let at = &check::child(at, #name);
+                #inner
+            }
+        });
+    }
+    let known = &object.known;
+    match &object.additional {
+        Additional::Allowed => {}
+        Additional::Forbidden => {
+            checks.push(quote!(check::no_other_properties(object, at, &[#(#known),*], out);));
+        }
+        Additional::Checked(extra) => {
+            let inner = render(extra);
+            checks.push(quote! {
+                for (name, value) in object {
+                    if ![#(#known),*].contains(&name.as_str()) {
+                        let at = &check::child(at, name);
+                        #inner
+                    }
+                }
+            });
+        }
+    }
+    if checks.is_empty() {
+        quote!(check::expect_object(value, at, out);)
+    } else {
+        quote! {
+            if let Some(object) = check::expect_object(value, at, out) {
+                #(#checks)*
+            }
+        }
+    }
+}
+
+fn render_array(array: &ArrayCheck) -> TokenStream {
+    let mut checks = Vec::new();
+    if let Some(min) = array.min_items {
+        checks.push(quote!(check::min_items(items, #min, at, out);));
+    }
+    if let Some(max) = array.max_items {
+        checks.push(quote!(check::max_items(items, #max, at, out);));
+    }
+    if !array.items.is_any() {
+        let inner = render(&array.items);
+        checks.push(quote! {
+            for (position, value) in items.iter().enumerate() {
+                let at = &check::index(at, position);
+                #inner
+            }
+        });
+    }
+    if checks.is_empty() {
+        quote!(check::expect_array(value, at, out);)
+    } else {
+        quote! {
+            if let Some(items) = check::expect_array(value, at, out) {
+                #(#checks)*
+            }
+        }
+    }
+}
+
+fn render_string(string: &StringCheck) -> TokenStream {
+    let mut checks = Vec::new();
+    if let Some(allowed) = &string.allowed {
+        checks.push(quote!(check::one_of_values(text, &[#(#allowed),*], at, out);));
+    }
+    if let Some(min) = string.min_length {
+        checks.push(quote!(check::min_length(text, #min, at, out);));
+    }
+    if let Some(max) = string.max_length {
+        checks.push(quote!(check::max_length(text, #max, at, out);));
+    }
+    if let Some(format) = &string.format {
+        checks.push(quote!(check::format(text, #format, at, out);));
+    }
+    if checks.is_empty() {
+        quote!(check::expect_string(value, at, out);)
+    } else {
+        quote! {
+            if let Some(text) = check::expect_string(value, at, out) {
+                #(#checks)*
+            }
+        }
+    }
+}
+
+fn render_number(number: &NumberCheck) -> TokenStream {
+    let expect = if number.integer {
+        quote!(expect_integer)
+    } else {
+        quote!(expect_number)
+    };
+    let bound = |bound: &Option<Bound>, inclusive: &str, exclusive: &str| {
+        bound.map(
+            |Bound {
+                 value,
+                 exclusive: strict,
+             }| {
+                let check = format_ident!("{}", if strict { exclusive } else { inclusive });
+                quote!(check::#check(number, #value, at, out);)
+            },
+        )
+    };
+    let checks: Vec<TokenStream> = [
+        bound(&number.minimum, "minimum", "exclusive_minimum"),
+        bound(&number.maximum, "maximum", "exclusive_maximum"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if checks.is_empty() {
+        quote!(check::#expect(value, at, out);)
+    } else {
+        quote! {
+            if let Some(number) = check::#expect(value, at, out) {
+                #(#checks)*
+            }
+        }
+    }
+}

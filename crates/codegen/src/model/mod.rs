@@ -1,0 +1,311 @@
+//! Stage 2: check the loaded spec against what the generators support and
+//! distil it into an [`ApiModel`], the view the emitters work from.
+//!
+//! Every rule the emitters (and progenitor underneath them) rely on is checked
+//! here, once, with a message that points into the spec. Emitters may then
+//! assume a well-formed model instead of panicking on surprises.
+//!
+//! - [`refs`]: every `$ref` resolves; the one lookup of components.
+//! - `schemas`: raw-JSON checks of every schema.
+//! - `paths`: path templates and the server URL's path.
+//! - `operations`: each operation's parameters, body, responses, security.
+//! - `names`: spec names that would become one Rust identifier.
+//! - [`validation`]: the request-body rules the server checks, compiled from
+//!   the schemas into [`validation::Check`]s.
+
+mod names;
+mod operations;
+mod paths;
+pub mod refs;
+mod schemas;
+pub mod validation;
+
+use std::collections::BTreeMap;
+
+use openapiv3::{OpenAPI, ReferenceOr};
+
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::load::LoadedSpec;
+use crate::naming;
+
+/// Media type of JSON bodies; every body and every response uses it.
+pub const JSON: &str = "application/json";
+/// Media type of form bodies, accepted besides JSON on request bodies.
+pub const FORM: &str = "application/x-www-form-urlencoded";
+
+/// The API as the emitters see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ApiModel {
+    /// The whole document as typed OpenAPI, for emitters built on progenitor.
+    pub openapi: OpenAPI,
+    pub title: String,
+    pub version: String,
+    pub description: Option<String>,
+    /// The path of the first server URL, e.g. `/api/v2`; empty when none.
+    pub base_path: String,
+    /// Operations in document order.
+    pub operations: Vec<Operation>,
+    /// Names of the component schemas in document order.
+    pub schema_names: Vec<String>,
+    /// Responses declared under `components/responses` and used by an
+    /// operation, with headers: each becomes one type, whichever operations
+    /// return it.
+    pub shared_responses: Vec<SharedResponse>,
+    /// The checks of every schema a request body uses, by schema name.
+    pub validators: Vec<validation::Validator>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Patch,
+}
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Patch => "PATCH",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// The `operationId` as the spec spells it (the Rust name is
+    /// [`naming::method_name`] of it).
+    pub id: String,
+    pub method: Method,
+    /// The path template relative to the server URL, e.g. `/actions/modules/{id}`.
+    pub path: String,
+    /// JSON pointer to the operation in the spec.
+    pub pointer: String,
+    pub summary: Option<String>,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+    pub parameters: Vec<Parameter>,
+    pub request_body: Option<RequestBody>,
+    /// Responses sorted by status code.
+    pub responses: Vec<Response>,
+    /// Alternative security requirements; any one satisfies the operation.
+    /// Empty when the operation is public.
+    pub security: Vec<SecurityRequirement>,
+    /// The `x-release-lifecycle` label, when the operation has one.
+    pub release_lifecycle: Option<String>,
+}
+
+impl Operation {
+    /// The OAuth scopes the operation requires, from its oauth2 requirement.
+    pub fn required_scopes(&self) -> Vec<String> {
+        let mut scopes: Vec<String> = self
+            .security
+            .iter()
+            .flat_map(|requirement| requirement.scopes.iter().cloned())
+            .collect();
+        scopes.sort();
+        scopes.dedup();
+        scopes
+    }
+
+    pub fn success(&self) -> &Response {
+        self.responses
+            .iter()
+            .find(|response| response.is_success())
+            .expect("the model guarantees one success response")
+    }
+}
+
+/// A path parameter; the only kind of parameter the generators support.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parameter {
+    /// The name in the path template (the Rust name is [`naming::method_name`] of it).
+    pub name: String,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestBody {
+    /// Name of the component schema describing the body.
+    pub schema: String,
+    /// Accepted media types, JSON first.
+    pub content_types: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub description: String,
+    /// Name of the component schema of the JSON body, if the response has one.
+    pub schema: Option<String>,
+    pub headers: Vec<ResponseHeader>,
+    /// The `components/responses` entry this response refers to, when it is
+    /// one of [`ApiModel::shared_responses`].
+    pub shared: Option<String>,
+}
+
+impl Response {
+    pub fn is_success(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseHeader {
+    pub name: String,
+    pub required: bool,
+    pub description: Option<String>,
+    pub kind: HeaderKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeaderKind {
+    Integer,
+    String,
+}
+
+/// A response under `components/responses` with headers, generated once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedResponse {
+    /// The component's name (the Rust name is [`naming::type_name`] of it).
+    pub name: String,
+    pub description: String,
+    pub schema: Option<String>,
+    pub headers: Vec<ResponseHeader>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SecurityRequirement {
+    pub scheme: String,
+    pub scopes: Vec<String>,
+}
+
+/// Checks `spec` and builds its model, or reports the first problem found.
+pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
+    // The generic checks run on the JSON first: they explain problems that
+    // would otherwise surface as a vaguer deserialization error.
+    refs::check_references(spec)?;
+    schemas::check_schemas(spec)?;
+    names::check_schema_names(spec)?;
+    let openapi = parse_openapi(spec)?;
+    let openapi = &openapi;
+    let components = openapi.components.clone().unwrap_or_default();
+    if openapi.paths.paths.is_empty() {
+        return Err(spec.error_at(
+            "/paths",
+            "the spec defines no paths; there is nothing to generate",
+        ));
+    }
+
+    let mut operations = Vec::new();
+    let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
+    let mut method_names = naming::NameTable::default();
+    for (path, item) in &openapi.paths.paths {
+        let path_pointer = pointer_join("/paths", path);
+        let ReferenceOr::Item(item) = item else {
+            return Err(spec.error_at(
+                &path_pointer,
+                "path items given by `$ref` are not supported",
+            ));
+        };
+        if !path.starts_with('/') {
+            return Err(spec.error_at(&path_pointer, format!("path `{path}` must start with `/`")));
+        }
+        for (method_name, operation) in item.iter() {
+            let pointer = pointer_join(&path_pointer, method_name);
+            let method = match method_name {
+                "get" => Method::Get,
+                "put" => Method::Put,
+                "post" => Method::Post,
+                "delete" => Method::Delete,
+                "patch" => Method::Patch,
+                other => {
+                    return Err(spec.error_at(
+                        &pointer,
+                        format!("the `{other}` method is not supported by the generator"),
+                    ));
+                }
+            };
+            let mut parameters = item.parameters.clone();
+            parameters.extend(operation.parameters.iter().cloned());
+            let operation = operations::build_operation(
+                spec,
+                openapi,
+                &components,
+                operations::OperationSite {
+                    path,
+                    method,
+                    pointer: &pointer,
+                },
+                operation,
+                &parameters,
+            )?;
+            let id_pointer = pointer_join(&pointer, "operationId");
+            if let Some(first) = seen_ids.insert(operation.id.clone(), pointer.clone()) {
+                return Err(spec.error_at(
+                    &id_pointer,
+                    format!(
+                        "duplicate operationId `{}`, already used at {first}",
+                        operation.id
+                    ),
+                ));
+            }
+            names::insert(
+                spec,
+                &mut method_names,
+                naming::method_name(&operation.id),
+                &operation.id,
+                &id_pointer,
+                "operationId",
+            )?;
+            operations.push(operation);
+        }
+    }
+    if operations.is_empty() {
+        return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
+    }
+    operations::check_error_bodies(spec, &operations)?;
+    let shared_responses = operations::shared_responses(spec, &operations)?;
+    let validators = validation::compile(spec, &operations)?;
+
+    Ok(ApiModel {
+        openapi: openapi.clone(),
+        title: openapi.info.title.clone(),
+        version: openapi.info.version.clone(),
+        description: openapi.info.description.clone(),
+        base_path: paths::base_path(spec, openapi)?,
+        operations,
+        schema_names: components.schemas.keys().cloned().collect(),
+        shared_responses,
+        validators,
+    })
+}
+
+/// Deserializes the document into `openapiv3` types, reporting the node
+/// deserialization stopped at.
+pub fn parse_openapi(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
+    serde_path_to_error::deserialize(&spec.document).map_err(|err| {
+        let pointer = pointer_of(err.path());
+        let cause = format!("not a valid OpenAPI 3.0 document: {}", err.inner());
+        spec.error_at(&pointer, cause)
+    })
+}
+
+/// Turns the path `serde_path_to_error` reports into a JSON pointer.
+fn pointer_of(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut pointer = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => pointer = pointer_join(&pointer, &index.to_string()),
+            Segment::Map { key } => pointer = pointer_join(&pointer, key),
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    pointer
+}

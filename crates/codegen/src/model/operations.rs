@@ -1,0 +1,572 @@
+//! Lowering of each operation: its parameters, body, responses and security,
+//! checked against what the generators support.
+
+use std::collections::BTreeSet;
+
+use openapiv3::{
+    Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter,
+    ParameterSchemaOrContent, ReferenceOr, RequestBody as OaRequestBody, Response as OaResponse,
+    StatusCode,
+};
+use serde_json::Value;
+
+use super::paths::path_template_names;
+use super::refs::{SCHEMA_REF_PREFIX, lookup, schema_name};
+use super::schemas::check_form_fields;
+use super::*;
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::load::LoadedSpec;
+use crate::naming;
+
+pub(crate) struct OperationSite<'a> {
+    pub(crate) path: &'a str,
+    pub(crate) method: Method,
+    pub(crate) pointer: &'a str,
+}
+
+pub(crate) fn build_operation(
+    spec: &LoadedSpec,
+    openapi: &OpenAPI,
+    components: &Components,
+    site: OperationSite<'_>,
+    operation: &OaOperation,
+    parameters: &[ReferenceOr<OaParameter>],
+) -> Result<Operation, Diagnostic> {
+    let pointer = site.pointer;
+    let id = operation
+        .operation_id
+        .clone()
+        .ok_or_else(|| spec.error_at(pointer, "the operation has no operationId"))?;
+    let parameters = build_parameters(spec, components, &site, operation, parameters)?;
+    let request_body = match &operation.request_body {
+        None => None,
+        Some(body) => {
+            let body_pointer = pointer_join(pointer, "requestBody");
+            Some(build_request_body(spec, components, &body_pointer, body)?)
+        }
+    };
+    let responses = build_responses(spec, components, pointer, operation)?;
+    let security = build_security(spec, openapi, pointer, operation)?;
+
+    let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
+        None => None,
+        Some(Value::String(label)) => Some(label.clone()),
+        Some(_) => {
+            return Err(spec.error_at(
+                &pointer_join(pointer, "x-release-lifecycle"),
+                "`x-release-lifecycle` must be a string label",
+            ));
+        }
+    };
+
+    Ok(Operation {
+        id,
+        method: site.method,
+        path: site.path.to_string(),
+        pointer: pointer.to_string(),
+        summary: operation.summary.clone(),
+        description: operation.description.clone(),
+        tags: operation.tags.clone(),
+        parameters,
+        request_body,
+        responses,
+        security,
+        release_lifecycle,
+    })
+}
+
+fn build_parameters(
+    spec: &LoadedSpec,
+    components: &Components,
+    site: &OperationSite<'_>,
+    operation: &OaOperation,
+    parameters: &[ReferenceOr<OaParameter>],
+) -> Result<Vec<Parameter>, Diagnostic> {
+    let _ = operation;
+    let template_names = match path_template_names(site.path) {
+        Ok(names) => names,
+        Err(cause) => {
+            return Err(spec.error_at(&pointer_join("/paths", site.path), cause));
+        }
+    };
+
+    let mut result: Vec<Parameter> = Vec::new();
+    let mut rust_names = naming::NameTable::default();
+    for (index, parameter) in parameters.iter().enumerate() {
+        let parameter_pointer = pointer_join(
+            &pointer_join(site.pointer, "parameters"),
+            &index.to_string(),
+        );
+        let parameter = match parameter {
+            ReferenceOr::Item(parameter) => parameter.clone(),
+            ReferenceOr::Reference { reference } => lookup(
+                spec,
+                &parameter_pointer,
+                reference,
+                "parameters",
+                &components.parameters,
+            )?,
+        };
+        let data = match &parameter {
+            OaParameter::Path { parameter_data, .. } => parameter_data,
+            OaParameter::Query { parameter_data, .. }
+            | OaParameter::Header { parameter_data, .. }
+            | OaParameter::Cookie { parameter_data, .. } => {
+                let location = match parameter {
+                    OaParameter::Query { .. } => "query",
+                    OaParameter::Header { .. } => "header",
+                    _ => "cookie",
+                };
+                return Err(spec.error_at(
+                    &pointer_join(&parameter_pointer, "in"),
+                    format!(
+                        "parameter `{}` is in the {location}; only path parameters are supported",
+                        parameter_data.name
+                    ),
+                ));
+            }
+        };
+        let is_string = matches!(
+            &data.format,
+            ParameterSchemaOrContent::Schema(ReferenceOr::Item(schema))
+                if matches!(schema.schema_kind, openapiv3::SchemaKind::Type(openapiv3::Type::String(_)))
+        );
+        if !is_string {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!(
+                    "path parameter `{}` must have an inline `schema` of `type: string`",
+                    data.name
+                ),
+            ));
+        }
+        if !data.required {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!("path parameter `{}` must be `required: true`", data.name),
+            ));
+        }
+        if !template_names.contains(&data.name) {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!(
+                    "path parameter `{}` does not appear in the path `{}`",
+                    data.name, site.path
+                ),
+            ));
+        }
+        if result.iter().any(|seen| seen.name == data.name) {
+            return Err(spec.error_at(
+                &parameter_pointer,
+                format!("parameter `{}` is declared twice", data.name),
+            ));
+        }
+        super::names::insert(
+            spec,
+            &mut rust_names,
+            naming::method_name(&data.name),
+            &data.name,
+            &parameter_pointer,
+            "parameter",
+        )?;
+        result.push(Parameter {
+            name: data.name.clone(),
+            description: data.description.clone(),
+        });
+    }
+    for name in &template_names {
+        if !result.iter().any(|parameter| &parameter.name == name) {
+            return Err(spec.error_at(
+                site.pointer,
+                format!("the path `{}` has `{{{name}}}` but the operation declares no path parameter `{name}`", site.path),
+            ));
+        }
+    }
+    // Handlers receive parameters in path order.
+    result.sort_by_key(|parameter| {
+        template_names
+            .iter()
+            .position(|name| *name == parameter.name)
+    });
+    Ok(result)
+}
+
+fn build_request_body(
+    spec: &LoadedSpec,
+    components: &Components,
+    pointer: &str,
+    body: &ReferenceOr<OaRequestBody>,
+) -> Result<RequestBody, Diagnostic> {
+    let body = match body {
+        ReferenceOr::Item(body) => body.clone(),
+        ReferenceOr::Reference { reference } => lookup(
+            spec,
+            pointer,
+            reference,
+            "requestBodies",
+            &components.request_bodies,
+        )?,
+    };
+    if !body.required {
+        return Err(spec.error_at(
+            pointer,
+            "request bodies must be `required: true`; optional bodies are not supported",
+        ));
+    }
+    if !body.content.contains_key(JSON) {
+        return Err(spec.error_at(
+            &pointer_join(pointer, "content"),
+            format!("the request body must offer `{JSON}`"),
+        ));
+    }
+    let mut schema: Option<String> = None;
+    let mut content_types = Vec::new();
+    for (media_type, content) in &body.content {
+        let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
+        if media_type != JSON && media_type != FORM {
+            return Err(spec.error_at(
+                &content_pointer,
+                format!(
+                    "request content type `{media_type}` is not supported; use `{JSON}` or `{FORM}`"
+                ),
+            ));
+        }
+        let name = named_schema(spec, &content_pointer, content.schema.as_ref())?;
+        match &schema {
+            Some(first) if *first != name => {
+                return Err(spec.error_at(
+                    &pointer_join(&content_pointer, "schema"),
+                    format!("every content type of a request body must use the same schema; found `{first}` and `{name}`"),
+                ));
+            }
+            _ => schema = Some(name),
+        }
+        content_types.push(media_type.clone());
+    }
+    content_types.sort_by_key(|media_type| media_type != JSON);
+    let schema = schema.expect("the body offers JSON, so it has a schema");
+    if content_types.iter().any(|media_type| media_type == FORM) {
+        check_form_fields(
+            spec,
+            &format!("/components/schemas/{schema}"),
+            &mut BTreeSet::new(),
+        )?;
+    }
+    Ok(RequestBody {
+        schema,
+        content_types,
+    })
+}
+
+fn build_responses(
+    spec: &LoadedSpec,
+    components: &Components,
+    operation_pointer: &str,
+    operation: &OaOperation,
+) -> Result<Vec<Response>, Diagnostic> {
+    let responses_pointer = pointer_join(operation_pointer, "responses");
+    if operation.responses.default.is_some() {
+        return Err(spec.error_at(
+            &pointer_join(&responses_pointer, "default"),
+            "`default` responses are not supported; list each status code",
+        ));
+    }
+    let mut result = Vec::new();
+    for (status, response) in &operation.responses.responses {
+        let status_text = status.to_string();
+        let pointer = pointer_join(&responses_pointer, &status_text);
+        let code = match status {
+            StatusCode::Code(code) if (100..600).contains(code) => *code,
+            _ => {
+                return Err(spec.error_at(
+                    &pointer,
+                    format!("response status `{status_text}` is not supported; use a single status code from 100 to 599"),
+                ));
+            }
+        };
+        let (response, shared) = match response {
+            ReferenceOr::Item(response) => (response.clone(), None),
+            ReferenceOr::Reference { reference } => (
+                lookup(
+                    spec,
+                    &pointer,
+                    reference,
+                    "responses",
+                    &components.responses,
+                )?,
+                reference
+                    .strip_prefix("#/components/responses/")
+                    .map(str::to_string),
+            ),
+        };
+        let mut response = build_response(spec, components, &pointer, code, &response)?;
+        // Only responses with headers need a type of their own; the others
+        // are a body or nothing, as compact inline as by name.
+        if !response.headers.is_empty() {
+            response.shared = shared;
+        }
+        result.push(response);
+    }
+    let successes: Vec<&Response> = result
+        .iter()
+        .filter(|response| response.is_success())
+        .collect();
+    if successes.len() != 1 {
+        return Err(spec.error_at(
+            &responses_pointer,
+            format!(
+                "an operation needs exactly one 2xx response, found {}",
+                successes.len()
+            ),
+        ));
+    }
+    let errors: Vec<&Response> = result
+        .iter()
+        .filter(|response| response.status >= 400)
+        .collect();
+    if let Some(first) = errors.first() {
+        for other in &errors[1..] {
+            if other.schema != first.schema {
+                return Err(spec.error_at(
+                    &pointer_join(&responses_pointer, &other.status.to_string()),
+                    format!(
+                        "every error response of an operation must use the same schema; \
+                         {} uses {} and {} uses {}",
+                        first.status,
+                        describe_schema(&first.schema),
+                        other.status,
+                        describe_schema(&other.schema)
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some(other) = result
+        .iter()
+        .find(|response| response.status < 200 || (300..400).contains(&response.status))
+    {
+        return Err(spec.error_at(
+            &pointer_join(&responses_pointer, &other.status.to_string()),
+            "only 2xx, 4xx and 5xx responses are supported",
+        ));
+    }
+    result.sort_by_key(|response| response.status);
+    Ok(result)
+}
+
+fn describe_schema(schema: &Option<String>) -> String {
+    match schema {
+        Some(name) => format!("`{name}`"),
+        None => "no body".to_string(),
+    }
+}
+
+fn build_response(
+    spec: &LoadedSpec,
+    components: &Components,
+    pointer: &str,
+    status: u16,
+    response: &OaResponse,
+) -> Result<Response, Diagnostic> {
+    let mut schema = None;
+    for (media_type, content) in &response.content {
+        let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
+        if media_type != JSON {
+            return Err(spec.error_at(
+                &content_pointer,
+                format!("response content type `{media_type}` is not supported; use `{JSON}`"),
+            ));
+        }
+        schema = Some(named_schema(
+            spec,
+            &content_pointer,
+            content.schema.as_ref(),
+        )?);
+    }
+    let mut headers = Vec::new();
+    for (name, header) in &response.headers {
+        let header_pointer = pointer_join(&pointer_join(pointer, "headers"), name);
+        let header = match header {
+            ReferenceOr::Item(header) => header.clone(),
+            ReferenceOr::Reference { reference } => lookup(
+                spec,
+                &header_pointer,
+                reference,
+                "headers",
+                &components.headers,
+            )?,
+        };
+        let kind = match &header.format {
+            ParameterSchemaOrContent::Schema(ReferenceOr::Item(schema)) => {
+                match &schema.schema_kind {
+                    openapiv3::SchemaKind::Type(openapiv3::Type::Integer(_)) => {
+                        Some(HeaderKind::Integer)
+                    }
+                    openapiv3::SchemaKind::Type(openapiv3::Type::String(_)) => {
+                        Some(HeaderKind::String)
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let kind = kind.ok_or_else(|| {
+            spec.error_at(
+                &header_pointer,
+                format!("response header `{name}` must have an inline integer or string schema"),
+            )
+        })?;
+        headers.push(ResponseHeader {
+            name: name.clone(),
+            required: header.required,
+            description: header.description.clone(),
+            kind,
+        });
+    }
+    Ok(Response {
+        status,
+        description: response.description.clone(),
+        schema,
+        headers,
+        shared: None,
+    })
+}
+
+fn build_security(
+    spec: &LoadedSpec,
+    openapi: &OpenAPI,
+    operation_pointer: &str,
+    operation: &OaOperation,
+) -> Result<Vec<SecurityRequirement>, Diagnostic> {
+    let (requirements, pointer) = match &operation.security {
+        Some(requirements) => (
+            requirements.clone(),
+            pointer_join(operation_pointer, "security"),
+        ),
+        None => (
+            openapi.security.clone().unwrap_or_default(),
+            "/security".to_string(),
+        ),
+    };
+    let schemes = openapi
+        .components
+        .as_ref()
+        .map(|components| components.security_schemes.clone())
+        .unwrap_or_default();
+    let mut result = Vec::new();
+    for (index, requirement) in requirements.iter().enumerate() {
+        for (scheme, scopes) in requirement {
+            if !schemes.contains_key(scheme) {
+                return Err(spec.error_at(
+                    &pointer_join(&pointer_join(&pointer, &index.to_string()), scheme),
+                    format!("security scheme `{scheme}` is not declared under components/securitySchemes"),
+                ));
+            }
+            result.push(SecurityRequirement {
+                scheme: scheme.clone(),
+                scopes: scopes.clone(),
+            });
+        }
+    }
+    Ok(result)
+}
+
+/// The component name a body's `schema` refers to. Bodies must name their
+/// schema so that the client and the server share one generated type for it.
+fn named_schema(
+    spec: &LoadedSpec,
+    content_pointer: &str,
+    schema: Option<&ReferenceOr<openapiv3::Schema>>,
+) -> Result<String, Diagnostic> {
+    match schema {
+        Some(ReferenceOr::Reference { reference }) => {
+            schema_name(reference).map(str::to_string).ok_or_else(|| {
+                spec.error_at(
+                    &pointer_join(&pointer_join(content_pointer, "schema"), "$ref"),
+                    format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),
+                )
+            })
+        }
+        Some(ReferenceOr::Item(_)) => Err(spec.error_at(
+            &pointer_join(content_pointer, "schema"),
+            "body schemas must be a `$ref` to a named schema under components/schemas, \
+             so that client and server share one type",
+        )),
+        None => Err(spec.error_at(content_pointer, "the media type has no schema")),
+    }
+}
+
+/// The server answers its own errors (401, 404, 415, ...) with the body
+/// `{statusCode, error, message, errorCode}`; an error schema of the spec
+/// must have those properties, or those answers would not match it.
+pub(crate) fn check_error_bodies(
+    spec: &LoadedSpec,
+    operations: &[Operation],
+) -> Result<(), Diagnostic> {
+    const ERROR_BODY_PROPERTIES: &[&str] = &["statusCode", "error", "message"];
+    for operation in operations {
+        for response in operation
+            .responses
+            .iter()
+            .filter(|response| response.status >= 400)
+        {
+            let Some(schema) = &response.schema else {
+                continue;
+            };
+            let pointer = pointer_join("/components/schemas", schema);
+            let properties = spec
+                .document
+                .pointer(&pointer_join(&pointer, "properties"))
+                .and_then(Value::as_object);
+            let missing: Vec<&str> = ERROR_BODY_PROPERTIES
+                .iter()
+                .copied()
+                .filter(|name| properties.is_none_or(|properties| !properties.contains_key(*name)))
+                .collect();
+            if !missing.is_empty() {
+                return Err(spec.error_at(
+                    &pointer,
+                    format!(
+                        "error schema `{schema}` lacks {}: the server's own errors (401, 404, 415, ...) \
+                         use the body {{statusCode, error, message, errorCode}}",
+                        missing.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `components/responses` entries with headers that operations use, in
+/// order of first use; their Rust names must not collide.
+pub(crate) fn shared_responses(
+    spec: &LoadedSpec,
+    operations: &[Operation],
+) -> Result<Vec<SharedResponse>, Diagnostic> {
+    let mut shared: Vec<SharedResponse> = Vec::new();
+    let mut rust_names = naming::NameTable::default();
+    for response in operations.iter().flat_map(|operation| &operation.responses) {
+        let Some(name) = &response.shared else {
+            continue;
+        };
+        if shared.iter().any(|seen| &seen.name == name) {
+            continue;
+        }
+        super::names::insert(
+            spec,
+            &mut rust_names,
+            naming::type_name(name),
+            name,
+            &pointer_join("/components/responses", name),
+            "response",
+        )?;
+        shared.push(SharedResponse {
+            name: name.clone(),
+            description: response.description.clone(),
+            schema: response.schema.clone(),
+            headers: response.headers.clone(),
+        });
+    }
+    Ok(shared)
+}

@@ -1,0 +1,187 @@
+//! Checks on the raw JSON of every schema, for constructs the type generator
+//! cannot handle: reported here, with a line, instead of letting typify panic
+//! or guess.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::load::LoadedSpec;
+use crate::model::{FORM, JSON};
+
+/// Schema keywords whose value is a schema, and those whose value is a list
+/// or map of schemas; used to find every schema in the document.
+const SUBSCHEMA_KEYWORDS: &[&str] = &["items", "not", "additionalProperties"];
+pub(crate) const SUBSCHEMA_LIST_KEYWORDS: &[&str] = &["allOf", "oneOf", "anyOf"];
+const SCHEMA_TYPES: &[&str] = &["string", "number", "integer", "boolean", "array", "object"];
+
+/// Checks every schema for constructs the type generator cannot handle,
+/// reporting them here instead of letting typify panic or guess.
+pub(crate) fn check_schemas(spec: &LoadedSpec) -> Result<(), Diagnostic> {
+    let mut schemas = Vec::new();
+    if let Some(Value::Object(named)) = spec.document.pointer("/components/schemas") {
+        for name in named.keys() {
+            schemas.push(pointer_join("/components/schemas", name));
+        }
+    }
+    collect_schema_sites(&spec.document, String::new(), &mut schemas);
+    for pointer in schemas {
+        check_schema(spec, &pointer)?;
+    }
+    Ok(())
+}
+
+/// Finds `schema` members of parameters, media types and headers.
+fn collect_schema_sites(value: &Value, pointer: String, out: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                let child_pointer = pointer_join(&pointer, key);
+                if key == "schema" && child.is_object() {
+                    out.push(child_pointer);
+                } else if key != "schemas" && !key.starts_with("x-") && key != "example" {
+                    collect_schema_sites(child, child_pointer, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                collect_schema_sites(child, pointer_join(&pointer, &index.to_string()), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
+    let Some(Value::Object(schema)) = spec.document.pointer(pointer) else {
+        return match spec.document.pointer(pointer) {
+            Some(Value::Bool(_)) if pointer.ends_with("/additionalProperties") => Ok(()),
+            _ => Err(spec.error_at(pointer, "a schema must be a mapping")),
+        };
+    };
+    if schema.contains_key("$ref") {
+        return Ok(());
+    }
+    match schema.get("type") {
+        None => {}
+        Some(Value::String(kind)) if SCHEMA_TYPES.contains(&kind.as_str()) => {}
+        Some(Value::String(kind)) => {
+            return Err(spec.error_at(
+                &pointer_join(pointer, "type"),
+                format!(
+                    "unknown schema type `{kind}`; expected one of {}",
+                    SCHEMA_TYPES.join(", ")
+                ),
+            ));
+        }
+        Some(other) => {
+            return Err(spec.error_at(
+                &pointer_join(pointer, "type"),
+                format!("schema `type` must be a single string in OpenAPI 3.0, found {other}"),
+            ));
+        }
+    }
+    for (exclusive, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        if schema.get(exclusive) == Some(&Value::Bool(true)) && !schema.contains_key(bound) {
+            return Err(spec.error_at(
+                &pointer_join(pointer, exclusive),
+                format!("`{exclusive}: true` needs a `{bound}`"),
+            ));
+        }
+    }
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        for name in properties.keys() {
+            check_schema(
+                spec,
+                &pointer_join(&pointer_join(pointer, "properties"), name),
+            )?;
+        }
+    }
+    for keyword in SUBSCHEMA_KEYWORDS {
+        if schema.contains_key(*keyword) {
+            check_schema(spec, &pointer_join(pointer, keyword))?;
+        }
+    }
+    for keyword in SUBSCHEMA_LIST_KEYWORDS {
+        match schema.get(*keyword) {
+            None => {}
+            Some(Value::Array(items)) if !items.is_empty() => {
+                for index in 0..items.len() {
+                    check_schema(
+                        spec,
+                        &pointer_join(&pointer_join(pointer, keyword), &index.to_string()),
+                    )?;
+                }
+            }
+            Some(_) => {
+                return Err(spec.error_at(
+                    &pointer_join(pointer, keyword),
+                    format!("`{keyword}` must be a non-empty list of schemas"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Form fields arrive as text, so a schema offered as a form body may hold
+/// only strings (in objects and lists at any depth). A number or boolean
+/// would be refused at run time; it is refused here, where it can be fixed.
+pub(crate) fn check_form_fields(
+    spec: &LoadedSpec,
+    pointer: &str,
+    visited: &mut BTreeSet<String>,
+) -> Result<(), Diagnostic> {
+    if !visited.insert(pointer.to_string()) {
+        return Ok(());
+    }
+    let Some(Value::Object(schema)) = spec.document.pointer(pointer) else {
+        return Ok(());
+    };
+    if let Some(Value::String(reference)) = schema.get("$ref") {
+        let target = reference.trim_start_matches('#').to_string();
+        return check_form_fields(spec, &target, visited);
+    }
+    if let Some(Value::String(kind)) = schema.get("type")
+        && matches!(kind.as_str(), "integer" | "number" | "boolean")
+    {
+        return Err(spec.error_at(
+            pointer,
+            format!(
+                "this {kind} is part of a body offered as `{FORM}`, whose fields are text; \
+                 make it a string or offer the body as `{JSON}` only"
+            ),
+        ));
+    }
+    if let Some(Value::Object(properties)) = schema.get("properties") {
+        for name in properties.keys() {
+            check_form_fields(
+                spec,
+                &pointer_join(&pointer_join(pointer, "properties"), name),
+                visited,
+            )?;
+        }
+    }
+    for keyword in ["items", "additionalProperties"] {
+        if schema.get(keyword).is_some_and(Value::is_object) {
+            check_form_fields(spec, &pointer_join(pointer, keyword), visited)?;
+        }
+    }
+    for keyword in SUBSCHEMA_LIST_KEYWORDS {
+        if let Some(Value::Array(variants)) = schema.get(*keyword) {
+            for index in 0..variants.len() {
+                check_form_fields(
+                    spec,
+                    &pointer_join(&pointer_join(pointer, keyword), &index.to_string()),
+                    visited,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,514 @@
+//! The request-body rules the server checks, compiled from the schemas.
+//!
+//! The types crate cannot express every constraint (`minItems`, formats,
+//! `x-validation-message`, and it stops at the first error), so the server
+//! validates each body against its schema before typing it. This module turns
+//! the schemas a request body reaches into a small tree of [`Check`]s; the
+//! server emitter renders the tree as Rust. Keeping the compilation here,
+//! where every other rule of the spec is read, lets the emitter work from the
+//! model instead of the raw document.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use super::Operation;
+use super::refs::{SCHEMA_REF_PREFIX, schema_name};
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::load::LoadedSpec;
+
+/// The checks of one named schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validator {
+    /// The component schema's name.
+    pub schema: String,
+    pub check: Check,
+}
+
+/// What a value must satisfy.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Check {
+    /// Anything goes.
+    Any,
+    /// The checks of a named schema.
+    Schema(String),
+    /// Every one of these.
+    All(Vec<Check>),
+    Object(ObjectCheck),
+    Array(ArrayCheck),
+    String(StringCheck),
+    Number(NumberCheck),
+    Boolean,
+    /// A `oneOf` with a discriminator: the property's value picks the schema.
+    Discriminated {
+        property: String,
+        /// Discriminator value and the schema it selects, in spec order.
+        mapping: Vec<(String, String)>,
+    },
+    /// A `oneOf` (`exactly_one`) or `anyOf` without a discriminator.
+    Alternatives {
+        exactly_one: bool,
+        variants: Vec<Check>,
+    },
+    /// `check`, but any failure is reported as the spec's own `message`
+    /// (`x-validation-message`).
+    WithMessage {
+        check: Box<Check>,
+        message: String,
+    },
+    /// `null`, or a value passing `check`.
+    Nullable(Box<Check>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ObjectCheck {
+    pub required: Vec<String>,
+    /// Declared properties with checks, in spec order.
+    pub properties: Vec<(String, Check)>,
+    /// Every declared property name, for `additionalProperties`.
+    pub known: Vec<String>,
+    pub additional: Additional,
+}
+
+/// What `additionalProperties` says of undeclared properties.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Additional {
+    Allowed,
+    Forbidden,
+    Checked(Box<Check>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrayCheck {
+    pub min_items: Option<usize>,
+    pub max_items: Option<usize>,
+    pub items: Box<Check>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct StringCheck {
+    /// The `enum` values; lengths are not checked when set, since the values
+    /// pin the exact text.
+    pub allowed: Option<Vec<String>>,
+    pub min_length: Option<usize>,
+    pub max_length: Option<usize>,
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct NumberCheck {
+    pub integer: bool,
+    pub minimum: Option<Bound>,
+    pub maximum: Option<Bound>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bound {
+    pub value: f64,
+    pub exclusive: bool,
+}
+
+impl Check {
+    /// Whether the check accepts every value.
+    pub fn is_any(&self) -> bool {
+        matches!(self, Check::Any)
+    }
+}
+
+/// The validators of every schema reachable from a request body, by name.
+pub(crate) fn compile(
+    spec: &LoadedSpec,
+    operations: &[Operation],
+) -> Result<Vec<Validator>, Diagnostic> {
+    let mut pending: Vec<String> = operations
+        .iter()
+        .filter_map(|operation| operation.request_body.as_ref())
+        .map(|body| body.schema.clone())
+        .collect();
+    let mut reachable = BTreeSet::new();
+    while let Some(name) = pending.pop() {
+        if !reachable.insert(name.clone()) {
+            continue;
+        }
+        collect_schema_refs(component_schema(spec, &name)?, &mut pending);
+    }
+    reachable
+        .into_iter()
+        .map(|name| {
+            let pointer = pointer_join("/components/schemas", &name);
+            let check = Compiler { spec }.check(component_schema(spec, &name)?, &pointer)?;
+            Ok(Validator {
+                schema: name,
+                check,
+            })
+        })
+        .collect()
+}
+
+fn component_schema<'a>(spec: &'a LoadedSpec, name: &str) -> Result<&'a Value, Diagnostic> {
+    spec.document
+        .pointer(&pointer_join("/components/schemas", name))
+        .ok_or_else(|| {
+            spec.error_at(
+                "/components/schemas",
+                format!("schema `{name}` is not defined"),
+            )
+        })
+}
+
+fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                if key == "$ref" {
+                    if let Some(name) = child.as_str().and_then(schema_name) {
+                        out.push(name.to_string());
+                    }
+                } else if !key.starts_with("x-") && key != "example" && key != "default" {
+                    collect_schema_refs(child, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_schema_refs(item, out)),
+        _ => {}
+    }
+}
+
+struct Compiler<'a> {
+    spec: &'a LoadedSpec,
+}
+
+impl Compiler<'_> {
+    fn check(&self, schema: &Value, pointer: &str) -> Result<Check, Diagnostic> {
+        let Some(object) = schema.as_object() else {
+            return Ok(Check::Any);
+        };
+        if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+            return Ok(Check::Schema(self.schema_ref(reference, pointer)?));
+        }
+        let mut checks = Vec::new();
+        if let Some(parts) = object.get("allOf").and_then(Value::as_array) {
+            for (index, part) in parts.iter().enumerate() {
+                checks.push(self.check(part, &format!("{pointer}/allOf/{index}"))?);
+            }
+        }
+        if let Some(variants) = object.get("oneOf").and_then(Value::as_array) {
+            checks.push(self.alternatives(object, variants, pointer, true)?);
+        }
+        if let Some(variants) = object.get("anyOf").and_then(Value::as_array) {
+            checks.push(self.alternatives(object, variants, pointer, false)?);
+        }
+        let kind = object.get("type").and_then(Value::as_str).or_else(|| {
+            (object.contains_key("properties") || object.contains_key("additionalProperties"))
+                .then_some("object")
+        });
+        match kind {
+            Some("object") => checks.push(self.object(object, pointer)?),
+            Some("array") => checks.push(self.array(object, pointer)?),
+            Some("string") => checks.push(string_check(object)),
+            Some(kind @ ("integer" | "number")) => checks.push(number_check(object, kind)),
+            Some("boolean") => checks.push(Check::Boolean),
+            _ => {}
+        }
+        let mut check = all(checks);
+        if check.is_any() {
+            return Ok(check);
+        }
+        if let Some(message) = object.get("x-validation-message").and_then(Value::as_str) {
+            check = Check::WithMessage {
+                check: Box::new(check),
+                message: message.to_string(),
+            };
+        }
+        if object.get("nullable") == Some(&Value::Bool(true)) {
+            check = Check::Nullable(Box::new(check));
+        }
+        Ok(check)
+    }
+
+    fn schema_ref(&self, reference: &str, pointer: &str) -> Result<String, Diagnostic> {
+        schema_name(reference).map(str::to_string).ok_or_else(|| {
+            self.spec.error_at(
+                pointer,
+                format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),
+            )
+        })
+    }
+
+    fn alternatives(
+        &self,
+        schema: &Map<String, Value>,
+        variants: &[Value],
+        pointer: &str,
+        exactly_one: bool,
+    ) -> Result<Check, Diagnostic> {
+        let keyword = if exactly_one { "oneOf" } else { "anyOf" };
+        if variants.len() == 1 {
+            return self.check(&variants[0], &format!("{pointer}/{keyword}/0"));
+        }
+        let discriminator = schema.get("discriminator");
+        let property = discriminator
+            .and_then(|d| d.get("propertyName"))
+            .and_then(Value::as_str);
+        let mapping = discriminator
+            .and_then(|d| d.get("mapping"))
+            .and_then(Value::as_object);
+        if let (Some(property), Some(mapping)) = (property, mapping) {
+            let mut arms = Vec::new();
+            for (key, target) in mapping {
+                let target_pointer = pointer_join(&format!("{pointer}/discriminator/mapping"), key);
+                let target = target.as_str().unwrap_or_default();
+                arms.push((key.clone(), self.schema_ref(target, &target_pointer)?));
+            }
+            return Ok(Check::Discriminated {
+                property: property.to_string(),
+                mapping: arms,
+            });
+        }
+        let variants = variants
+            .iter()
+            .enumerate()
+            .map(|(index, variant)| self.check(variant, &format!("{pointer}/{keyword}/{index}")))
+            .collect::<Result<_, _>>()?;
+        Ok(Check::Alternatives {
+            exactly_one,
+            variants,
+        })
+    }
+
+    fn object(&self, schema: &Map<String, Value>, pointer: &str) -> Result<Check, Diagnostic> {
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let known: Vec<String> = properties
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default();
+        let required: Vec<String> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| {
+                names
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut checked = Vec::new();
+        for (name, property) in properties.into_iter().flatten() {
+            let check = self.check(property, &format!("{pointer}/properties/{name}"))?;
+            if !check.is_any() {
+                checked.push((name.clone(), check));
+            }
+        }
+        let additional = match schema.get("additionalProperties") {
+            Some(Value::Bool(false)) => Additional::Forbidden,
+            Some(extra @ Value::Object(_)) => {
+                match self.check(extra, &format!("{pointer}/additionalProperties"))? {
+                    Check::Any => Additional::Allowed,
+                    check => Additional::Checked(Box::new(check)),
+                }
+            }
+            _ => Additional::Allowed,
+        };
+        Ok(Check::Object(ObjectCheck {
+            required,
+            properties: checked,
+            known,
+            additional,
+        }))
+    }
+
+    fn array(&self, schema: &Map<String, Value>, pointer: &str) -> Result<Check, Diagnostic> {
+        let items = match schema.get("items") {
+            Some(items) => self.check(items, &format!("{pointer}/items"))?,
+            None => Check::Any,
+        };
+        Ok(Check::Array(ArrayCheck {
+            min_items: count(schema, "minItems").filter(|min| *min > 0),
+            max_items: count(schema, "maxItems"),
+            items: Box::new(items),
+        }))
+    }
+}
+
+fn all(mut checks: Vec<Check>) -> Check {
+    checks.retain(|check| !check.is_any());
+    match checks.len() {
+        0 => Check::Any,
+        1 => checks.pop().expect("one check"),
+        _ => Check::All(checks),
+    }
+}
+
+fn count(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
+    usize::try_from(schema.get(keyword)?.as_u64()?).ok()
+}
+
+fn string_check(schema: &Map<String, Value>) -> Check {
+    let allowed = schema.get("enum").and_then(Value::as_array).map(|values| {
+        values
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect()
+    });
+    let (min_length, max_length) = if allowed.is_some() {
+        (None, None)
+    } else {
+        // `minLength: 0` holds for every string; checking it would be noise.
+        (
+            count(schema, "minLength").filter(|min| *min > 0),
+            count(schema, "maxLength"),
+        )
+    };
+    Check::String(StringCheck {
+        allowed,
+        min_length,
+        max_length,
+        format: schema
+            .get("format")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    })
+}
+
+fn number_check(schema: &Map<String, Value>, kind: &str) -> Check {
+    let bound = |keyword: &str, exclusive: &str| {
+        schema
+            .get(keyword)
+            .and_then(Value::as_f64)
+            .map(|value| Bound {
+                value,
+                exclusive: schema.get(exclusive) == Some(&Value::Bool(true)),
+            })
+    };
+    Check::Number(NumberCheck {
+        integer: kind == "integer",
+        minimum: bound("minimum", "exclusiveMinimum"),
+        maximum: bound("maximum", "exclusiveMaximum"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn compile_schema(schema: Value) -> Check {
+        let spec = crate::load::parse_spec(
+            std::path::Path::new("test.yaml"),
+            serde_json::to_string(&json!({
+                "openapi": "3.0.3",
+                "info": {"title": "t", "version": "1"},
+                "paths": {},
+                "components": {"schemas": {"S": schema}},
+            }))
+            .unwrap()
+            .as_bytes(),
+        )
+        .unwrap();
+        let schema = spec
+            .document
+            .pointer("/components/schemas/S")
+            .unwrap()
+            .clone();
+        Compiler { spec: &spec }
+            .check(&schema, "/components/schemas/S")
+            .unwrap()
+    }
+
+    #[test]
+    fn objects_keep_required_known_and_checked_properties() {
+        let check = compile_schema(json!({
+            "type": "object",
+            "required": ["a"],
+            "additionalProperties": false,
+            "properties": {"a": {"type": "string", "maxLength": 3}, "b": {}},
+        }));
+        let Check::Object(object) = check else {
+            panic!("{check:?}")
+        };
+        assert_eq!(object.required, ["a"]);
+        assert_eq!(object.known, ["a", "b"]);
+        assert_eq!(object.additional, Additional::Forbidden);
+        assert_eq!(object.properties.len(), 1, "`b` accepts anything");
+    }
+
+    #[test]
+    fn no_op_bounds_are_dropped() {
+        let check = compile_schema(json!({"type": "string", "minLength": 0, "maxLength": 5}));
+        assert_eq!(
+            check,
+            Check::String(StringCheck {
+                allowed: None,
+                min_length: None,
+                max_length: Some(5),
+                format: None,
+            })
+        );
+    }
+
+    #[test]
+    fn enums_pin_the_text_so_lengths_are_not_checked() {
+        let Check::String(string) =
+            compile_schema(json!({"type": "string", "enum": ["x"], "minLength": 2}))
+        else {
+            panic!()
+        };
+        assert_eq!(string.allowed, Some(vec!["x".to_string()]));
+        assert_eq!(string.min_length, None);
+    }
+
+    #[test]
+    fn nullable_and_messages_wrap_the_checks() {
+        let check = compile_schema(json!({
+            "type": "integer", "minimum": 1, "exclusiveMaximum": true, "maximum": 9,
+            "nullable": true, "x-validation-message": "pick 1 to 8",
+        }));
+        let Check::Nullable(inner) = check else {
+            panic!("{check:?}")
+        };
+        let Check::WithMessage { check, message } = *inner else {
+            panic!()
+        };
+        assert_eq!(message, "pick 1 to 8");
+        assert_eq!(
+            *check,
+            Check::Number(NumberCheck {
+                integer: true,
+                minimum: Some(Bound {
+                    value: 1.0,
+                    exclusive: false
+                }),
+                maximum: Some(Bound {
+                    value: 9.0,
+                    exclusive: true
+                }),
+            })
+        );
+    }
+
+    #[test]
+    fn discriminators_map_values_to_schemas() {
+        let check = compile_schema(json!({
+            "oneOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}],
+            "discriminator": {"propertyName": "kind", "mapping": {
+                "a": "#/components/schemas/A", "b": "#/components/schemas/B"}},
+        }));
+        assert_eq!(
+            check,
+            Check::Discriminated {
+                property: "kind".into(),
+                mapping: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
+            }
+        );
+    }
+
+    #[test]
+    fn an_untyped_schema_accepts_anything() {
+        assert_eq!(compile_schema(json!({"description": "free"})), Check::Any);
+        assert_eq!(
+            compile_schema(json!({"allOf": [{"$ref": "#/components/schemas/A"}]})),
+            Check::Schema("A".into())
+        );
+    }
+}

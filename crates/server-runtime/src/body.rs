@@ -1,0 +1,304 @@
+//! Reading request bodies: the size limit, the media type, JSON or form
+//! decoding, validation and the typed value.
+
+use axum::extract::Request;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use serde_json::{Map, Value};
+
+use crate::checks::Violations;
+use crate::errors::{error_response, validation_failed};
+
+/// Media type of JSON bodies.
+pub const JSON: &str = "application/json";
+/// Media type of form bodies.
+pub const FORM: &str = "application/x-www-form-urlencoded";
+
+/// Settings of a generated router.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RouterOptions {
+    /// The largest request body accepted, in bytes; larger ones get 413.
+    pub body_limit: usize,
+}
+
+impl Default for RouterOptions {
+    fn default() -> Self {
+        Self {
+            body_limit: 64 * 1024,
+        }
+    }
+}
+
+/// Reads the body of `request`, decodes it by `Content-Type` (one of
+/// `accepted`), checks it with `validate` and converts it to `T`. Returns the
+/// request headers with it, since the body consumes the request.
+pub async fn read_body<T: serde::de::DeserializeOwned>(
+    request: Request,
+    accepted: &[&str],
+    validate: fn(&Value, &str, &mut Violations),
+) -> Result<(HeaderMap, T), Response> {
+    let mut request = request;
+    // The handler needs the headers after the body has consumed the request:
+    // take them out rather than clone them.
+    let headers = std::mem::take(request.headers_mut());
+    // `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
+    // body with 413.
+    let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
+        .await
+        .map_err(|rejection| {
+            error_response(rejection.status(), rejection.body_text(), "invalid_body")
+        })?;
+    let value = decode_body(&headers, &bytes, accepted)?;
+    let mut violations = Violations::new();
+    validate(&value, "", &mut violations);
+    if !violations.is_empty() {
+        return Err(validation_failed(&violations));
+    }
+    Ok((headers, into_typed(value)?))
+}
+
+/// The body as JSON, whichever of the `accepted` media types it came in.
+pub fn decode_body(headers: &HeaderMap, body: &[u8], accepted: &[&str]) -> Result<Value, Response> {
+    let unsupported = |found: &str| {
+        error_response(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "Content-Type {found} is not supported; send one of: {}",
+                accepted.join(", ")
+            ),
+            "unsupported_media_type",
+        )
+    };
+    let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
+        return Err(unsupported("(none)"));
+    };
+    let content_type = content_type.to_str().unwrap_or_default();
+    let essence = content_type.split(';').next().unwrap_or_default().trim();
+    let Some(media_type) = accepted
+        .iter()
+        .find(|accepted| accepted.eq_ignore_ascii_case(essence))
+    else {
+        return Err(unsupported(content_type));
+    };
+    let invalid =
+        |message: String| error_response(StatusCode::BAD_REQUEST, message, "invalid_body");
+    if *media_type == FORM {
+        form_to_value(body).map_err(|err| invalid(format!("Invalid form body: {err}")))
+    } else {
+        serde_json::from_slice(body).map_err(|err| invalid(format!("Invalid JSON body: {err}")))
+    }
+}
+
+/// Converts the validated JSON into the typed body. Validation has already
+/// checked the spec's rules, so this fails only on something it cannot see.
+pub fn into_typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, Response> {
+    serde_path_to_error::deserialize(value).map_err(|err| {
+        let path = err.path().to_string();
+        let message = if path == "." {
+            format!("Payload validation error: {}", err.inner())
+        } else {
+            format!("Payload validation error: '{path}': {}", err.inner())
+        };
+        error_response(StatusCode::BAD_REQUEST, message, "invalid_body")
+    })
+}
+
+/// Decodes `application/x-www-form-urlencoded` into JSON. Nested fields use
+/// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
+/// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`. Values
+/// stay strings.
+pub fn form_to_value(body: &[u8]) -> Result<Value, String> {
+    let mut root = Value::Object(Map::new());
+    for (key, value) in form_urlencoded::parse(body) {
+        let segments = key_segments(&key)?;
+        insert(
+            &mut root,
+            &key,
+            &segments,
+            Value::String(value.into_owned()),
+        )?;
+    }
+    Ok(root)
+}
+
+fn key_segments(key: &str) -> Result<Vec<&str>, String> {
+    let (first, mut rest) = match key.find('[') {
+        Some(open) => (&key[..open], &key[open..]),
+        None => (key, ""),
+    };
+    if first.is_empty() {
+        return Err(format!("field name missing in `{key}`"));
+    }
+    let mut segments = vec![first];
+    while !rest.is_empty() {
+        let close = rest
+            .strip_prefix('[')
+            .and_then(|inner| inner.find(']'))
+            .ok_or_else(|| format!("unbalanced brackets in `{key}`"))?;
+        segments.push(&rest[1..=close]);
+        rest = &rest[close + 2..];
+    }
+    Ok(segments)
+}
+
+fn insert(node: &mut Value, key: &str, segments: &[&str], leaf: Value) -> Result<(), String> {
+    let Some((segment, rest)) = segments.split_first() else {
+        return Err(format!("`{key}` is given twice"));
+    };
+    let fresh = || match rest.first() {
+        None => leaf.clone(),
+        Some(next) if next.is_empty() || next.parse::<usize>().is_ok() => Value::Array(Vec::new()),
+        Some(_) => Value::Object(Map::new()),
+    };
+    let child = match node {
+        Value::Object(object) => {
+            if rest.is_empty() && object.contains_key(*segment) {
+                return Err(format!("`{key}` is given twice"));
+            }
+            object.entry(segment.to_string()).or_insert_with(fresh)
+        }
+        Value::Array(items) => {
+            let index = if segment.is_empty() {
+                items.len()
+            } else {
+                segment
+                    .parse::<usize>()
+                    .map_err(|_| format!("`{key}` mixes list and field syntax"))?
+            };
+            if index > items.len() {
+                return Err(format!("`{key}`: list indexes must count up from 0"));
+            }
+            if index == items.len() {
+                items.push(fresh());
+            } else if rest.is_empty() {
+                return Err(format!("`{key}` is given twice"));
+            }
+            &mut items[index]
+        }
+        _ => return Err(format!("`{key}` mixes a value with nested fields")),
+    };
+    if rest.is_empty() {
+        return Ok(());
+    }
+    insert(child, key, rest, leaf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+    use serde_json::json;
+
+    fn form(body: &str) -> Result<Value, String> {
+        form_to_value(body.as_bytes())
+    }
+
+    #[test]
+    fn flat_fields_stay_strings() {
+        assert_eq!(
+            form("a=1&b=x+y&c=%C3%A9").unwrap(),
+            json!({"a": "1", "b": "x y", "c": "é"})
+        );
+    }
+
+    #[test]
+    fn brackets_build_objects_and_lists() {
+        assert_eq!(
+            form("a[b]=1&a[c][d]=2&l[]=x&l[]=y&o[0][k]=v&o[1][k]=w").unwrap(),
+            json!({
+                "a": {"b": "1", "c": {"d": "2"}},
+                "l": ["x", "y"],
+                "o": [{"k": "v"}, {"k": "w"}],
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_keys_are_refused_with_the_key() {
+        for (body, message) in [
+            ("a=1&a=2", "`a` is given twice"),
+            ("[x]=1", "field name missing in `[x]`"),
+            ("a[b=1", "unbalanced brackets in `a[b`"),
+            ("a[2]=1", "`a[2]`: list indexes must count up from 0"),
+            ("a[]=1&a[k]=2", "`a[k]` mixes list and field syntax"),
+            ("a=1&a[k]=2", "`a[k]` mixes a value with nested fields"),
+        ] {
+            assert_eq!(form(body).unwrap_err(), message, "{body}");
+        }
+    }
+
+    fn with_content_type(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn bodies_are_decoded_by_media_type() {
+        let accepted = [JSON, FORM];
+        let json_body = decode_body(
+            &with_content_type("application/json; charset=utf-8"),
+            br#"{"a":1}"#,
+            &accepted,
+        );
+        assert_eq!(json_body.unwrap(), json!({"a": 1}));
+        let form_body = decode_body(
+            &with_content_type("Application/X-WWW-Form-Urlencoded"),
+            b"a=1",
+            &accepted,
+        );
+        assert_eq!(form_body.unwrap(), json!({"a": "1"}));
+    }
+
+    #[test]
+    fn other_media_types_get_415_and_bad_bodies_400() {
+        let refused = decode_body(&with_content_type("text/plain"), b"a", &[JSON]).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let missing = decode_body(&HeaderMap::new(), b"{}", &[JSON]).unwrap_err();
+        assert_eq!(missing.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let broken = decode_body(&with_content_type(JSON), b"{", &[JSON]).unwrap_err();
+        assert_eq!(broken.status(), StatusCode::BAD_REQUEST);
+        let form_only = decode_body(&with_content_type(JSON), b"{}", &[FORM]).unwrap_err();
+        assert_eq!(form_only.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    }
+
+    #[derive(Debug, serde::Deserialize)]
+    struct Named {
+        #[allow(dead_code)]
+        name: String,
+    }
+
+    #[test]
+    fn typing_failures_name_the_field() {
+        let failed = into_typed::<Named>(json!({"name": 3})).unwrap_err();
+        assert_eq!(failed.status(), StatusCode::BAD_REQUEST);
+        assert!(into_typed::<Named>(json!({"name": "x"})).is_ok());
+    }
+
+    fn reject_all(_: &Value, _: &str, out: &mut Violations) {
+        out.push("'name' is required".into());
+    }
+
+    fn accept_all(_: &Value, _: &str, _: &mut Violations) {}
+
+    fn request(content_type: &str, body: &'static str) -> Request {
+        axum::http::Request::builder()
+            .header(header::CONTENT_TYPE, content_type)
+            .header("x-kept", "yes")
+            .body(axum::body::Body::from(body))
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn read_body_validates_before_typing_and_keeps_the_headers() {
+        let refused = read_body::<Named>(request(JSON, r#"{"name":"x"}"#), &[JSON], reject_all)
+            .await
+            .unwrap_err();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        let (headers, _named) =
+            read_body::<Named>(request(FORM, "name=x"), &[JSON, FORM], accept_all)
+                .await
+                .unwrap();
+        assert_eq!(headers["x-kept"], "yes");
+    }
+}

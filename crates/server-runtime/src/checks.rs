@@ -1,0 +1,429 @@
+//! The rule checks generated validators call, one function per rule of
+//! JSON Schema the generator supports. Each takes the location of the value
+//! in the body (`at`, e.g. `destination.configuration.url` or `list[2]`) and
+//! adds a message naming it and the rule to `out` when the value breaks it.
+
+use serde_json::{Map, Value};
+
+/// Rules a body broke, each naming the field and the rule.
+pub type Violations = Vec<String>;
+
+/// The location of property `name` of the value at `at`.
+pub fn child(at: &str, name: &str) -> String {
+    if at.is_empty() {
+        name.to_string()
+    } else {
+        format!("{at}.{name}")
+    }
+}
+
+/// The location of item `position` of the list at `at`.
+pub fn index(at: &str, position: usize) -> String {
+    format!("{at}[{position}]")
+}
+
+fn describe(at: &str) -> String {
+    if at.is_empty() {
+        "the body".to_string()
+    } else {
+        format!("'{at}'")
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn wrong_kind(value: &Value, at: &str, expected: &str, out: &mut Violations) {
+    out.push(format!(
+        "{} must be {expected}, not {}",
+        describe(at),
+        kind_of(value)
+    ));
+}
+
+pub fn expect_object<'v>(
+    value: &'v Value,
+    at: &str,
+    out: &mut Violations,
+) -> Option<&'v Map<String, Value>> {
+    let object = value.as_object();
+    if object.is_none() {
+        wrong_kind(value, at, "an object", out);
+    }
+    object
+}
+
+pub fn expect_array<'v>(
+    value: &'v Value,
+    at: &str,
+    out: &mut Violations,
+) -> Option<&'v Vec<Value>> {
+    let items = value.as_array();
+    if items.is_none() {
+        wrong_kind(value, at, "a list", out);
+    }
+    items
+}
+
+pub fn expect_string<'v>(value: &'v Value, at: &str, out: &mut Violations) -> Option<&'v str> {
+    let text = value.as_str();
+    if text.is_none() {
+        wrong_kind(value, at, "a string", out);
+    }
+    text
+}
+
+pub fn expect_integer(value: &Value, at: &str, out: &mut Violations) -> Option<f64> {
+    let number = value
+        .as_i64()
+        .map(|n| n as f64)
+        .or_else(|| value.as_u64().map(|n| n as f64));
+    if number.is_none() {
+        wrong_kind(value, at, "an integer", out);
+    }
+    number
+}
+
+pub fn expect_number(value: &Value, at: &str, out: &mut Violations) -> Option<f64> {
+    let number = value.as_f64();
+    if number.is_none() {
+        wrong_kind(value, at, "a number", out);
+    }
+    number
+}
+
+pub fn expect_boolean(value: &Value, at: &str, out: &mut Violations) {
+    if !value.is_boolean() {
+        wrong_kind(value, at, "a boolean", out);
+    }
+}
+
+pub fn required(object: &Map<String, Value>, at: &str, names: &[&str], out: &mut Violations) {
+    for name in names {
+        if !object.contains_key(*name) {
+            out.push(format!("{} is required", describe(&child(at, name))));
+        }
+    }
+}
+
+pub fn no_other_properties(
+    object: &Map<String, Value>,
+    at: &str,
+    known: &[&str],
+    out: &mut Violations,
+) {
+    for name in object.keys() {
+        if !known.contains(&name.as_str()) {
+            out.push(format!(
+                "{} is not an allowed property",
+                describe(&child(at, name))
+            ));
+        }
+    }
+}
+
+pub fn min_length(text: &str, min: usize, at: &str, out: &mut Violations) {
+    if text.chars().count() < min {
+        out.push(format!(
+            "{} must be at least {min} characters long",
+            describe(at)
+        ));
+    }
+}
+
+pub fn max_length(text: &str, max: usize, at: &str, out: &mut Violations) {
+    if text.chars().count() > max {
+        out.push(format!(
+            "{} must be at most {max} characters long",
+            describe(at)
+        ));
+    }
+}
+
+pub fn one_of_values(text: &str, allowed: &[&str], at: &str, out: &mut Violations) {
+    if !allowed.contains(&text) {
+        out.push(format!(
+            "{} must be one of: {}",
+            describe(at),
+            allowed.join(", ")
+        ));
+    }
+}
+
+pub fn min_items(items: &[Value], min: usize, at: &str, out: &mut Violations) {
+    if items.len() < min {
+        let noun = if min == 1 { "item" } else { "items" };
+        out.push(format!(
+            "{} must contain at least {min} {noun}",
+            describe(at)
+        ));
+    }
+}
+
+pub fn max_items(items: &[Value], max: usize, at: &str, out: &mut Violations) {
+    if items.len() > max {
+        let noun = if max == 1 { "item" } else { "items" };
+        out.push(format!(
+            "{} must contain at most {max} {noun}",
+            describe(at)
+        ));
+    }
+}
+
+pub fn minimum(number: f64, min: f64, at: &str, out: &mut Violations) {
+    if number < min {
+        out.push(format!("{} must be at least {min}", describe(at)));
+    }
+}
+
+pub fn maximum(number: f64, max: f64, at: &str, out: &mut Violations) {
+    if number > max {
+        out.push(format!("{} must be at most {max}", describe(at)));
+    }
+}
+
+pub fn exclusive_minimum(number: f64, min: f64, at: &str, out: &mut Violations) {
+    if number <= min {
+        out.push(format!("{} must be greater than {min}", describe(at)));
+    }
+}
+
+pub fn exclusive_maximum(number: f64, max: f64, at: &str, out: &mut Violations) {
+    if number >= max {
+        out.push(format!("{} must be less than {max}", describe(at)));
+    }
+}
+
+/// Checks the formats with a defined syntax; others are documentation only.
+pub fn format(text: &str, format: &str, at: &str, out: &mut Violations) {
+    let valid = match format {
+        "url" | "uri" => is_uri(text),
+        "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+        _ => true,
+    };
+    if !valid {
+        out.push(format!("{} must be a valid {format}", describe(at)));
+    }
+}
+
+/// An absolute URI (RFC 3986): a scheme, a colon, and no whitespace.
+fn is_uri(text: &str) -> bool {
+    let Some((scheme, rest)) = text.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    chars
+        .next()
+        .is_some_and(|first| first.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+        && !rest.is_empty()
+        && !text.chars().any(char::is_whitespace)
+}
+
+/// A discriminator property that is missing or not a string.
+pub fn required_string(object: &Map<String, Value>, at: &str, name: &str, out: &mut Violations) {
+    let at = child(at, name);
+    match object.get(name) {
+        None => out.push(format!("{} is required", describe(&at))),
+        Some(value) => wrong_kind(value, &at, "a string", out),
+    }
+}
+
+/// A value that matches too few (or too many) of a `oneOf`/`anyOf`'s shapes.
+pub fn shape_mismatch(at: &str, expectation: &str, out: &mut Violations) {
+    out.push(format!(
+        "{} must match {expectation} of the allowed shapes",
+        describe(at)
+    ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The messages `check` reports for `value` at `name`.
+    fn messages(check: impl FnOnce(&mut Violations)) -> Violations {
+        let mut out = Violations::new();
+        check(&mut out);
+        out
+    }
+
+    #[test]
+    fn locations_read_like_paths() {
+        assert_eq!(child("", "a"), "a");
+        assert_eq!(child("a", "b"), "a.b");
+        assert_eq!(index("a.b", 2), "a.b[2]");
+        assert_eq!(
+            messages(|out| expect_string(&json!(1), "", out).map(drop).unwrap_or(())),
+            ["the body must be a string, not a number"]
+        );
+    }
+
+    #[test]
+    fn kinds_are_checked_and_named() {
+        let at = "field";
+        assert_eq!(
+            messages(|out| {
+                expect_object(&json!([]), at, out);
+            }),
+            ["'field' must be an object, not a list"]
+        );
+        assert_eq!(
+            messages(|out| {
+                expect_array(&json!({}), at, out);
+            }),
+            ["'field' must be a list, not an object"]
+        );
+        assert_eq!(
+            messages(|out| {
+                expect_integer(&json!(1.5), at, out);
+            }),
+            ["'field' must be an integer, not a number"]
+        );
+        assert_eq!(
+            messages(|out| {
+                expect_number(&json!("1"), at, out);
+            }),
+            ["'field' must be a number, not a string"]
+        );
+        assert_eq!(
+            messages(|out| expect_boolean(&json!(null), at, out)),
+            ["'field' must be a boolean, not null"]
+        );
+        assert_eq!(
+            expect_integer(&json!(7), at, &mut Violations::new()),
+            Some(7.0)
+        );
+        assert!(
+            messages(|out| {
+                expect_object(&json!({}), at, out);
+            })
+            .is_empty()
+        );
+    }
+
+    #[test]
+    fn required_and_unknown_properties() {
+        let object = json!({"a": 1, "z": 2});
+        let object = object.as_object().unwrap();
+        assert_eq!(
+            messages(|out| required(object, "p", &["a", "b"], out)),
+            ["'p.b' is required"]
+        );
+        assert_eq!(
+            messages(|out| no_other_properties(object, "", &["a"], out)),
+            ["'z' is not an allowed property"]
+        );
+    }
+
+    #[test]
+    fn lengths_count_characters_not_bytes() {
+        assert!(messages(|out| max_length("ééé", 3, "n", out)).is_empty());
+        assert_eq!(
+            messages(|out| max_length("éééé", 3, "n", out)),
+            ["'n' must be at most 3 characters long"]
+        );
+        assert_eq!(
+            messages(|out| min_length("ab", 3, "n", out)),
+            ["'n' must be at least 3 characters long"]
+        );
+        assert!(messages(|out| min_length("abc", 3, "n", out)).is_empty());
+    }
+
+    #[test]
+    fn enums_list_the_allowed_values() {
+        assert_eq!(
+            messages(|out| one_of_values("x", &["a", "b"], "t", out)),
+            ["'t' must be one of: a, b"]
+        );
+        assert!(messages(|out| one_of_values("a", &["a", "b"], "t", out)).is_empty());
+    }
+
+    #[test]
+    fn item_counts() {
+        let items = [json!(1), json!(2)];
+        assert_eq!(
+            messages(|out| min_items(&items, 3, "l", out)),
+            ["'l' must contain at least 3 items"]
+        );
+        assert_eq!(
+            messages(|out| max_items(&items, 1, "l", out)),
+            ["'l' must contain at most 1 item"]
+        );
+        assert!(messages(|out| min_items(&items, 2, "l", out)).is_empty());
+    }
+
+    #[test]
+    fn number_bounds_inclusive_and_exclusive() {
+        assert!(messages(|out| minimum(1.0, 1.0, "n", out)).is_empty());
+        assert_eq!(
+            messages(|out| exclusive_minimum(1.0, 1.0, "n", out)),
+            ["'n' must be greater than 1"]
+        );
+        assert!(messages(|out| maximum(2.0, 2.0, "n", out)).is_empty());
+        assert_eq!(
+            messages(|out| exclusive_maximum(2.0, 2.0, "n", out)),
+            ["'n' must be less than 2"]
+        );
+        assert_eq!(
+            messages(|out| minimum(0.5, 1.0, "n", out)),
+            ["'n' must be at least 1"]
+        );
+        assert_eq!(
+            messages(|out| maximum(3.0, 2.0, "n", out)),
+            ["'n' must be at most 2"]
+        );
+    }
+
+    #[test]
+    fn formats_with_a_syntax_are_checked() {
+        for valid in ["https://example.com/a", "urn:partner:token", "mailto:a@b.c"] {
+            assert!(
+                messages(|out| format(valid, "url", "u", out)).is_empty(),
+                "{valid}"
+            );
+        }
+        for invalid in ["example.com", "1http://x", "https://a b", "https:"] {
+            assert_eq!(
+                messages(|out| format(invalid, "url", "u", out)),
+                ["'u' must be a valid url"],
+                "{invalid}"
+            );
+        }
+        assert!(messages(|out| format("2026-01-02T03:04:05Z", "date-time", "d", out)).is_empty());
+        assert_eq!(
+            messages(|out| format("2026-01-02", "date-time", "d", out)),
+            ["'d' must be a valid date-time"]
+        );
+        assert!(
+            messages(|out| format("anything", "token-exchange-profile-id", "i", out)).is_empty()
+        );
+    }
+
+    #[test]
+    fn discriminators_and_shapes() {
+        let object = json!({"type": 1});
+        let object = object.as_object().unwrap();
+        assert_eq!(
+            messages(|out| required_string(object, "d", "type", out)),
+            ["'d.type' must be a string, not a number"]
+        );
+        assert_eq!(
+            messages(|out| required_string(object, "d", "kind", out)),
+            ["'d.kind' is required"]
+        );
+        assert_eq!(
+            messages(|out| shape_mismatch("d", "exactly one", out)),
+            ["'d' must match exactly one of the allowed shapes"]
+        );
+    }
+}

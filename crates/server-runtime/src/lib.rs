@@ -1,0 +1,30 @@
+//! The request plumbing every generated server crate shares.
+//!
+//! Generated server crates hold what depends on the spec (the trait, the
+//! response enums, the routes and the validators compiled from the schemas);
+//! everything that does not depend on it lives here, as ordinary, tested Rust:
+//! the API's error body, bearer-token parsing, body decoding by content type
+//! (JSON, or a form with bracket notation), and the rule checks the generated
+//! validators call. It plays the part `progenitor-client` plays for
+//! progenitor's clients.
+//!
+//! Hand-written code around a generated server (a reference implementation, a
+//! rate limiter in front of it, tests) uses the same functions, so an error
+//! body or a token is read and written the same way everywhere.
+
+// The error of a request step is the response refusing it. It is built once
+// and returned straight to axum, never stored: boxing it would buy nothing.
+#![allow(clippy::result_large_err)]
+
+mod auth;
+mod body;
+pub mod checks;
+mod errors;
+
+pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
+pub use body::{FORM, JSON, RouterOptions, decode_body, form_to_value, into_typed, read_body};
+pub use checks::Violations;
+pub use errors::{
+    ErrorBody, error_response, method_not_allowed, not_found, path_rejected, status,
+    validation_failed,
+};
