@@ -6,7 +6,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Map, Value};
 
-use crate::checks::Violations;
+use crate::checks::{Location, Violations};
 use crate::errors::{error_response, validation_failed};
 
 /// Media type of JSON bodies.
@@ -35,7 +35,7 @@ impl Default for RouterOptions {
 pub async fn read_body<T: serde::de::DeserializeOwned>(
     request: Request,
     accepted: &[&str],
-    validate: fn(&Value, &str, &mut Violations),
+    validate: fn(&Value, &Location, &mut Violations),
 ) -> Result<(HeaderMap, T), Response> {
     let mut request = request;
     // The handler needs the headers after the body has consumed the request:
@@ -50,7 +50,7 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
         })?;
     let value = decode_body(&headers, &bytes, accepted)?;
     let mut violations = Violations::new();
-    validate(&value, "", &mut violations);
+    validate(&value, &Location::Body, &mut violations);
     if !violations.is_empty() {
         return Err(validation_failed(&violations));
     }
@@ -275,11 +275,11 @@ mod tests {
         assert!(into_typed::<Named>(json!({"name": "x"})).is_ok());
     }
 
-    fn reject_all(_: &Value, _: &str, out: &mut Violations) {
+    fn reject_all(_: &Value, _: &Location, out: &mut Violations) {
         out.push("'name' is required".into());
     }
 
-    fn accept_all(_: &Value, _: &str, _: &mut Violations) {}
+    fn accept_all(_: &Value, _: &Location, _: &mut Violations) {}
 
     fn request(content_type: &str, body: &'static str) -> Request {
         axum::http::Request::builder()

@@ -1,32 +1,72 @@
 //! The rule checks generated validators call, one function per rule of
-//! JSON Schema the generator supports. Each takes the location of the value
-//! in the body (`at`, e.g. `destination.configuration.url` or `list[2]`) and
-//! adds a message naming it and the rule to `out` when the value breaks it.
+//! JSON Schema the generator supports. Each takes the [`Location`] of the
+//! value in the body and adds a message naming it and the rule to `out` when
+//! the value breaks it.
+
+use std::fmt;
 
 use serde_json::{Map, Value};
 
 /// Rules a body broke, each naming the field and the rule.
 pub type Violations = Vec<String>;
 
-/// The location of property `name` of the value at `at`.
-pub fn child(at: &str, name: &str) -> String {
-    if at.is_empty() {
-        name.to_string()
-    } else {
-        format!("{at}.{name}")
+/// Where a value is in the body: a chain of property names and list
+/// positions, kept on the stack as validation descends. It is spelled out
+/// (`destination.configuration.url`, `list[2]`) only when a rule is broken,
+/// so a valid body costs no allocation for it.
+#[derive(Debug, Clone, Copy)]
+pub enum Location<'a> {
+    /// The body itself.
+    Body,
+    /// Property `name` of the value at the first location.
+    Property(&'a Location<'a>, &'a str),
+    /// Item `position` of the list at the first location.
+    Item(&'a Location<'a>, usize),
+}
+
+impl<'a> Location<'a> {
+    /// Property `name` of the value here.
+    pub fn property(&'a self, name: &'a str) -> Location<'a> {
+        Location::Property(self, name)
+    }
+
+    /// Item `position` of the list here.
+    pub fn item(&'a self, position: usize) -> Location<'a> {
+        Location::Item(self, position)
+    }
+
+    /// The JSON Pointer (RFC 6901) of the value: `/destination/url`, `/list/2`.
+    pub fn pointer(&self) -> String {
+        match self {
+            Location::Body => String::new(),
+            Location::Property(parent, name) => {
+                format!(
+                    "{}/{}",
+                    parent.pointer(),
+                    name.replace('~', "~0").replace('/', "~1")
+                )
+            }
+            Location::Item(parent, position) => format!("{}/{position}", parent.pointer()),
+        }
     }
 }
 
-/// The location of item `position` of the list at `at`.
-pub fn index(at: &str, position: usize) -> String {
-    format!("{at}[{position}]")
+/// `destination.configuration.url`, `list[2]`; empty for the body.
+impl fmt::Display for Location<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Body => Ok(()),
+            Location::Property(Location::Body, name) => f.write_str(name),
+            Location::Property(parent, name) => write!(f, "{parent}.{name}"),
+            Location::Item(parent, position) => write!(f, "{parent}[{position}]"),
+        }
+    }
 }
 
-fn describe(at: &str) -> String {
-    if at.is_empty() {
-        "the body".to_string()
-    } else {
-        format!("'{at}'")
+fn describe(at: &Location) -> String {
+    match at {
+        Location::Body => "the body".to_string(),
+        at => format!("'{at}'"),
     }
 }
 
@@ -41,7 +81,7 @@ fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-fn wrong_kind(value: &Value, at: &str, expected: &str, out: &mut Violations) {
+fn wrong_kind(value: &Value, at: &Location, expected: &str, out: &mut Violations) {
     out.push(format!(
         "{} must be {expected}, not {}",
         describe(at),
@@ -51,7 +91,7 @@ fn wrong_kind(value: &Value, at: &str, expected: &str, out: &mut Violations) {
 
 pub fn expect_object<'v>(
     value: &'v Value,
-    at: &str,
+    at: &Location,
     out: &mut Violations,
 ) -> Option<&'v Map<String, Value>> {
     let object = value.as_object();
@@ -63,7 +103,7 @@ pub fn expect_object<'v>(
 
 pub fn expect_array<'v>(
     value: &'v Value,
-    at: &str,
+    at: &Location,
     out: &mut Violations,
 ) -> Option<&'v Vec<Value>> {
     let items = value.as_array();
@@ -73,7 +113,7 @@ pub fn expect_array<'v>(
     items
 }
 
-pub fn expect_string<'v>(value: &'v Value, at: &str, out: &mut Violations) -> Option<&'v str> {
+pub fn expect_string<'v>(value: &'v Value, at: &Location, out: &mut Violations) -> Option<&'v str> {
     let text = value.as_str();
     if text.is_none() {
         wrong_kind(value, at, "a string", out);
@@ -81,7 +121,7 @@ pub fn expect_string<'v>(value: &'v Value, at: &str, out: &mut Violations) -> Op
     text
 }
 
-pub fn expect_integer(value: &Value, at: &str, out: &mut Violations) -> Option<f64> {
+pub fn expect_integer(value: &Value, at: &Location, out: &mut Violations) -> Option<f64> {
     let number = value
         .as_i64()
         .map(|n| n as f64)
@@ -92,7 +132,7 @@ pub fn expect_integer(value: &Value, at: &str, out: &mut Violations) -> Option<f
     number
 }
 
-pub fn expect_number(value: &Value, at: &str, out: &mut Violations) -> Option<f64> {
+pub fn expect_number(value: &Value, at: &Location, out: &mut Violations) -> Option<f64> {
     let number = value.as_f64();
     if number.is_none() {
         wrong_kind(value, at, "a number", out);
@@ -100,23 +140,23 @@ pub fn expect_number(value: &Value, at: &str, out: &mut Violations) -> Option<f6
     number
 }
 
-pub fn expect_boolean(value: &Value, at: &str, out: &mut Violations) {
+pub fn expect_boolean(value: &Value, at: &Location, out: &mut Violations) {
     if !value.is_boolean() {
         wrong_kind(value, at, "a boolean", out);
     }
 }
 
-pub fn required(object: &Map<String, Value>, at: &str, names: &[&str], out: &mut Violations) {
+pub fn required(object: &Map<String, Value>, at: &Location, names: &[&str], out: &mut Violations) {
     for name in names {
         if !object.contains_key(*name) {
-            out.push(format!("{} is required", describe(&child(at, name))));
+            out.push(format!("{} is required", describe(&at.property(name))));
         }
     }
 }
 
 pub fn no_other_properties(
     object: &Map<String, Value>,
-    at: &str,
+    at: &Location,
     known: &[&str],
     out: &mut Violations,
 ) {
@@ -124,13 +164,13 @@ pub fn no_other_properties(
         if !known.contains(&name.as_str()) {
             out.push(format!(
                 "{} is not an allowed property",
-                describe(&child(at, name))
+                describe(&at.property(name))
             ));
         }
     }
 }
 
-pub fn min_length(text: &str, min: usize, at: &str, out: &mut Violations) {
+pub fn min_length(text: &str, min: usize, at: &Location, out: &mut Violations) {
     if text.chars().count() < min {
         out.push(format!(
             "{} must be at least {min} characters long",
@@ -139,7 +179,7 @@ pub fn min_length(text: &str, min: usize, at: &str, out: &mut Violations) {
     }
 }
 
-pub fn max_length(text: &str, max: usize, at: &str, out: &mut Violations) {
+pub fn max_length(text: &str, max: usize, at: &Location, out: &mut Violations) {
     if text.chars().count() > max {
         out.push(format!(
             "{} must be at most {max} characters long",
@@ -148,7 +188,7 @@ pub fn max_length(text: &str, max: usize, at: &str, out: &mut Violations) {
     }
 }
 
-pub fn one_of_values(text: &str, allowed: &[&str], at: &str, out: &mut Violations) {
+pub fn one_of_values(text: &str, allowed: &[&str], at: &Location, out: &mut Violations) {
     if !allowed.contains(&text) {
         out.push(format!(
             "{} must be one of: {}",
@@ -158,7 +198,7 @@ pub fn one_of_values(text: &str, allowed: &[&str], at: &str, out: &mut Violation
     }
 }
 
-pub fn min_items(items: &[Value], min: usize, at: &str, out: &mut Violations) {
+pub fn min_items(items: &[Value], min: usize, at: &Location, out: &mut Violations) {
     if items.len() < min {
         let noun = if min == 1 { "item" } else { "items" };
         out.push(format!(
@@ -168,7 +208,7 @@ pub fn min_items(items: &[Value], min: usize, at: &str, out: &mut Violations) {
     }
 }
 
-pub fn max_items(items: &[Value], max: usize, at: &str, out: &mut Violations) {
+pub fn max_items(items: &[Value], max: usize, at: &Location, out: &mut Violations) {
     if items.len() > max {
         let noun = if max == 1 { "item" } else { "items" };
         out.push(format!(
@@ -178,32 +218,32 @@ pub fn max_items(items: &[Value], max: usize, at: &str, out: &mut Violations) {
     }
 }
 
-pub fn minimum(number: f64, min: f64, at: &str, out: &mut Violations) {
+pub fn minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
     if number < min {
         out.push(format!("{} must be at least {min}", describe(at)));
     }
 }
 
-pub fn maximum(number: f64, max: f64, at: &str, out: &mut Violations) {
+pub fn maximum(number: f64, max: f64, at: &Location, out: &mut Violations) {
     if number > max {
         out.push(format!("{} must be at most {max}", describe(at)));
     }
 }
 
-pub fn exclusive_minimum(number: f64, min: f64, at: &str, out: &mut Violations) {
+pub fn exclusive_minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
     if number <= min {
         out.push(format!("{} must be greater than {min}", describe(at)));
     }
 }
 
-pub fn exclusive_maximum(number: f64, max: f64, at: &str, out: &mut Violations) {
+pub fn exclusive_maximum(number: f64, max: f64, at: &Location, out: &mut Violations) {
     if number >= max {
         out.push(format!("{} must be less than {max}", describe(at)));
     }
 }
 
 /// Checks the formats with a defined syntax; others are documentation only.
-pub fn format(text: &str, format: &str, at: &str, out: &mut Violations) {
+pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
     let valid = match format {
         "url" | "uri" => is_uri(text),
         "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
@@ -229,8 +269,13 @@ fn is_uri(text: &str) -> bool {
 }
 
 /// A discriminator property that is missing or not a string.
-pub fn required_string(object: &Map<String, Value>, at: &str, name: &str, out: &mut Violations) {
-    let at = child(at, name);
+pub fn required_string(
+    object: &Map<String, Value>,
+    at: &Location,
+    name: &str,
+    out: &mut Violations,
+) {
+    let at = at.property(name);
     match object.get(name) {
         None => out.push(format!("{} is required", describe(&at))),
         Some(value) => wrong_kind(value, &at, "a string", out),
@@ -238,7 +283,7 @@ pub fn required_string(object: &Map<String, Value>, at: &str, name: &str, out: &
 }
 
 /// A value that matches too few (or too many) of a `oneOf`/`anyOf`'s shapes.
-pub fn shape_mismatch(at: &str, expectation: &str, out: &mut Violations) {
+pub fn shape_mismatch(at: &Location, expectation: &str, out: &mut Violations) {
     out.push(format!(
         "{} must match {expectation} of the allowed shapes",
         describe(at)
@@ -257,20 +302,31 @@ mod tests {
         out
     }
 
+    /// Property `name` of the body.
+    fn field(name: &'static str) -> Location<'static> {
+        Location::Property(&Location::Body, name)
+    }
+
     #[test]
-    fn locations_read_like_paths() {
-        assert_eq!(child("", "a"), "a");
-        assert_eq!(child("a", "b"), "a.b");
-        assert_eq!(index("a.b", 2), "a.b[2]");
+    fn locations_read_like_paths_and_pointers() {
+        let a = field("a");
+        let b = a.property("b/c");
+        let item = b.item(2);
+        assert_eq!(a.to_string(), "a");
+        assert_eq!(item.to_string(), "a.b/c[2]");
+        assert_eq!(item.pointer(), "/a/b~1c/2");
+        assert_eq!(Location::Body.pointer(), "");
         assert_eq!(
-            messages(|out| expect_string(&json!(1), "", out).map(drop).unwrap_or(())),
+            messages(|out| {
+                expect_string(&json!(1), &Location::Body, out);
+            }),
             ["the body must be a string, not a number"]
         );
     }
 
     #[test]
     fn kinds_are_checked_and_named() {
-        let at = "field";
+        let at = &field("field");
         assert_eq!(
             messages(|out| {
                 expect_object(&json!([]), at, out);
@@ -316,70 +372,70 @@ mod tests {
         let object = json!({"a": 1, "z": 2});
         let object = object.as_object().unwrap();
         assert_eq!(
-            messages(|out| required(object, "p", &["a", "b"], out)),
+            messages(|out| required(object, &field("p"), &["a", "b"], out)),
             ["'p.b' is required"]
         );
         assert_eq!(
-            messages(|out| no_other_properties(object, "", &["a"], out)),
+            messages(|out| no_other_properties(object, &Location::Body, &["a"], out)),
             ["'z' is not an allowed property"]
         );
     }
 
     #[test]
     fn lengths_count_characters_not_bytes() {
-        assert!(messages(|out| max_length("ééé", 3, "n", out)).is_empty());
+        assert!(messages(|out| max_length("ééé", 3, &field("n"), out)).is_empty());
         assert_eq!(
-            messages(|out| max_length("éééé", 3, "n", out)),
+            messages(|out| max_length("éééé", 3, &field("n"), out)),
             ["'n' must be at most 3 characters long"]
         );
         assert_eq!(
-            messages(|out| min_length("ab", 3, "n", out)),
+            messages(|out| min_length("ab", 3, &field("n"), out)),
             ["'n' must be at least 3 characters long"]
         );
-        assert!(messages(|out| min_length("abc", 3, "n", out)).is_empty());
+        assert!(messages(|out| min_length("abc", 3, &field("n"), out)).is_empty());
     }
 
     #[test]
     fn enums_list_the_allowed_values() {
         assert_eq!(
-            messages(|out| one_of_values("x", &["a", "b"], "t", out)),
+            messages(|out| one_of_values("x", &["a", "b"], &field("t"), out)),
             ["'t' must be one of: a, b"]
         );
-        assert!(messages(|out| one_of_values("a", &["a", "b"], "t", out)).is_empty());
+        assert!(messages(|out| one_of_values("a", &["a", "b"], &field("t"), out)).is_empty());
     }
 
     #[test]
     fn item_counts() {
         let items = [json!(1), json!(2)];
         assert_eq!(
-            messages(|out| min_items(&items, 3, "l", out)),
+            messages(|out| min_items(&items, 3, &field("l"), out)),
             ["'l' must contain at least 3 items"]
         );
         assert_eq!(
-            messages(|out| max_items(&items, 1, "l", out)),
+            messages(|out| max_items(&items, 1, &field("l"), out)),
             ["'l' must contain at most 1 item"]
         );
-        assert!(messages(|out| min_items(&items, 2, "l", out)).is_empty());
+        assert!(messages(|out| min_items(&items, 2, &field("l"), out)).is_empty());
     }
 
     #[test]
     fn number_bounds_inclusive_and_exclusive() {
-        assert!(messages(|out| minimum(1.0, 1.0, "n", out)).is_empty());
+        assert!(messages(|out| minimum(1.0, 1.0, &field("n"), out)).is_empty());
         assert_eq!(
-            messages(|out| exclusive_minimum(1.0, 1.0, "n", out)),
+            messages(|out| exclusive_minimum(1.0, 1.0, &field("n"), out)),
             ["'n' must be greater than 1"]
         );
-        assert!(messages(|out| maximum(2.0, 2.0, "n", out)).is_empty());
+        assert!(messages(|out| maximum(2.0, 2.0, &field("n"), out)).is_empty());
         assert_eq!(
-            messages(|out| exclusive_maximum(2.0, 2.0, "n", out)),
+            messages(|out| exclusive_maximum(2.0, 2.0, &field("n"), out)),
             ["'n' must be less than 2"]
         );
         assert_eq!(
-            messages(|out| minimum(0.5, 1.0, "n", out)),
+            messages(|out| minimum(0.5, 1.0, &field("n"), out)),
             ["'n' must be at least 1"]
         );
         assert_eq!(
-            messages(|out| maximum(3.0, 2.0, "n", out)),
+            messages(|out| maximum(3.0, 2.0, &field("n"), out)),
             ["'n' must be at most 2"]
         );
     }
@@ -388,24 +444,28 @@ mod tests {
     fn formats_with_a_syntax_are_checked() {
         for valid in ["https://example.com/a", "urn:partner:token", "mailto:a@b.c"] {
             assert!(
-                messages(|out| format(valid, "url", "u", out)).is_empty(),
+                messages(|out| format(valid, "url", &field("u"), out)).is_empty(),
                 "{valid}"
             );
         }
         for invalid in ["example.com", "1http://x", "https://a b", "https:"] {
             assert_eq!(
-                messages(|out| format(invalid, "url", "u", out)),
+                messages(|out| format(invalid, "url", &field("u"), out)),
                 ["'u' must be a valid url"],
                 "{invalid}"
             );
         }
-        assert!(messages(|out| format("2026-01-02T03:04:05Z", "date-time", "d", out)).is_empty());
+        assert!(
+            messages(|out| format("2026-01-02T03:04:05Z", "date-time", &field("d"), out))
+                .is_empty()
+        );
         assert_eq!(
-            messages(|out| format("2026-01-02", "date-time", "d", out)),
+            messages(|out| format("2026-01-02", "date-time", &field("d"), out)),
             ["'d' must be a valid date-time"]
         );
         assert!(
-            messages(|out| format("anything", "token-exchange-profile-id", "i", out)).is_empty()
+            messages(|out| format("anything", "token-exchange-profile-id", &field("i"), out))
+                .is_empty()
         );
     }
 
@@ -414,15 +474,15 @@ mod tests {
         let object = json!({"type": 1});
         let object = object.as_object().unwrap();
         assert_eq!(
-            messages(|out| required_string(object, "d", "type", out)),
+            messages(|out| required_string(object, &field("d"), "type", out)),
             ["'d.type' must be a string, not a number"]
         );
         assert_eq!(
-            messages(|out| required_string(object, "d", "kind", out)),
+            messages(|out| required_string(object, &field("d"), "kind", out)),
             ["'d.kind' is required"]
         );
         assert_eq!(
-            messages(|out| shape_mismatch("d", "exactly one", out)),
+            messages(|out| shape_mismatch(&field("d"), "exactly one", out)),
             ["'d' must match exactly one of the allowed shapes"]
         );
     }

@@ -549,32 +549,31 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
 /// Checks of request bodies against the spec's schemas, one function per
 /// schema a request body uses.
 mod validate {
-    use tenant_server_runtime::Violations;
-    use tenant_server_runtime::checks as check;
+    use tenant_server_runtime::checks::{self as check, Location, Violations};
     use serde_json::Value;
 
     /// Checks a value against the `CreateEventStreamRequest` schema.
     pub(crate) fn create_event_stream_request(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
             check::required(object, at, &["name", "subscriptions", "destination"], out);
             if let Some(value) = object.get("name") {
-                let at = &check::child(at, "name");
+                let at = &at.property("name");
                 event_stream_name(value, at, out);
             }
             if let Some(value) = object.get("subscriptions") {
-                let at = &check::child(at, "subscriptions");
+                let at = &at.property("subscriptions");
                 event_stream_subscriptions(value, at, out);
             }
             if let Some(value) = object.get("destination") {
-                let at = &check::child(at, "destination");
+                let at = &at.property("destination");
                 event_stream_destination_input(value, at, out);
             }
             if let Some(value) = object.get("status") {
-                let at = &check::child(at, "status");
+                let at = &at.property("status");
                 event_stream_status(value, at, out);
             }
         }
@@ -583,7 +582,7 @@ mod validate {
     /// Checks a value against the `CreateTokenExchangeProfileRequest` schema.
     pub(crate) fn create_token_exchange_profile_request(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
@@ -594,19 +593,19 @@ mod validate {
                 out,
             );
             if let Some(value) = object.get("name") {
-                let at = &check::child(at, "name");
+                let at = &at.property("name");
                 token_exchange_profile_name(value, at, out);
             }
             if let Some(value) = object.get("subject_token_type") {
-                let at = &check::child(at, "subject_token_type");
+                let at = &at.property("subject_token_type");
                 subject_token_type(value, at, out);
             }
             if let Some(value) = object.get("action_id") {
-                let at = &check::child(at, "action_id");
+                let at = &at.property("action_id");
                 token_exchange_action_id(value, at, out);
             }
             if let Some(value) = object.get("type") {
-                let at = &check::child(at, "type");
+                let at = &at.property("type");
                 token_exchange_profile_type(value, at, out);
             }
             check::no_other_properties(
@@ -621,14 +620,14 @@ mod validate {
     /// Checks a value against the `EventStreamDestinationInput` schema.
     pub(crate) fn event_stream_destination_input(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         webhook_destination_input(value, at, out);
     }
 
     /// Checks a value against the `EventStreamName` schema.
-    pub(crate) fn event_stream_name(value: &Value, at: &str, out: &mut Violations) {
+    pub(crate) fn event_stream_name(value: &Value, at: &Location, out: &mut Violations) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::min_length(text, 1usize, at, out);
             check::max_length(text, 128usize, at, out);
@@ -636,7 +635,11 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamStatus` schema.
-    pub(crate) fn event_stream_status(value: &Value, at: &str, out: &mut Violations) {
+    pub(crate) fn event_stream_status(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::one_of_values(text, &["enabled", "disabled"], at, out);
         }
@@ -645,13 +648,13 @@ mod validate {
     /// Checks a value against the `EventStreamSubscription` schema.
     pub(crate) fn event_stream_subscription(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
             check::required(object, at, &["event_type"], out);
             if let Some(value) = object.get("event_type") {
-                let at = &check::child(at, "event_type");
+                let at = &at.property("event_type");
                 check::expect_string(value, at, out);
             }
         }
@@ -660,20 +663,24 @@ mod validate {
     /// Checks a value against the `EventStreamSubscriptions` schema.
     pub(crate) fn event_stream_subscriptions(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(items) = check::expect_array(value, at, out) {
             check::min_items(items, 1usize, at, out);
             for (position, value) in items.iter().enumerate() {
-                let at = &check::index(at, position);
+                let at = &at.item(position);
                 event_stream_subscription(value, at, out);
             }
         }
     }
 
     /// Checks a value against the `SubjectTokenType` schema.
-    pub(crate) fn subject_token_type(value: &Value, at: &str, out: &mut Violations) {
+    pub(crate) fn subject_token_type(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::min_length(text, 8usize, at, out);
             check::max_length(text, 100usize, at, out);
@@ -684,7 +691,7 @@ mod validate {
     /// Checks a value against the `TokenExchangeActionId` schema.
     pub(crate) fn token_exchange_action_id(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(text) = check::expect_string(value, at, out) {
@@ -696,7 +703,7 @@ mod validate {
     /// Checks a value against the `TokenExchangeProfileName` schema.
     pub(crate) fn token_exchange_profile_name(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(text) = check::expect_string(value, at, out) {
@@ -708,7 +715,7 @@ mod validate {
     /// Checks a value against the `TokenExchangeProfileType` schema.
     pub(crate) fn token_exchange_profile_type(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         let mut broken = Violations::new();
@@ -726,21 +733,21 @@ mod validate {
     /// Checks a value against the `WebhookAuthorizationInput` schema.
     pub(crate) fn webhook_authorization_input(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
             check::required(object, at, &["method", "username", "password"], out);
             if let Some(value) = object.get("method") {
-                let at = &check::child(at, "method");
+                let at = &at.property("method");
                 webhook_authorization_method(value, at, out);
             }
             if let Some(value) = object.get("username") {
-                let at = &check::child(at, "username");
+                let at = &at.property("username");
                 check::expect_string(value, at, out);
             }
             if let Some(value) = object.get("password") {
-                let at = &check::child(at, "password");
+                let at = &at.property("password");
                 check::expect_string(value, at, out);
             }
         }
@@ -749,7 +756,7 @@ mod validate {
     /// Checks a value against the `WebhookAuthorizationMethod` schema.
     pub(crate) fn webhook_authorization_method(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(text) = check::expect_string(value, at, out) {
@@ -760,7 +767,7 @@ mod validate {
     /// Checks a value against the `WebhookConfigurationInput` schema.
     pub(crate) fn webhook_configuration_input(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
@@ -771,11 +778,11 @@ mod validate {
                 out,
             );
             if let Some(value) = object.get("webhook_endpoint") {
-                let at = &check::child(at, "webhook_endpoint");
+                let at = &at.property("webhook_endpoint");
                 check::expect_string(value, at, out);
             }
             if let Some(value) = object.get("webhook_authorization") {
-                let at = &check::child(at, "webhook_authorization");
+                let at = &at.property("webhook_authorization");
                 webhook_authorization_input(value, at, out);
             }
         }
@@ -784,17 +791,17 @@ mod validate {
     /// Checks a value against the `WebhookDestinationInput` schema.
     pub(crate) fn webhook_destination_input(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
             check::required(object, at, &["type", "configuration"], out);
             if let Some(value) = object.get("type") {
-                let at = &check::child(at, "type");
+                let at = &at.property("type");
                 webhook_destination_type(value, at, out);
             }
             if let Some(value) = object.get("configuration") {
-                let at = &check::child(at, "configuration");
+                let at = &at.property("configuration");
                 webhook_configuration_input(value, at, out);
             }
         }
@@ -803,7 +810,7 @@ mod validate {
     /// Checks a value against the `WebhookDestinationType` schema.
     pub(crate) fn webhook_destination_type(
         value: &Value,
-        at: &str,
+        at: &Location,
         out: &mut Violations,
     ) {
         if let Some(text) = check::expect_string(value, at, out) {

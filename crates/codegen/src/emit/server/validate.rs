@@ -1,7 +1,8 @@
 //! Renders the model's request-body [`Check`]s as the crate's private
 //! `validate` module: one function per schema a request body reaches. The
-//! generated code has `value: &Value`, `at: &str` (where in the body the
-//! value is) and `out: &mut Violations` in scope, and calls the rule checks of
+//! generated code has `value: &Value`, `at: &Location` (where in the body the
+//! value is, spelled out only when a rule is broken) and
+//! `out: &mut Violations` in scope, and calls the rule checks of
 //! `tenant_server_runtime::checks`.
 
 use proc_macro2::{Ident, TokenStream};
@@ -34,7 +35,7 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
         };
         quote! {
             #[doc = #doc]
-            pub(crate) fn #ident(value: &Value, at: &str, out: &mut Violations) {
+            pub(crate) fn #ident(value: &Value, at: &Location, out: &mut Violations) {
                 #checks
             }
         }
@@ -43,8 +44,7 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
         /// Checks of request bodies against the spec's schemas, one function per
         /// schema a request body uses.
         mod validate {
-            use #runtime::Violations;
-            use #runtime::checks as check;
+            use #runtime::checks::{self as check, Location, Violations};
             use serde_json::Value;
 
             #(#functions)*
@@ -79,7 +79,7 @@ fn render(check: &Check) -> TokenStream {
                     match object.get(#property) {
                         Some(Value::String(kind)) => match kind.as_str() {
                             #(#arms)*
-                            other => check::one_of_values(other, &[#(#keys),*], &check::child(at, #property), out),
+                            other => check::one_of_values(other, &[#(#keys),*], &at.property(#property), out),
                         },
                         _ => check::required_string(object, at, #property, out),
                     }
@@ -147,7 +147,7 @@ fn render_object(object: &ObjectCheck) -> TokenStream {
         let inner = render(property);
         checks.push(quote! {
             if let Some(value) = object.get(#name) {
-                let at = &check::child(at, #name);
+                let at = &at.property(#name);
                 #inner
             }
         });
@@ -163,7 +163,7 @@ fn render_object(object: &ObjectCheck) -> TokenStream {
             checks.push(quote! {
                 for (name, value) in object {
                     if ![#(#known),*].contains(&name.as_str()) {
-                        let at = &check::child(at, name);
+                        let at = &at.property(name);
                         #inner
                     }
                 }
@@ -193,7 +193,7 @@ fn render_array(array: &ArrayCheck) -> TokenStream {
         let inner = render(&array.items);
         checks.push(quote! {
             for (position, value) in items.iter().enumerate() {
-                let at = &check::index(at, position);
+                let at = &at.item(position);
                 #inner
             }
         });
