@@ -1,0 +1,80 @@
+//! Side-by-side load benchmark of the generated router and a hand-written
+//! axum baseline doing the same work.
+//!
+//! `run` starts each server as a child process with one worker thread, drives
+//! it with `wrk` for each request kind, interleaving the two servers round by
+//! round, and reads the server's CPU time from `/proc` before and after each
+//! load. It prints CPU per request, requests per second and p99 latency per
+//! kind and server, with the generated/hand-written ratios (medians over the
+//! rounds). `crates/server-bench/bench.sh` installs `wrk` and runs it.
+
+mod baseline;
+mod generated;
+mod load;
+mod work;
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(about = "Load benchmark: the generated router against a hand-written axum server")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Server {
+    Generated,
+    Baseline,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve one of the two servers on one worker thread (used by `run`).
+    Serve {
+        #[arg(value_enum)]
+        server: Server,
+        #[arg(long, default_value = "127.0.0.1:0")]
+        listen: SocketAddr,
+    },
+    /// Run the benchmark and print the comparison.
+    Run(load::Settings),
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Serve { server, listen } => {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("a tokio runtime");
+            runtime.block_on(serve(server, listen));
+            ExitCode::SUCCESS
+        }
+        Command::Run(settings) => match load::run(&settings) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}
+
+async fn serve(server: Server, listen: SocketAddr) {
+    let router = match server {
+        Server::Generated => generated::router(),
+        Server::Baseline => baseline::router(),
+    };
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .expect("the listen address is free");
+    // The parent reads the bound address from the first line.
+    println!("{}", listener.local_addr().expect("a bound address"));
+    axum::serve(listener, router)
+        .await
+        .expect("the server runs");
+}
