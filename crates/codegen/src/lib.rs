@@ -2,7 +2,8 @@
 //!
 //! The pipeline has one module per stage:
 //!
-//! 1. [`load`]: read the YAML, keeping the line of every node, into `openapiv3`.
+//! 1. [`load`]: read the YAML, keeping the line of every node; an OpenAPI 3.1
+//!    document is [`lower`]ed to the 3.0 dialect the rest reads.
 //! 2. [`model`]: check what the generators support and distil an [`model::ApiModel`],
 //!    naming everything by the one rule of [`naming`].
 //! 3. [`emit`]: produce token streams and manifests for each generated crate.
@@ -17,6 +18,7 @@ pub mod diagnostic;
 pub mod emit;
 pub mod format;
 pub mod load;
+pub mod lower;
 pub mod model;
 pub mod naming;
 pub mod write;

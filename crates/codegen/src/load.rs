@@ -108,12 +108,21 @@ pub fn parse_spec(path: &Path, bytes: &[u8]) -> Result<LoadedSpec, Diagnostic> {
         source_map,
     };
     check_version(&spec)?;
+    let mut spec = spec;
+    if spec
+        .document
+        .get("openapi")
+        .and_then(Value::as_str)
+        .is_some_and(crate::lower::is_openapi_31)
+    {
+        crate::lower::lower(&mut spec)?;
+    }
     Ok(spec)
 }
 
-/// Rejects documents that are not OpenAPI 3.0 before deserializing them, so
-/// that a Swagger 2.0 or OpenAPI 3.1 file gets a message about its version
-/// instead of a confusing complaint about some field deep inside.
+/// Rejects documents that are not OpenAPI 3.0 or 3.1 before deserializing
+/// them, so that a Swagger 2.0 file gets a message about its version instead
+/// of a confusing complaint about some field deep inside.
 fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
     let Value::Object(root) = &spec.document else {
         return Err(spec.error_at(
@@ -125,7 +134,7 @@ fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
         return Err(spec.error_at(
             "/swagger",
             format!(
-                "this is a Swagger/OpenAPI {} document; only OpenAPI 3.0.x is supported",
+                "this is a Swagger/OpenAPI {} document; only OpenAPI 3.0.x and 3.1.x are supported",
                 scalar_text(swagger)
             ),
         ));
@@ -135,10 +144,14 @@ fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
             "",
             "not an OpenAPI document: the `openapi` field is missing",
         )),
-        Some(Value::String(version)) if is_openapi_30(version) => Ok(()),
+        Some(Value::String(version))
+            if is_openapi_30(version) || crate::lower::is_openapi_31(version) =>
+        {
+            Ok(())
+        }
         Some(Value::String(version)) => Err(spec.error_at(
             "/openapi",
-            format!("OpenAPI version {version} is not supported; only 3.0.x is"),
+            format!("OpenAPI version {version} is not supported; only 3.0.x and 3.1.x are"),
         )),
         Some(other) => Err(spec.error_at(
             "/openapi",

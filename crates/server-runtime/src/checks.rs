@@ -282,6 +282,14 @@ pub fn required_string(
     }
 }
 
+/// A list none of whose items has the shape `contains` asks for.
+pub fn no_item_matches(at: &Location, out: &mut Violations) {
+    out.push(format!(
+        "{} must contain an item of the required shape",
+        describe(at)
+    ));
+}
+
 /// A value that matches too few (or too many) of a `oneOf`/`anyOf`'s shapes.
 pub fn shape_mismatch(at: &Location, expectation: &str, out: &mut Violations) {
     out.push(format!(
@@ -480,6 +488,10 @@ mod tests {
         assert_eq!(
             messages(|out| required_string(object, &field("d"), "kind", out)),
             ["'d.kind' is required"]
+        );
+        assert_eq!(
+            messages(|out| no_item_matches(&field("l"), out)),
+            ["'l' must contain an item of the required shape"]
         );
         assert_eq!(
             messages(|out| shape_mismatch(&field("d"), "exactly one", out)),

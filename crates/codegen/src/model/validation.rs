@@ -83,6 +83,9 @@ pub struct ArrayCheck {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
     pub items: Box<Check>,
+    /// At least one item must pass this (JSON Schema's `contains`, which an
+    /// OpenAPI 3.1 document lowers to `x-contains`).
+    pub contains: Option<Box<Check>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -199,8 +202,16 @@ impl Compiler<'_> {
             checks.push(self.alternatives(object, variants, pointer, false)?);
         }
         let kind = object.get("type").and_then(Value::as_str).or_else(|| {
-            (object.contains_key("properties") || object.contains_key("additionalProperties"))
-                .then_some("object")
+            if object.contains_key("properties") || object.contains_key("additionalProperties") {
+                Some("object")
+            } else {
+                // An untyped enum of strings (a lowered `const`, say) is a string.
+                object
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .filter(|values| !values.is_empty() && values.iter().all(Value::is_string))
+                    .map(|_| "string")
+            }
         });
         match kind {
             Some("object") => checks.push(self.object(object, pointer)?),
@@ -322,10 +333,17 @@ impl Compiler<'_> {
             Some(items) => self.check(items, &format!("{pointer}/items"))?,
             None => Check::Any,
         };
+        let contains = match schema.get("x-contains") {
+            Some(contains) => Some(Box::new(
+                self.check(contains, &format!("{pointer}/x-contains"))?,
+            )),
+            None => None,
+        };
         Ok(Check::Array(ArrayCheck {
             min_items: count(schema, "minItems").filter(|min| *min > 0),
             max_items: count(schema, "maxItems"),
             items: Box::new(items),
+            contains,
         }))
     }
 }
@@ -501,6 +519,14 @@ mod tests {
                 mapping: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
             }
         );
+    }
+
+    #[test]
+    fn an_untyped_enum_of_strings_is_a_string_check() {
+        let Check::String(string) = compile_schema(json!({"enum": ["game"]})) else {
+            panic!()
+        };
+        assert_eq!(string.allowed, Some(vec!["game".to_string()]));
     }
 
     #[test]

@@ -189,6 +189,26 @@ fn render_array(array: &ArrayCheck) -> TokenStream {
     if let Some(max) = array.max_items {
         checks.push(quote!(check::max_items(items, #max, at, out);));
     }
+    if array.contains.as_deref().is_some_and(Check::is_any) {
+        // Any item will do: the list must only have one.
+        checks.push(quote! {
+            if items.is_empty() {
+                check::no_item_matches(at, out);
+            }
+        });
+    } else if let Some(contains) = &array.contains {
+        let inner = render(contains);
+        checks.push(quote! {
+            let matched = items.iter().any(|value| {
+                let out = &mut Violations::new();
+                #inner
+                out.is_empty()
+            });
+            if !matched {
+                check::no_item_matches(at, out);
+            }
+        });
+    }
     if !array.items.is_any() {
         let inner = render(&array.items);
         checks.push(quote! {
