@@ -713,3 +713,53 @@ fn every_request_and_response_type_round_trips() {
         json!({"statusCode": 409, "error": "Conflict", "message": "exists", "errorCode": "conflict"}),
     );
 }
+
+/// An implementation written before any operation existed: it overrides
+/// none, yet compiles, because every operation has a default body.
+struct ImplementsNothing;
+
+impl TenantManagementApi for ImplementsNothing {
+    type Caller = ();
+
+    async fn authorize(&self, _request: AuthorizationRequest<'_>) -> Result<(), AuthError> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn operations_a_server_does_not_implement_answer_501() {
+    let app = tenant_api_server::router(ImplementsNothing);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let response = reqwest::Client::new()
+        .get(format!("http://{address}/api/v2/actions/modules/mod_1"))
+        .bearer_auth("any")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 501);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["statusCode"], 501);
+    assert_eq!(body["error"], "Not Implemented");
+    assert_eq!(body["errorCode"], "not_implemented");
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("get_action_module"),
+        "{body}"
+    );
+
+    // A body is still validated before the (default) method is reached.
+    let (status, _) = workspace_tests::post_raw(
+        &reqwest::Client::new(),
+        &format!("http://{address}/api/v2/token-exchange-profiles"),
+        "any",
+        "application/json",
+        r#"{"name": "x"}"#,
+    )
+    .await;
+    assert_eq!(status, 400);
+}

@@ -120,6 +120,9 @@ pub enum CreateTokenExchangeProfileResponse {
     Conflict(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
+    /// 501 from the trait's default method: the server does not
+    /// implement the operation (yet).
+    Unimplemented(runtime::ErrorBody),
 }
 
 impl IntoResponse for CreateTokenExchangeProfileResponse {
@@ -143,6 +146,7 @@ impl IntoResponse for CreateTokenExchangeProfileResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
+            Self::Unimplemented(body) => body.into_response(),
         }
     }
 }
@@ -160,6 +164,9 @@ pub enum GetUserAttributeProfileTemplateResponse {
     NotFound(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
+    /// 501 from the trait's default method: the server does not
+    /// implement the operation (yet).
+    Unimplemented(runtime::ErrorBody),
 }
 
 impl IntoResponse for GetUserAttributeProfileTemplateResponse {
@@ -178,6 +185,7 @@ impl IntoResponse for GetUserAttributeProfileTemplateResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
+            Self::Unimplemented(body) => body.into_response(),
         }
     }
 }
@@ -195,6 +203,9 @@ pub enum GetActionModuleResponse {
     NotFound(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
+    /// 501 from the trait's default method: the server does not
+    /// implement the operation (yet).
+    Unimplemented(runtime::ErrorBody),
 }
 
 impl IntoResponse for GetActionModuleResponse {
@@ -213,6 +224,7 @@ impl IntoResponse for GetActionModuleResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
+            Self::Unimplemented(body) => body.into_response(),
         }
     }
 }
@@ -230,6 +242,9 @@ pub enum CreateEventStreamResponse {
     Forbidden(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
+    /// 501 from the trait's default method: the server does not
+    /// implement the operation (yet).
+    Unimplemented(runtime::ErrorBody),
 }
 
 impl IntoResponse for CreateEventStreamResponse {
@@ -250,6 +265,7 @@ impl IntoResponse for CreateEventStreamResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
+            Self::Unimplemented(body) => body.into_response(),
         }
     }
 }
@@ -265,6 +281,9 @@ pub enum GetPushNotificationApnsProviderResponse {
     Forbidden(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
+    /// 501 from the trait's default method: the server does not
+    /// implement the operation (yet).
+    Unimplemented(runtime::ErrorBody),
 }
 
 impl IntoResponse for GetPushNotificationApnsProviderResponse {
@@ -280,6 +299,7 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
+            Self::Unimplemented(body) => body.into_response(),
         }
     }
 }
@@ -287,6 +307,8 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
 /// The Tenant Management API as a trait: implement it and serve it with [`router`].
 ///
 /// Every request is authenticated with [`TenantManagementApi::authorize`], decoded and validated against the spec before the operation's method is called.
+///
+/// Every operation has a default body answering 501 Not Implemented with the API's error body (the `Unimplemented` variant of its response), so an operation added to the spec does not break an implementation built before it. Override each operation the server serves.
 pub trait TenantManagementApi: Send + Sync + 'static {
     /// The verified identity [`Self::authorize`] returns; each operation gets it
     /// in its [`RequestContext`].
@@ -311,7 +333,18 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         context: RequestContext<Self::Caller>,
         body: types::CreateTokenExchangeProfileRequest,
-    ) -> impl Future<Output = CreateTokenExchangeProfileResponse> + Send;
+    ) -> impl Future<Output = CreateTokenExchangeProfileResponse> + Send {
+        let _ = (context, body);
+        std::future::ready(
+            CreateTokenExchangeProfileResponse::Unimplemented(
+                runtime::ErrorBody::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "The operation `create_token_exchange_profile` is not implemented by this server",
+                    "not_implemented",
+                ),
+            ),
+        )
+    }
 
     /// Retrieve a user attribute profile template
     ///
@@ -324,7 +357,18 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         context: RequestContext<Self::Caller>,
         id: String,
-    ) -> impl Future<Output = GetUserAttributeProfileTemplateResponse> + Send;
+    ) -> impl Future<Output = GetUserAttributeProfileTemplateResponse> + Send {
+        let _ = (context, id);
+        std::future::ready(
+            GetUserAttributeProfileTemplateResponse::Unimplemented(
+                runtime::ErrorBody::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "The operation `get_user_attribute_profile_template` is not implemented by this server",
+                    "not_implemented",
+                ),
+            ),
+        )
+    }
 
     /// Retrieve an action module
     ///
@@ -337,7 +381,18 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         context: RequestContext<Self::Caller>,
         id: String,
-    ) -> impl Future<Output = GetActionModuleResponse> + Send;
+    ) -> impl Future<Output = GetActionModuleResponse> + Send {
+        let _ = (context, id);
+        std::future::ready(
+            GetActionModuleResponse::Unimplemented(
+                runtime::ErrorBody::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "The operation `get_action_module` is not implemented by this server",
+                    "not_implemented",
+                ),
+            ),
+        )
+    }
 
     /// Create an event stream
     ///
@@ -350,7 +405,18 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         context: RequestContext<Self::Caller>,
         body: types::CreateEventStreamRequest,
-    ) -> impl Future<Output = CreateEventStreamResponse> + Send;
+    ) -> impl Future<Output = CreateEventStreamResponse> + Send {
+        let _ = (context, body);
+        std::future::ready(
+            CreateEventStreamResponse::Unimplemented(
+                runtime::ErrorBody::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "The operation `create_event_stream` is not implemented by this server",
+                    "not_implemented",
+                ),
+            ),
+        )
+    }
 
     /// Retrieve the APNs push-notification provider configuration
     ///
@@ -362,7 +428,18 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     fn get_push_notification_apns_provider(
         &self,
         context: RequestContext<Self::Caller>,
-    ) -> impl Future<Output = GetPushNotificationApnsProviderResponse> + Send;
+    ) -> impl Future<Output = GetPushNotificationApnsProviderResponse> + Send {
+        let _ = context;
+        std::future::ready(
+            GetPushNotificationApnsProviderResponse::Unimplemented(
+                runtime::ErrorBody::new(
+                    StatusCode::NOT_IMPLEMENTED,
+                    "The operation `get_push_notification_apns_provider` is not implemented by this server",
+                    "not_implemented",
+                ),
+            ),
+        )
+    }
 }
 
 /// The router serving `api` with default [`RouterOptions`].

@@ -11,7 +11,11 @@ pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
     let docs = crate::format::doc_lines(&format!(
         "The {} as a trait: implement it and serve it with [`router`].\n\n\
          Every request is authenticated with [`{trait_ident}::authorize`], decoded and \
-         validated against the spec before the operation's method is called.",
+         validated against the spec before the operation's method is called.\n\n\
+         Every operation has a default body answering 501 Not Implemented with the \
+         API's error body (the `Unimplemented` variant of its response), so an \
+         operation added to the spec does not break an implementation built before \
+         it. Override each operation the server serves.",
         model.title
     ));
     let methods = model.operations.iter().map(trait_method);
@@ -71,6 +75,23 @@ fn trait_method(operation: &Operation) -> TokenStream {
     } else {
         quote!(Self::Caller)
     };
+    let mut unused: Vec<TokenStream> = vec![quote!(context)];
+    unused.extend(operation.parameters.iter().map(|parameter| {
+        let name = naming::ident(&naming::method_name(&parameter.name));
+        quote!(#name)
+    }));
+    if operation.request_body.is_some() {
+        unused.push(quote!(body));
+    }
+    let unused = if unused.len() == 1 {
+        quote!(let _ = context;)
+    } else {
+        quote!(let _ = (#(#unused),*);)
+    };
+    let message = format!(
+        "The operation `{}` is not implemented by this server",
+        operation.id
+    );
     quote! {
         #(#[doc = #docs])*
         fn #method(
@@ -78,6 +99,13 @@ fn trait_method(operation: &Operation) -> TokenStream {
             context: RequestContext<#caller>,
             #(#parameters)*
             #body
-        ) -> impl Future<Output = #response> + Send;
+        ) -> impl Future<Output = #response> + Send {
+            #unused
+            std::future::ready(#response::Unimplemented(runtime::ErrorBody::new(
+                StatusCode::NOT_IMPLEMENTED,
+                #message,
+                "not_implemented",
+            )))
+        }
     }
 }

@@ -103,12 +103,16 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         #[derive(Debug, Clone, PartialEq)]
         pub enum #ident {
             #(#variants)*
+            /// 501 from the trait's default method: the server does not
+            /// implement the operation (yet).
+            Unimplemented(runtime::ErrorBody),
         }
 
         impl IntoResponse for #ident {
             fn into_response(self) -> Response {
                 match self {
                     #(#arms)*
+                    Self::Unimplemented(body) => body.into_response(),
                 }
             }
         }
