@@ -76,7 +76,11 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 /// - request bodies keep JSON only: progenitor can send one media type per
 ///   operation, and the service accepts JSON wherever it accepts a form;
 /// - `minLength: 0` and `minItems: 0` hold for every value, and typify would
-///   render them as comparisons with zero that clippy rejects.
+///   render them as comparisons with zero that clippy rejects;
+/// - a `readOnly` property is not required of a schema sent in requests, nor
+///   a `writeOnly` one of a schema returned in responses: requests never
+///   carry the first, responses never the second. A schema used both ways has
+///   one type, in which such a field is an `Option`.
 fn progenitor_view(document: &Value) -> Value {
     let mut document = document.clone();
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
@@ -97,6 +101,7 @@ fn progenitor_view(document: &Value) -> Value {
         }
     }
     drop_zero_minimums(&mut document);
+    relax_one_way_properties(&mut document);
     document
 }
 
@@ -119,10 +124,208 @@ fn drop_zero_minimums(value: &mut Value) {
     }
 }
 
+/// Which ways a schema travels: in requests, in responses, or both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Ways {
+    request: bool,
+    response: bool,
+}
+
+/// Drops from `required` the properties a schema never carries the way it
+/// travels: read-only ones of schemas sent in requests, write-only ones of
+/// schemas returned in responses. A schema used both ways loses both.
+fn relax_one_way_properties(document: &mut Value) {
+    let mut ways: std::collections::BTreeMap<String, Ways> = Default::default();
+    let mut roots: Vec<(String, bool)> = Vec::new();
+    collect_roots(document, "", None, &mut roots);
+    let schemas = document
+        .pointer("/components/schemas")
+        .cloned()
+        .unwrap_or_default();
+    let mut pending = roots;
+    while let Some((name, request)) = pending.pop() {
+        let entry = ways.entry(name.clone()).or_default();
+        let seen = if request {
+            entry.request
+        } else {
+            entry.response
+        };
+        if seen {
+            continue;
+        }
+        if request {
+            entry.request = true;
+        } else {
+            entry.response = true;
+        }
+        if let Some(schema) = schemas.get(&name) {
+            let mut names = Vec::new();
+            referenced_schemas(schema, &mut names);
+            pending.extend(names.into_iter().map(|name| (name, request)));
+        }
+    }
+    if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
+        for (name, schema) in schemas.iter_mut() {
+            relax(schema, ways.get(name).copied().unwrap_or_default());
+        }
+    }
+    relax_inline(document, None);
+}
+
+/// The component schemas request bodies and parameters (`true`) and
+/// responses (`false`) refer to directly.
+fn collect_roots(value: &Value, key: &str, request: Option<bool>, out: &mut Vec<(String, bool)>) {
+    let request = match key {
+        "requestBody" | "requestBodies" | "parameters" => Some(true),
+        "responses" => Some(false),
+        _ => request,
+    };
+    match value {
+        Value::Object(object) => {
+            if let (Some(request), Some(Value::String(reference))) = (request, object.get("$ref"))
+                && let Some(name) = crate::model::refs::schema_name(reference)
+            {
+                out.push((name.to_string(), request));
+            }
+            for (child_key, child) in object {
+                if child_key != "schemas" && !child_key.starts_with("x-") && child_key != "example"
+                {
+                    collect_roots(child, child_key, request, out);
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_roots(item, key, request, out)),
+        _ => {}
+    }
+}
+
+fn referenced_schemas(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                if key == "$ref" {
+                    if let Some(name) = child.as_str().and_then(crate::model::refs::schema_name) {
+                        out.push(name.to_string());
+                    }
+                } else if !key.starts_with("x-") && key != "example" && key != "default" {
+                    referenced_schemas(child, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| referenced_schemas(item, out)),
+        _ => {}
+    }
+}
+
+/// Inline schemas under `paths` travel the way their place says.
+fn relax_inline(value: &mut Value, ways: Option<Ways>) {
+    let Value::Object(object) = value else {
+        if let Value::Array(items) = value {
+            items.iter_mut().for_each(|item| relax_inline(item, ways));
+        }
+        return;
+    };
+    for (key, child) in object.iter_mut() {
+        let ways = match key.as_str() {
+            "requestBody" | "parameters" => Some(Ways {
+                request: true,
+                response: false,
+            }),
+            "responses" => Some(Ways {
+                request: false,
+                response: true,
+            }),
+            "components" => continue,
+            _ => ways,
+        };
+        match (key.as_str(), ways) {
+            ("schema", Some(ways)) => relax(child, ways),
+            _ if !key.starts_with("x-") && key != "example" => relax_inline(child, ways),
+            _ => {}
+        }
+    }
+}
+
+fn relax(schema: &mut Value, ways: Ways) {
+    match schema {
+        Value::Object(object) => {
+            let dropped: Vec<String> = object
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| {
+                    properties
+                        .iter()
+                        .filter(|(_, property)| {
+                            (ways.request && flag(property, "readOnly"))
+                                || (ways.response && flag(property, "writeOnly"))
+                        })
+                        .map(|(name, _)| name.clone())
+                        .collect()
+                })
+                .unwrap_or_default();
+            if let Some(Value::Array(required)) = object.get_mut("required") {
+                required.retain(|name| {
+                    !name
+                        .as_str()
+                        .is_some_and(|name| dropped.iter().any(|one| one == name))
+                });
+            }
+            for (key, child) in object.iter_mut() {
+                if !key.starts_with("x-") && key != "example" && key != "default" && key != "$ref" {
+                    relax(child, ways);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| relax(item, ways)),
+        _ => {}
+    }
+}
+
+fn flag(property: &Value, keyword: &str) -> bool {
+    property.get(keyword) == Some(&Value::Bool(true))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn one_way_properties_are_required_only_the_way_they_travel() {
+        let one_way = json!({
+            "type": "object", "required": ["id", "secret", "name"],
+            "properties": {
+                "id": {"type": "string", "readOnly": true},
+                "secret": {"type": "string", "writeOnly": true},
+                "name": {"type": "string"},
+            },
+        });
+        let body = |name: &str| json!({"content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{name}")}}}});
+        let view = progenitor_view(&json!({
+            "paths": {"/a": {"post": {
+                "requestBody": body("In"),
+                "responses": {"200": body("Out"), "201": body("Both")},
+            }, "put": {"requestBody": body("Both")}}},
+            "components": {"schemas": {
+                "In": {"$ref": "#/components/schemas/InInner"},
+                "InInner": one_way, "Out": one_way, "Both": one_way,
+            }},
+        }));
+        let required = |name: &str| view["components"]["schemas"][name]["required"].clone();
+        assert_eq!(
+            required("InInner"),
+            json!(["secret", "name"]),
+            "requests carry write-only"
+        );
+        assert_eq!(
+            required("Out"),
+            json!(["id", "name"]),
+            "responses carry read-only"
+        );
+        assert_eq!(required("Both"), json!(["name"]));
+    }
 
     #[test]
     fn progenitor_sees_json_bodies_and_no_zero_minimums() {

@@ -292,6 +292,13 @@ impl Compiler<'_> {
         let known: Vec<String> = properties
             .map(|p| p.keys().cloned().collect())
             .unwrap_or_default();
+        // A request never carries a read-only property, so it is never
+        // required of one, whatever `required` says.
+        let read_only = |name: &str| {
+            properties
+                .and_then(|properties| properties.get(name))
+                .is_some_and(|property| property.get("readOnly") == Some(&Value::Bool(true)))
+        };
         let required: Vec<String> = schema
             .get("required")
             .and_then(Value::as_array)
@@ -299,6 +306,7 @@ impl Compiler<'_> {
                 names
                     .iter()
                     .filter_map(Value::as_str)
+                    .filter(|name| !read_only(name))
                     .map(str::to_string)
                     .collect()
             })
@@ -449,6 +457,18 @@ mod tests {
         assert_eq!(object.known, ["a", "b"]);
         assert_eq!(object.additional, Additional::Forbidden);
         assert_eq!(object.properties.len(), 1, "`b` accepts anything");
+    }
+
+    #[test]
+    fn read_only_properties_are_never_required_of_requests() {
+        let Check::Object(object) = compile_schema(json!({
+            "type": "object",
+            "required": ["id", "name"],
+            "properties": {"id": {"type": "string", "readOnly": true}, "name": {"type": "string"}},
+        })) else {
+            panic!()
+        };
+        assert_eq!(object.required, ["name"]);
     }
 
     #[test]

@@ -98,14 +98,14 @@ fn render(check: &Check) -> TokenStream {
                     out.is_empty()
                 })
             });
-            let (rule, expectation) = if *exactly_one {
-                (quote!(matched == 1), "exactly one")
+            let (broken, expectation) = if *exactly_one {
+                (quote!(matched != 1), "exactly one")
             } else {
-                (quote!(matched >= 1), "at least one")
+                (quote!(matched == 0), "at least one")
             };
             quote! {
                 let matched = [#(#attempts),*].into_iter().filter(|ok| *ok).count();
-                if !(#rule) {
+                if #broken {
                     check::shape_mismatch(at, #expectation, out);
                 }
             }
