@@ -763,3 +763,66 @@ async fn operations_a_server_does_not_implement_answer_501() {
     .await;
     assert_eq!(status, 400);
 }
+
+/// A rejected body lists every broken rule under `errors`, each with a JSON
+/// Pointer into the body and a rule code, without repeating what was sent.
+#[tokio::test]
+async fn validation_errors_are_structured_with_pointers() {
+    let server = TestServer::start().await;
+    let secret_name = "x";
+    let (status, body) = workspace_tests::post_raw(
+        &server.http,
+        &format!("{}/token-exchange-profiles", server.base),
+        ALL_SCOPES,
+        "application/json",
+        json!({
+            "name": secret_name,
+            "subject_token_type": "not a uri",
+            "type": "other",
+            "": "unnamed",
+        })
+        .to_string(),
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert_eq!(body["statusCode"], 400);
+    assert_eq!(body["errorCode"], "invalid_body");
+    let found: Vec<(String, String)> = body["errors"]
+        .as_array()
+        .expect("an errors list")
+        .iter()
+        .map(|item| {
+            (
+                item["pointer"].as_str().unwrap().to_string(),
+                item["code"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let expected = [
+        ("/action_id", "required"),
+        ("/name", "min_length"),
+        ("/subject_token_type", "format"),
+        ("/type", "enum"),
+        ("/", "additional_property"),
+    ];
+    for (pointer, code) in expected {
+        assert!(
+            found.contains(&(pointer.to_string(), code.to_string())),
+            "missing ({pointer}, {code}) in {found:?}"
+        );
+    }
+    let message = body["message"].as_str().unwrap();
+    assert!(
+        message.contains("the type field must be custom"),
+        "{message}"
+    );
+    assert!(
+        message.contains(r#"'""' is not an allowed property"#),
+        "{message}"
+    );
+    assert!(
+        !body.to_string().contains("unnamed"),
+        "a submitted value is echoed: {body}"
+    );
+    assert_eq!(server.api.calls.load(Ordering::SeqCst), 0);
+}

@@ -276,7 +276,11 @@ mod tests {
     }
 
     fn reject_all(_: &Value, _: &Location, out: &mut Violations) {
-        out.push("'name' is required".into());
+        out.add(
+            &Location::Body.property("name"),
+            "required",
+            "'name' is required".into(),
+        );
     }
 
     fn accept_all(_: &Value, _: &Location, _: &mut Violations) {}

@@ -7,8 +7,53 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-/// Rules a body broke, each naming the field and the rule.
-pub type Violations = Vec<String>;
+/// One broken rule: where (a JSON Pointer into the body), which rule (a
+/// stable code) and a sentence naming the field and the rule. The submitted
+/// value is never repeated in it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub pointer: String,
+    pub code: &'static str,
+    pub detail: String,
+}
+
+/// The rules a body broke, in the order they were found.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Violations(Vec<Violation>);
+
+impl Violations {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Records that the value at `at` broke rule `code`.
+    pub fn add(&mut self, at: &Location, code: &'static str, detail: String) {
+        self.0.push(Violation {
+            pointer: at.pointer(),
+            code,
+            detail,
+        });
+    }
+
+    /// Records `broken` as one violation with the spec's own `message`
+    /// (`x-validation-message`), at the place and rule of the first.
+    pub fn add_with_message(&mut self, broken: Violations, message: &str) {
+        if let Some(first) = broken.0.into_iter().next() {
+            self.0.push(Violation {
+                detail: message.to_string(),
+                ..first
+            });
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Violation> {
+        self.0.iter()
+    }
+}
 
 /// Where a value is in the body: a chain of property names and list
 /// positions, kept on the stack as validation descends. It is spelled out
@@ -56,6 +101,9 @@ impl fmt::Display for Location<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::Body => Ok(()),
+            // A property may be named "": spelled as such, not as nothing.
+            Location::Property(Location::Body, "") => f.write_str("\"\""),
+            Location::Property(parent, "") => write!(f, "{parent}.\"\""),
             Location::Property(Location::Body, name) => f.write_str(name),
             Location::Property(parent, name) => write!(f, "{parent}.{name}"),
             Location::Item(parent, position) => write!(f, "{parent}[{position}]"),
@@ -82,11 +130,15 @@ fn kind_of(value: &Value) -> &'static str {
 }
 
 fn wrong_kind(value: &Value, at: &Location, expected: &str, out: &mut Violations) {
-    out.push(format!(
-        "{} must be {expected}, not {}",
-        describe(at),
-        kind_of(value)
-    ));
+    out.add(
+        at,
+        "type",
+        format!(
+            "{} must be {expected}, not {}",
+            describe(at),
+            kind_of(value)
+        ),
+    );
 }
 
 pub fn expect_object<'v>(
@@ -149,7 +201,8 @@ pub fn expect_boolean(value: &Value, at: &Location, out: &mut Violations) {
 pub fn required(object: &Map<String, Value>, at: &Location, names: &[&str], out: &mut Violations) {
     for name in names {
         if !object.contains_key(*name) {
-            out.push(format!("{} is required", describe(&at.property(name))));
+            let at = at.property(name);
+            out.add(&at, "required", format!("{} is required", describe(&at)));
         }
     }
 }
@@ -162,83 +215,105 @@ pub fn no_other_properties(
 ) {
     for name in object.keys() {
         if !known.contains(&name.as_str()) {
-            out.push(format!(
-                "{} is not an allowed property",
-                describe(&at.property(name))
-            ));
+            let at = at.property(name);
+            out.add(
+                &at,
+                "additional_property",
+                format!("{} is not an allowed property", describe(&at)),
+            );
         }
     }
 }
 
 pub fn min_length(text: &str, min: usize, at: &Location, out: &mut Violations) {
     if text.chars().count() < min {
-        out.push(format!(
-            "{} must be at least {min} characters long",
-            describe(at)
-        ));
+        out.add(
+            at,
+            "min_length",
+            format!("{} must be at least {min} characters long", describe(at)),
+        );
     }
 }
 
 pub fn max_length(text: &str, max: usize, at: &Location, out: &mut Violations) {
     if text.chars().count() > max {
-        out.push(format!(
-            "{} must be at most {max} characters long",
-            describe(at)
-        ));
+        out.add(
+            at,
+            "max_length",
+            format!("{} must be at most {max} characters long", describe(at)),
+        );
     }
 }
 
 pub fn one_of_values(text: &str, allowed: &[&str], at: &Location, out: &mut Violations) {
     if !allowed.contains(&text) {
-        out.push(format!(
-            "{} must be one of: {}",
-            describe(at),
-            allowed.join(", ")
-        ));
+        out.add(
+            at,
+            "enum",
+            format!("{} must be one of: {}", describe(at), allowed.join(", ")),
+        );
     }
 }
 
 pub fn min_items(items: &[Value], min: usize, at: &Location, out: &mut Violations) {
     if items.len() < min {
         let noun = if min == 1 { "item" } else { "items" };
-        out.push(format!(
-            "{} must contain at least {min} {noun}",
-            describe(at)
-        ));
+        out.add(
+            at,
+            "min_items",
+            format!("{} must contain at least {min} {noun}", describe(at)),
+        );
     }
 }
 
 pub fn max_items(items: &[Value], max: usize, at: &Location, out: &mut Violations) {
     if items.len() > max {
         let noun = if max == 1 { "item" } else { "items" };
-        out.push(format!(
-            "{} must contain at most {max} {noun}",
-            describe(at)
-        ));
+        out.add(
+            at,
+            "max_items",
+            format!("{} must contain at most {max} {noun}", describe(at)),
+        );
     }
 }
 
 pub fn minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
     if number < min {
-        out.push(format!("{} must be at least {min}", describe(at)));
+        out.add(
+            at,
+            "minimum",
+            format!("{} must be at least {min}", describe(at)),
+        );
     }
 }
 
 pub fn maximum(number: f64, max: f64, at: &Location, out: &mut Violations) {
     if number > max {
-        out.push(format!("{} must be at most {max}", describe(at)));
+        out.add(
+            at,
+            "maximum",
+            format!("{} must be at most {max}", describe(at)),
+        );
     }
 }
 
 pub fn exclusive_minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
     if number <= min {
-        out.push(format!("{} must be greater than {min}", describe(at)));
+        out.add(
+            at,
+            "exclusive_minimum",
+            format!("{} must be greater than {min}", describe(at)),
+        );
     }
 }
 
 pub fn exclusive_maximum(number: f64, max: f64, at: &Location, out: &mut Violations) {
     if number >= max {
-        out.push(format!("{} must be less than {max}", describe(at)));
+        out.add(
+            at,
+            "exclusive_maximum",
+            format!("{} must be less than {max}", describe(at)),
+        );
     }
 }
 
@@ -250,7 +325,11 @@ pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
         _ => true,
     };
     if !valid {
-        out.push(format!("{} must be a valid {format}", describe(at)));
+        out.add(
+            at,
+            "format",
+            format!("{} must be a valid {format}", describe(at)),
+        );
     }
 }
 
@@ -277,25 +356,33 @@ pub fn required_string(
 ) {
     let at = at.property(name);
     match object.get(name) {
-        None => out.push(format!("{} is required", describe(&at))),
+        None => out.add(&at, "required", format!("{} is required", describe(&at))),
         Some(value) => wrong_kind(value, &at, "a string", out),
     }
 }
 
 /// A list none of whose items has the shape `contains` asks for.
 pub fn no_item_matches(at: &Location, out: &mut Violations) {
-    out.push(format!(
-        "{} must contain an item of the required shape",
-        describe(at)
-    ));
+    out.add(
+        at,
+        "contains",
+        format!(
+            "{} must contain an item of the required shape",
+            describe(at)
+        ),
+    );
 }
 
 /// A value that matches too few (or too many) of a `oneOf`/`anyOf`'s shapes.
 pub fn shape_mismatch(at: &Location, expectation: &str, out: &mut Violations) {
-    out.push(format!(
-        "{} must match {expectation} of the allowed shapes",
-        describe(at)
-    ));
+    out.add(
+        at,
+        "shape",
+        format!(
+            "{} must match {expectation} of the allowed shapes",
+            describe(at)
+        ),
+    );
 }
 
 #[cfg(test)]
@@ -303,11 +390,37 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// The messages `check` reports for `value` at `name`.
-    fn messages(check: impl FnOnce(&mut Violations)) -> Violations {
+    /// The details `check` reports.
+    fn messages(check: impl FnOnce(&mut Violations)) -> Vec<String> {
         let mut out = Violations::new();
         check(&mut out);
-        out
+        out.iter()
+            .map(|violation| violation.detail.clone())
+            .collect()
+    }
+
+    #[test]
+    fn violations_carry_a_pointer_and_a_code() {
+        let mut out = Violations::new();
+        let parent = field("a");
+        max_length("toolong", 3, &parent.property("b").item(1), &mut out);
+        let object = json!({});
+        required(object.as_object().unwrap(), &parent, &["c"], &mut out);
+        let found: Vec<(&str, &str)> = out.iter().map(|v| (v.pointer.as_str(), v.code)).collect();
+        assert_eq!(found, [("/a/b/1", "max_length"), ("/a/c", "required")]);
+
+        let mut outer = Violations::new();
+        outer.add_with_message(out, "custom message");
+        let only: Vec<&Violation> = outer.iter().collect();
+        assert_eq!(only.len(), 1);
+        assert_eq!(
+            (
+                only[0].pointer.as_str(),
+                only[0].code,
+                only[0].detail.as_str()
+            ),
+            ("/a/b/1", "max_length", "custom message")
+        );
     }
 
     /// Property `name` of the body.
@@ -324,6 +437,9 @@ mod tests {
         assert_eq!(item.to_string(), "a.b/c[2]");
         assert_eq!(item.pointer(), "/a/b~1c/2");
         assert_eq!(Location::Body.pointer(), "");
+        assert_eq!(field("").to_string(), "\"\"");
+        assert_eq!(field("").pointer(), "/");
+        assert_eq!(a.property("").to_string(), "a.\"\"");
         assert_eq!(
             messages(|out| {
                 expect_string(&json!(1), &Location::Body, out);

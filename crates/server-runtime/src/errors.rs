@@ -4,8 +4,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::checks::Violations;
+
 /// The API's error body: `statusCode`, `error` (the reason phrase), `message`
-/// and `errorCode`, in that order on the wire.
+/// and `errorCode`, in that order on the wire, and for a request that broke
+/// the spec's rules, `errors`: every broken rule, each with its place.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorBody {
     #[serde(rename = "statusCode")]
@@ -14,6 +17,18 @@ pub struct ErrorBody {
     pub message: String,
     #[serde(rename = "errorCode")]
     pub error_code: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<ErrorItem>,
+}
+
+/// One broken rule (RFC 9457 style): a JSON Pointer into the body, a stable
+/// `code` naming the rule, and a `detail` naming the field and the rule
+/// without repeating the submitted value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ErrorItem {
+    pub pointer: String,
+    pub code: String,
+    pub detail: String,
 }
 
 impl ErrorBody {
@@ -23,6 +38,7 @@ impl ErrorBody {
             error: status.canonical_reason().unwrap_or("Error").to_string(),
             message: message.into(),
             error_code: error_code.to_string(),
+            errors: Vec::new(),
         }
     }
 }
@@ -50,13 +66,24 @@ pub fn status(code: u16) -> StatusCode {
     StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
-/// The 400 response for a body that broke the spec's rules.
-pub fn validation_failed(violations: &[String]) -> Response {
-    error_response(
+/// The 400 response for a body that broke the spec's rules: the message
+/// lists every detail, and `errors` every violation with its pointer.
+pub fn validation_failed(violations: &Violations) -> Response {
+    let details: Vec<&str> = violations.iter().map(|v| v.detail.as_str()).collect();
+    let mut body = ErrorBody::new(
         StatusCode::BAD_REQUEST,
-        format!("Payload validation error: {}", violations.join("; ")),
+        format!("Payload validation error: {}", details.join("; ")),
         "invalid_body",
-    )
+    );
+    body.errors = violations
+        .iter()
+        .map(|violation| ErrorItem {
+            pointer: violation.pointer.clone(),
+            code: violation.code.to_string(),
+            detail: violation.detail.clone(),
+        })
+        .collect();
+    body.into_response()
 }
 
 /// The response for a path whose parameters could not be extracted.
@@ -126,18 +153,40 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn validation_failures_list_every_violation() {
-        let (code, body) = json_of(validation_failed(&[
-            "'a' is required".into(),
-            "'b' must be a string".into(),
-        ]))
-        .await;
+    async fn validation_failures_list_every_violation_with_its_pointer() {
+        use crate::checks::{Location, max_length, required};
+        let mut violations = Violations::new();
+        let body = serde_json::json!({});
+        required(
+            body.as_object().unwrap(),
+            &Location::Body,
+            &["a"],
+            &mut violations,
+        );
+        max_length(
+            "secret value",
+            3,
+            &Location::Body.property("b"),
+            &mut violations,
+        );
+        let (code, body) = json_of(validation_failed(&violations)).await;
         assert_eq!(code, StatusCode::BAD_REQUEST);
         assert_eq!(
             body["message"],
-            "Payload validation error: 'a' is required; 'b' must be a string"
+            "Payload validation error: 'a' is required; 'b' must be at most 3 characters long"
         );
         assert_eq!(body["errorCode"], "invalid_body");
+        assert_eq!(
+            body["errors"],
+            serde_json::json!([
+                {"pointer": "/a", "code": "required", "detail": "'a' is required"},
+                {"pointer": "/b", "code": "max_length", "detail": "'b' must be at most 3 characters long"},
+            ])
+        );
+        assert!(
+            !body.to_string().contains("secret value"),
+            "the submitted value is echoed"
+        );
     }
 
     #[tokio::test]

@@ -23,8 +23,8 @@ mod errors;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
 pub use body::{FORM, JSON, RouterOptions, decode_body, form_to_value, into_typed, read_body};
-pub use checks::{Location, Violations};
+pub use checks::{Location, Violation, Violations};
 pub use errors::{
-    ErrorBody, error_response, method_not_allowed, not_found, path_rejected, status,
+    ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, path_rejected, status,
     validation_failed,
 };

@@ -802,9 +802,7 @@ mod validate {
                 check::one_of_values(text, &["custom_authentication"], at, out);
             }
         }
-        if !broken.is_empty() {
-            out.push("the type field must be custom".to_string());
-        }
+        out.add_with_message(broken, "the type field must be custom");
     }
 
     /// Checks a value against the `WebhookAuthorizationInput` schema.

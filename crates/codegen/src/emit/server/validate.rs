@@ -118,9 +118,7 @@ fn render(check: &Check) -> TokenStream {
                     let out = &mut broken;
                     #checks
                 }
-                if !broken.is_empty() {
-                    out.push(#message.to_string());
-                }
+                out.add_with_message(broken, #message);
             }
         }
         // A `match`, not `if !value.is_null() { if let .. }`, which clippy
