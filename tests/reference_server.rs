@@ -588,3 +588,60 @@ async fn the_token_endpoint_refuses_bad_credentials_and_audiences() {
         .unwrap();
     assert_eq!(wrong_audience.status(), 403);
 }
+
+/// The limiter reads the token exactly as the router does: a scheme spelled
+/// `bearer` (which RFC 7235 makes case-insensitive, and the router accepts)
+/// does not slip past it.
+#[tokio::test]
+async fn any_spelling_of_the_bearer_scheme_is_rate_limited() {
+    let server = start(Config {
+        rate_limit: Some(RateLimit {
+            requests: 1,
+            window: Duration::from_secs(60),
+        }),
+        ..Config::development(TENANT)
+    })
+    .await;
+    let token = server.global_token().await;
+    let url = format!(
+        "{}/guardian/factors/push-notification/providers/apns",
+        server.base
+    );
+    let mut statuses = Vec::new();
+    for scheme in ["bearer", "BEARER", "Bearer"] {
+        let response = server
+            .http
+            .get(&url)
+            .header("authorization", format!("{scheme} {token}"))
+            .send()
+            .await
+            .unwrap();
+        statuses.push(response.status().as_u16());
+    }
+    assert_eq!(statuses, [200, 429, 429]);
+}
+
+/// Refusals of the token carry the RFC 6750 challenge.
+#[tokio::test]
+async fn unauthenticated_requests_get_a_bearer_challenge() {
+    let server = start_default().await;
+    let url = format!(
+        "{}/guardian/factors/push-notification/providers/apns",
+        server.base
+    );
+    let missing = server.http.get(&url).send().await.unwrap();
+    assert_eq!(missing.status(), 401);
+    assert_eq!(missing.headers()["www-authenticate"], "Bearer");
+    let invalid = server
+        .http
+        .get(&url)
+        .bearer_auth("not-a-jwt")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(invalid.status(), 401);
+    assert_eq!(
+        invalid.headers()["www-authenticate"],
+        r#"Bearer error="invalid_token""#
+    );
+}

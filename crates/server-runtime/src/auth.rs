@@ -19,14 +19,32 @@ pub enum AuthError {
 impl IntoResponse for AuthError {
     fn into_response(self) -> Response {
         match self {
-            AuthError::Unauthenticated(message) => {
-                error_response(StatusCode::UNAUTHORIZED, message, "invalid_token")
-            }
-            AuthError::Forbidden(message) => {
-                error_response(StatusCode::FORBIDDEN, message, "insufficient_scope")
-            }
+            AuthError::Unauthenticated(message) => challenge(
+                error_response(StatusCode::UNAUTHORIZED, message, "invalid_token"),
+                Some("invalid_token"),
+            ),
+            AuthError::Forbidden(message) => challenge(
+                error_response(StatusCode::FORBIDDEN, message, "insufficient_scope"),
+                Some("insufficient_scope"),
+            ),
         }
     }
+}
+
+/// Adds the `WWW-Authenticate: Bearer` challenge of RFC 6750 (section 3),
+/// with its `error` code when the request carried a token.
+fn challenge(mut response: Response, error: Option<&'static str>) -> Response {
+    let value = match error {
+        Some("invalid_request") => r#"Bearer error="invalid_request""#,
+        Some("invalid_token") => r#"Bearer error="invalid_token""#,
+        Some("insufficient_scope") => r#"Bearer error="insufficient_scope""#,
+        _ => "Bearer",
+    };
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        axum::http::HeaderValue::from_static(value),
+    );
+    response
 }
 
 /// What a server's `authorize` hook decides on.
@@ -83,17 +101,24 @@ pub fn parse_bearer(value: &str) -> Option<&str> {
 /// 401 response naming what is wrong with it.
 pub fn bearer_token(headers: &HeaderMap) -> Result<&str, Response> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
-        return Err(error_response(
-            StatusCode::UNAUTHORIZED,
-            "Missing authentication: send an Authorization: Bearer <token> header",
-            "missing_token",
+        // No credentials at all: the challenge carries no error code.
+        return Err(challenge(
+            error_response(
+                StatusCode::UNAUTHORIZED,
+                "Missing authentication: send an Authorization: Bearer <token> header",
+                "missing_token",
+            ),
+            None,
         ));
     };
     value.to_str().ok().and_then(parse_bearer).ok_or_else(|| {
-        error_response(
-            StatusCode::UNAUTHORIZED,
-            "Bad HTTP authentication header format: expected Authorization: Bearer <token>",
-            "malformed_token",
+        challenge(
+            error_response(
+                StatusCode::UNAUTHORIZED,
+                "Bad HTTP authentication header format: expected Authorization: Bearer <token>",
+                "malformed_token",
+            ),
+            Some("invalid_request"),
         )
     })
 }
@@ -162,6 +187,32 @@ mod tests {
         assert_eq!(
             error_code(malformed),
             (StatusCode::UNAUTHORIZED, "malformed_token".to_string())
+        );
+    }
+
+    #[test]
+    fn refusals_carry_the_bearer_challenge_of_rfc_6750() {
+        let challenge_of = |response: Response| {
+            response.headers()[header::WWW_AUTHENTICATE]
+                .to_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            challenge_of(bearer_token(&headers(None)).unwrap_err()),
+            "Bearer"
+        );
+        assert_eq!(
+            challenge_of(bearer_token(&headers(Some("Basic x"))).unwrap_err()),
+            r#"Bearer error="invalid_request""#
+        );
+        assert_eq!(
+            challenge_of(AuthError::Unauthenticated("expired".into()).into_response()),
+            r#"Bearer error="invalid_token""#
+        );
+        assert_eq!(
+            challenge_of(AuthError::Forbidden("scope".into()).into_response()),
+            r#"Bearer error="insufficient_scope""#
         );
     }
 

@@ -333,18 +333,43 @@ pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
     }
 }
 
-/// An absolute URI (RFC 3986): a scheme, a colon, and no whitespace.
+/// An absolute URI (RFC 3986, section 4.3): a scheme (a letter, then
+/// letters, digits, `+`, `-` or `.`), a colon, and a non-empty rest made only
+/// of the characters a URI may hold (unreserved, reserved, and `%` with two
+/// hex digits). Spaces, control characters, non-ASCII text and characters
+/// such as `<`, `>`, `"`, `{`, `}`, `|`, `\` and `^`
+/// are refused.
 fn is_uri(text: &str) -> bool {
     let Some((scheme, rest)) = text.split_once(':') else {
         return false;
     };
     let mut chars = scheme.chars();
-    chars
+    let scheme_ok = chars
         .next()
         .is_some_and(|first| first.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-        && !rest.is_empty()
-        && !text.chars().any(char::is_whitespace)
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    if !scheme_ok || rest.is_empty() {
+        return false;
+    }
+    let bytes = rest.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        if byte == b'%' {
+            let hex = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(index + 1) && hex(index + 2)) {
+                return false;
+            }
+            index += 3;
+            continue;
+        }
+        let allowed = byte.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=".contains(&byte);
+        if !allowed {
+            return false;
+        }
+        index += 1;
+    }
+    true
 }
 
 /// A discriminator property that is missing or not a string.
@@ -566,13 +591,31 @@ mod tests {
 
     #[test]
     fn formats_with_a_syntax_are_checked() {
-        for valid in ["https://example.com/a", "urn:partner:token", "mailto:a@b.c"] {
+        for valid in [
+            "https://example.com/a",
+            "urn:partner:token",
+            "mailto:a@b.c",
+            "https://a/b?c=d&e=%2F#frag",
+            "urn:ietf:params:oauth:token-type:jwt",
+        ] {
             assert!(
                 messages(|out| format(valid, "url", &field("u"), out)).is_empty(),
                 "{valid}"
             );
         }
-        for invalid in ["example.com", "1http://x", "https://a b", "https:"] {
+        for invalid in [
+            "example.com",
+            "1http://x",
+            "https://a b",
+            "https:",
+            "https://a\u{7}b",
+            "https://a\tb",
+            "urn:a<b>",
+            "https://a/{x}",
+            "https://é.example",
+            "https://a/%zz",
+            "https://a/%4",
+        ] {
             assert_eq!(
                 messages(|out| format(invalid, "url", &field("u"), out)),
                 ["'u' must be a valid url"],
