@@ -77,7 +77,10 @@ pub fn apply(changes: &mut [Change], acknowledgements: &[Acknowledgement]) -> Ve
     let new_version = changes
         .iter()
         .find(|c| c.rule == "server-url-prefix-changed")
-        .map(|c| format!("new API version: {}", c.message));
+        .map(|c| {
+            let prefix = c.head.as_ref().map_or("", |l| l.pointer.as_str());
+            format!("a new API version (the server URL path prefix changed, at {prefix})")
+        });
     let mut used = vec![false; acknowledgements.len()];
     for change in changes.iter_mut().filter(|c| c.level == Level::Breaking) {
         let pointers = [change.base.as_ref(), change.head.as_ref()];

@@ -188,6 +188,10 @@ impl Surface {
             let _ = target;
             return;
         }
+        if schema.get("allOf").is_some() {
+            add_type(self, "struct merged from allOf".into());
+            return;
+        }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(members) = schema.get(keyword).and_then(Value::as_array) {
                 add_type(self, "enum".into());
@@ -442,11 +446,22 @@ fn audience(usage: Usage, constructs: bool) -> Audience {
     }
 }
 
-/// Every item added, removed or changed, as Rust effects.
+/// The key of the item that owns `key` (a method for its arguments and
+/// variants, a type for its fields and variants), if any.
+fn owner(key: &str) -> Option<String> {
+    let tokens: Vec<&str> = key.split(' ').collect();
+    (tokens.len() > 2).then(|| tokens[..2].join(" "))
+}
+
+/// Every item added, removed or changed, as Rust effects. The parts of an
+/// item that is itself added or removed are not listed again.
 pub fn diff_surfaces(base: &Surface, head: &Surface) -> Vec<SurfaceChange> {
     let mut changes = Vec::new();
+    let owner_missing =
+        |key: &str, other: &Surface| owner(key).is_some_and(|o| !other.items.contains_key(&o));
     for (key, old) in &base.items {
         match head.items.get(key) {
+            None if owner_missing(key, head) => {}
             None => changes.push(SurfaceChange {
                 effect: removed(old),
                 pointer: old.pointer.clone(),
@@ -463,7 +478,7 @@ pub fn diff_surfaces(base: &Surface, head: &Surface) -> Vec<SurfaceChange> {
         }
     }
     for (key, new) in &head.items {
-        if !base.items.contains_key(key) {
+        if !base.items.contains_key(key) && !owner_missing(key, base) {
             changes.push(SurfaceChange {
                 effect: added(new),
                 pointer: new.pointer.clone(),

@@ -21,6 +21,149 @@ const METHODS: [&str; 8] = [
 ];
 const SCHEMAS: &str = "#/components/schemas/";
 
+/// Every rule id the walker reports. Schema rules (the second list) are
+/// reported with the prefix of the direction that decides their level:
+/// `request-`, `response-`, or `schema-` (both sides alike, or unused).
+pub const RULES: &[&str] = &[
+    "server-url-prefix-changed",
+    "server-url-removed",
+    "server-url-added",
+    "security-scheme-removed",
+    "security-scheme-added",
+    "security-scheme-type-changed",
+    "security-scheme-bearer-format-changed",
+    "security-scheme-flow-removed",
+    "security-scheme-flow-added",
+    "security-scheme-url-changed",
+    "security-scheme-scope-removed",
+    "security-scheme-scope-added",
+    "api-path-removed",
+    "api-path-added",
+    "api-method-removed",
+    "api-method-added",
+    "operation-moved",
+    "operation-id-changed",
+    "operation-deprecated",
+    "operation-undeprecated",
+    "operation-lifecycle-changed",
+    "request-parameter-removed",
+    "request-parameter-became-required",
+    "request-parameter-became-optional",
+    "request-required-parameter-added",
+    "request-optional-parameter-added",
+    "request-body-removed",
+    "request-required-body-added",
+    "request-optional-body-added",
+    "request-body-became-required",
+    "request-body-became-optional",
+    "request-media-type-removed",
+    "request-media-type-added",
+    "response-media-type-removed",
+    "response-media-type-added",
+    "response-success-status-removed",
+    "response-non-success-status-removed",
+    "response-success-status-added",
+    "response-non-success-status-added",
+    "response-required-header-removed",
+    "response-optional-header-removed",
+    "response-header-became-optional",
+    "response-header-became-required",
+    "response-header-added",
+    "security-requirement-removed",
+    "security-requirement-added",
+    "security-scope-added",
+    "security-scope-removed",
+    "schema-component-removed",
+    "schema-component-added",
+    "rust-api-changed",
+];
+
+/// Schema rules, without their direction prefix.
+pub const SCHEMA_RULES: &[&str] = &[
+    "type-changed",
+    "format-added",
+    "format-removed",
+    "format-changed",
+    "nullable-added",
+    "nullable-removed",
+    "read-only-added",
+    "read-only-removed",
+    "write-only-added",
+    "write-only-removed",
+    "deprecated-added",
+    "deprecated-removed",
+    "unique-items-added",
+    "unique-items-removed",
+    "default-changed",
+    "max-length-added",
+    "max-length-removed",
+    "max-length-increased",
+    "max-length-decreased",
+    "min-length-added",
+    "min-length-removed",
+    "min-length-increased",
+    "min-length-decreased",
+    "maximum-added",
+    "maximum-removed",
+    "maximum-increased",
+    "maximum-decreased",
+    "minimum-added",
+    "minimum-removed",
+    "minimum-increased",
+    "minimum-decreased",
+    "max-items-added",
+    "max-items-removed",
+    "max-items-increased",
+    "max-items-decreased",
+    "min-items-added",
+    "min-items-removed",
+    "min-items-increased",
+    "min-items-decreased",
+    "max-properties-added",
+    "max-properties-removed",
+    "max-properties-increased",
+    "max-properties-decreased",
+    "min-properties-added",
+    "min-properties-removed",
+    "min-properties-increased",
+    "min-properties-decreased",
+    "pattern-added",
+    "pattern-removed",
+    "pattern-changed",
+    "enum-added",
+    "enum-removed",
+    "enum-value-added",
+    "enum-value-removed",
+    "property-removed",
+    "property-became-required",
+    "property-became-optional",
+    "required-property-added",
+    "optional-property-added",
+    "additional-properties-loosened",
+    "additional-properties-tightened",
+    "one-of-member-added",
+    "one-of-member-removed",
+    "any-of-member-added",
+    "any-of-member-removed",
+    "all-of-member-added",
+    "all-of-member-removed",
+    "discriminator-added",
+    "discriminator-removed",
+    "discriminator-property-changed",
+    "discriminator-mapping-added",
+    "discriminator-mapping-removed",
+    "discriminator-mapping-changed",
+];
+
+/// Whether `rule` is one the walker reports (see [`RULES`] and [`SCHEMA_RULES`]).
+pub fn is_known_rule(rule: &str) -> bool {
+    RULES.contains(&rule)
+        || ["request-", "response-", "schema-"].iter().any(|prefix| {
+            rule.strip_prefix(prefix)
+                .is_some_and(|kind| SCHEMA_RULES.contains(&kind))
+        })
+}
+
 /// Where a schema is used: in what clients send, in what they receive, or both.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Usage {
@@ -576,7 +719,7 @@ impl<'a> Walker<'a> {
                     (s, pointer_join(pointer, "schema")),
                     (t, pointer_join(new_pointer, "schema")),
                     Usage::REQUEST,
-                    &format!("{} parameter `{}`", key.0, key.1),
+                    &format!("{} parameter {}", key.0, key.1),
                 );
             }
         }
@@ -863,7 +1006,7 @@ impl<'a> Walker<'a> {
                     (s, pointer_join(pointer, "schema")),
                     (t, pointer_join(new_pointer, "schema")),
                     Usage::RESPONSE,
-                    &format!("header `{name}`"),
+                    &format!("header {name}"),
                 );
             }
         }
