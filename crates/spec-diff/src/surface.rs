@@ -115,7 +115,7 @@ impl Surface {
                 format!("server {method}"),
                 Item {
                     kind: ItemKind::TraitMethod,
-                    name: format!("{method}"),
+                    name: method.to_string(),
                     signature: format!("fn {method}({}) -> {response_enum}", arguments.join(", ")),
                     pointer: op.pointer.clone(),
                     usage: Usage::default(),
@@ -180,12 +180,11 @@ impl Surface {
                 },
             );
         };
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        if schema.get("$ref").is_some() {
             add_type(
                 self,
                 format!("type alias of {}", rust_type(doc, schema, name)),
             );
-            let _ = target;
             return;
         }
         if schema.get("allOf").is_some() {

@@ -562,24 +562,24 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let label = format!("{} {}", key.1.to_uppercase(), key.0);
-            if let Some(new) = old.id.as_deref().and_then(|id| new_ids.get(id)) {
-                if !old_ops.contains_key(&(new.path.clone(), new.method.clone())) {
-                    self.push(
-                        "operation-moved",
-                        Level::Breaking,
-                        Direction::Request,
-                        format!(
-                            "operation `{}` moved from {label} to {} {}",
-                            old.id.as_deref().unwrap_or_default(),
-                            new.method.to_uppercase(),
-                            new.path
-                        ),
-                        Some(&old.pointer),
-                        Some(&new.pointer),
-                    );
-                    self.operation(old, new);
-                    continue;
-                }
+            if let Some(new) = old.id.as_deref().and_then(|id| new_ids.get(id))
+                && !old_ops.contains_key(&(new.path.clone(), new.method.clone()))
+            {
+                self.push(
+                    "operation-moved",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!(
+                        "operation `{}` moved from {label} to {} {}",
+                        old.id.as_deref().unwrap_or_default(),
+                        new.method.to_uppercase(),
+                        new.path
+                    ),
+                    Some(&old.pointer),
+                    Some(&new.pointer),
+                );
+                self.operation(old, new);
+                continue;
             }
             if new_paths.contains(key.0.as_str()) {
                 self.push(
@@ -596,10 +596,10 @@ impl<'a> Walker<'a> {
             if old_ops.contains_key(key) {
                 continue;
             }
-            if let Some(old) = new.id.as_deref().and_then(|id| old_ids.get(id)) {
-                if !new_ops.contains_key(&(old.path.clone(), old.method.clone())) {
-                    continue; // reported as moved
-                }
+            if let Some(old) = new.id.as_deref().and_then(|id| old_ids.get(id))
+                && !new_ops.contains_key(&(old.path.clone(), old.method.clone()))
+            {
+                continue; // reported as moved
             }
             if old_paths.contains(key.0.as_str()) {
                 self.push(
@@ -854,8 +854,8 @@ impl<'a> Walker<'a> {
             };
             let new_pointer = pointer_join(&new_content, media_type);
             let (Some(old_schema), Some(new_schema)) = (
-                schema_node(self.base, &old_pointer, old_entry),
-                schema_node(self.head, &new_pointer, new_entry),
+                schema_node(&old_pointer, old_entry),
+                schema_node(&new_pointer, new_entry),
             ) else {
                 continue;
             };
@@ -1148,17 +1148,18 @@ impl<'a> Walker<'a> {
     fn schema(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, name: &str) {
         let old_ref = old.0.get("$ref").and_then(Value::as_str);
         let new_ref = new.0.get("$ref").and_then(Value::as_str);
-        if let (Some(a), Some(b)) = (old_ref, new_ref) {
-            if a == b && a.starts_with(SCHEMAS) {
-                return; // compared once, where the component is defined
-            }
+        if let (Some(a), Some(b)) = (old_ref, new_ref)
+            && a == b
+            && a.starts_with(SCHEMAS)
+        {
+            return; // compared once, where the component is defined
         }
         let old = resolve(&self.base.document, old.0, old.1);
         let new = resolve(&self.head.document, new.0, new.1);
-        if old_ref.is_some() || new_ref.is_some() {
-            if !self.seen.insert((old.1.clone(), new.1.clone())) {
-                return;
-            }
+        if (old_ref.is_some() || new_ref.is_some())
+            && !self.seen.insert((old.1.clone(), new.1.clone()))
+        {
+            return;
         }
         let (s, t) = (old.0, new.0);
         let (sp, tp) = (old.1.as_str(), new.1.as_str());
@@ -1934,7 +1935,8 @@ pub fn resolve<'a>(doc: &'a Value, value: &'a Value, pointer: String) -> Node<'a
     current
 }
 
-fn schema_node<'a>(_spec: &LoadedSpec, pointer: &str, entry: &'a Value) -> Option<Node<'a>> {
+/// The `schema` of a media-type entry found at `pointer`.
+fn schema_node<'a>(pointer: &str, entry: &'a Value) -> Option<Node<'a>> {
     entry
         .get("schema")
         .map(|schema| (schema, pointer_join(pointer, "schema")))
@@ -2002,17 +2004,16 @@ fn collect_refs(doc: &Value, value: &Value, found: &mut BTreeSet<String>) {
         Value::Object(map) => {
             if let Some(target) = map.get("$ref").and_then(Value::as_str) {
                 if let Some(name) = target.strip_prefix(SCHEMAS) {
-                    if found.insert(name.to_string()) {
-                        if let Some(schema) = doc.pointer(&format!("/components/schemas/{name}")) {
-                            collect_refs(doc, schema, found);
-                        }
+                    if found.insert(name.to_string())
+                        && let Some(schema) = doc.pointer(&format!("/components/schemas/{name}"))
+                    {
+                        collect_refs(doc, schema, found);
                     }
-                } else if let Some(pointer) = target.strip_prefix('#') {
-                    if let Some(node) = doc.pointer(pointer) {
-                        if !std::ptr::eq(node, value) {
-                            collect_refs(doc, node, found);
-                        }
-                    }
+                } else if let Some(pointer) = target.strip_prefix('#')
+                    && let Some(node) = doc.pointer(pointer)
+                    && !std::ptr::eq(node, value)
+                {
+                    collect_refs(doc, node, found);
                 }
             }
             for (key, child) in map {
