@@ -966,6 +966,7 @@ impl<'a> Walker<'a> {
         let new_headers = headers(&self.head.document, &new);
         let required = |h: &Value| h.get("required").and_then(Value::as_bool) == Some(true);
         for (name, (header, pointer)) in &old_headers {
+            let shown = last_token(pointer);
             let Some((new_header, new_pointer)) = new_headers.get(name) else {
                 let (rule, level) = if required(header) {
                     ("response-required-header-removed", Level::Breaking)
@@ -976,7 +977,7 @@ impl<'a> Walker<'a> {
                     rule,
                     level,
                     Direction::Response,
-                    format!("header `{name}` of the {what} removed"),
+                    format!("header `{shown}` of the {what} removed"),
                     Some(pointer),
                     Some(&new.1),
                 );
@@ -987,7 +988,7 @@ impl<'a> Walker<'a> {
                     "response-header-became-optional",
                     Level::Breaking,
                     Direction::Response,
-                    format!("header `{name}` of the {what} became optional"),
+                    format!("header `{shown}` of the {what} became optional"),
                     Some(pointer),
                     Some(new_pointer),
                 ),
@@ -995,7 +996,7 @@ impl<'a> Walker<'a> {
                     "response-header-became-required",
                     Level::Compatible,
                     Direction::Response,
-                    format!("header `{name}` of the {what} became required"),
+                    format!("header `{shown}` of the {what} became required"),
                     Some(pointer),
                     Some(new_pointer),
                 ),
@@ -1006,17 +1007,18 @@ impl<'a> Walker<'a> {
                     (s, pointer_join(pointer, "schema")),
                     (t, pointer_join(new_pointer, "schema")),
                     Usage::RESPONSE,
-                    &format!("header {name}"),
+                    &format!("header {shown}"),
                 );
             }
         }
         for (name, (_, pointer)) in &new_headers {
             if !old_headers.contains_key(name) {
+                let shown = last_token(pointer);
                 self.push(
                     "response-header-added",
                     Level::Compatible,
                     Direction::Response,
-                    format!("header `{name}` added to the {what}"),
+                    format!("header `{shown}` added to the {what}"),
                     Some(&old.1),
                     Some(pointer),
                 );
@@ -1269,8 +1271,8 @@ impl<'a> Walker<'a> {
                     show(s.get("default")),
                     show(t.get("default"))
                 ),
-                Some(&at(sp, "default")),
-                Some(&at(tp, "default")),
+                Some(&keyword_pointer(s, sp, "default")),
+                Some(&keyword_pointer(t, tp, "default")),
             );
         }
         for (keyword, kind, upper) in [
@@ -1338,8 +1340,8 @@ impl<'a> Walker<'a> {
                 show_or(a, "none"),
                 show_or(b, "none")
             ),
-            Some(&pointer_join(sp, keyword)),
-            Some(&pointer_join(tp, keyword)),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
         );
     }
 
@@ -1369,8 +1371,8 @@ impl<'a> Walker<'a> {
             effect,
             usage,
             format!("`{keyword}` {verb} on `{name}`"),
-            Some(&pointer_join(sp, keyword)),
-            Some(&pointer_join(tp, keyword)),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
         );
     }
 
@@ -1410,8 +1412,8 @@ impl<'a> Walker<'a> {
                 show_or(s.get(keyword), "none"),
                 show_or(t.get(keyword), "none")
             ),
-            Some(&pointer_join(sp, keyword)),
-            Some(&pointer_join(tp, keyword)),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
         );
     }
 
@@ -1609,8 +1611,8 @@ impl<'a> Walker<'a> {
                 show_or(s.get(keyword), "absent"),
                 show_or(t.get(keyword), "absent")
             ),
-            Some(&sk),
-            Some(&tk),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
         );
     }
 
@@ -1958,6 +1960,21 @@ pub fn path_prefix(url: &str) -> String {
         without_scheme
     };
     path.trim_end_matches('/').to_string()
+}
+
+/// The pointer of `keyword` in schema `v` at `p` when present, else of the schema itself.
+fn keyword_pointer(v: &Value, p: &str, keyword: &str) -> String {
+    if v.get(keyword).is_some() {
+        pointer_join(p, keyword)
+    } else {
+        p.to_string()
+    }
+}
+
+/// The last reference token of a JSON pointer, unescaped: the name of the node.
+fn last_token(pointer: &str) -> String {
+    let token = pointer.rsplit('/').next().unwrap_or_default();
+    token.replace("~1", "/").replace("~0", "~")
 }
 
 fn show(value: Option<&Value>) -> String {
