@@ -14,7 +14,7 @@ use serde_json::Value;
 use tenant_codegen::diagnostic::pointer_join;
 use tenant_codegen::load::LoadedSpec;
 
-use crate::naming::{method_name, status_variant, type_name};
+use crate::naming::{field_name, method_name, status_variant, type_name};
 use crate::walk::{Usage, operations, parameters, resolve, schema_usage};
 use crate::{Audience, Change, Direction, Level, RustEffect, locate};
 
@@ -193,6 +193,27 @@ impl Surface {
         }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(members) = schema.get(keyword).and_then(Value::as_array) {
+                // typify turns a one-member union into a newtype of the member.
+                if let [only] = members.as_slice() {
+                    add_type(
+                        self,
+                        format!(
+                            "newtype of {}",
+                            rust_type(doc, only, &format!("{name}Variant0"))
+                        ),
+                    );
+                    if only.get("$ref").is_none() {
+                        let member_pointer = format!("{pointer}/{keyword}/0");
+                        self.types(
+                            doc,
+                            &format!("{name}Variant0"),
+                            only,
+                            &member_pointer,
+                            usage,
+                        );
+                    }
+                    return;
+                }
                 add_type(self, "enum".into());
                 for (i, member) in members.iter().enumerate() {
                     let variant = member
@@ -260,8 +281,8 @@ impl Surface {
                         kind: ItemKind::Field {
                             required: is_required,
                         },
-                        name: format!("{name}::{}", method_name(property)),
-                        signature: optional(&ty, is_required),
+                        name: format!("{name}::{}", field_name(property)),
+                        signature: field_type(&ty, is_required),
                         pointer: field_pointer.clone(),
                         usage,
                     },
@@ -376,6 +397,16 @@ pub fn rust_type(doc: &Value, schema: &Value, context: &str) -> String {
     }
 }
 
+/// The type of a struct field: optional fields are `Option`s, except
+/// collections, which typify keeps as they are and defaults when absent.
+fn field_type(ty: &str, required: bool) -> String {
+    if ty.starts_with("Vec<") || ty.starts_with("Map<") {
+        ty.to_string()
+    } else {
+        optional(ty, required)
+    }
+}
+
 fn optional(ty: &str, required: bool) -> String {
     if required || ty.starts_with("Option<") {
         ty.to_string()
@@ -456,8 +487,14 @@ fn owner(key: &str) -> Option<String> {
 /// item that is itself added or removed are not listed again.
 pub fn diff_surfaces(base: &Surface, head: &Surface) -> Vec<SurfaceChange> {
     let mut changes = Vec::new();
-    let owner_missing =
-        |key: &str, other: &Surface| owner(key).is_some_and(|o| !other.items.contains_key(&o));
+    // Parts of an item that is added or removed, or of a type that changes
+    // kind, are said by that item's own change.
+    let owner_missing = |key: &str, other: &Surface| {
+        owner(key).is_some_and(|o| match (base.items.get(&o), head.items.get(&o)) {
+            (Some(old), Some(new)) => old.kind == ItemKind::Type && old.signature != new.signature,
+            _ => !other.items.contains_key(&o),
+        })
+    };
     for (key, old) in &base.items {
         match head.items.get(key) {
             None if owner_missing(key, head) => {}
@@ -466,6 +503,7 @@ pub fn diff_surfaces(base: &Surface, head: &Surface) -> Vec<SurfaceChange> {
                 pointer: old.pointer.clone(),
                 in_base: true,
             }),
+            Some(_) if owner_missing(key, head) => {}
             Some(new) if new.signature != old.signature || new.kind != old.kind => {
                 changes.push(SurfaceChange {
                     effect: changed(old, new),
@@ -627,7 +665,7 @@ fn changed(old: &Item, new: &Item) -> RustEffect {
         ItemKind::Type => effect(
             true,
             Audience::Everyone,
-            format!("`{name}` changed from a {before} to a {after}"),
+            format!("`{name}` changed: {before} -> {after}"),
         ),
         ItemKind::Field { .. } => effect(
             true,
@@ -754,7 +792,7 @@ mod tests {
         assert_eq!(sig("types Thing field id"), "ThingId");
         assert_eq!(sig("types Thing field note"), "Option<String>");
         assert_eq!(sig("types Thing field when"), "Option<DateTime<Utc>>");
-        assert_eq!(sig("types Thing field tags"), "Option<Vec<ThingTagsItem>>");
+        assert_eq!(sig("types Thing field tags"), "Vec<ThingTagsItem>");
         assert_eq!(sig("types ThingId"), "newtype String (validated)");
         assert!(surface.items.contains_key("types ThingTagsItem variant B"));
     }
