@@ -1,13 +1,14 @@
 //! `cargo xtask`: project automation as a plain Rust program.
 //!
 //! Only argument parsing lives here; the work is done by the `tenant-codegen`
-//! library, which the tests call in-process.
+//! and `tenant-spec-diff` libraries, which the tests call in-process.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use tenant_codegen::cli::{Mode, codegen};
+use tenant_spec_diff::cli::{Format, Options, spec_diff};
 
 #[derive(Parser)]
 #[command(about = "Project automation for the tenant management API workspace")]
@@ -33,6 +34,24 @@ enum Command {
         #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
         spec: PathBuf,
     },
+    /// Compare the spec at a git revision with the working spec: every change,
+    /// classified breaking / possibly breaking / compatible, with its direction,
+    /// its place in both versions and its effect on the generated Rust crates.
+    ///
+    /// Exits with status 1 when a breaking change is not acknowledged under
+    /// `x-breaking-changes` in the spec (or by a new API path prefix), or on error.
+    SpecDiff {
+        /// The revision to compare against [default: the merge base of HEAD and
+        /// main, else HEAD]. A revision without the spec means nothing to compare.
+        #[arg(long)]
+        base: Option<String>,
+        /// Output: text (terminals), markdown (a pull-request comment) or json.
+        #[arg(long, default_value = "text")]
+        format: Format,
+        /// The spec to compare, relative to the workspace root.
+        #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
+        spec: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -43,6 +62,16 @@ fn main() -> ExitCode {
                 &workspace_root(),
                 &spec,
                 mode,
+                &mut std::io::stdout(),
+                &mut std::io::stderr(),
+            );
+            ExitCode::from(status)
+        }
+        Command::SpecDiff { base, format, spec } => {
+            let options = Options { base, format, spec };
+            let status = spec_diff(
+                &workspace_root(),
+                &options,
                 &mut std::io::stdout(),
                 &mut std::io::stderr(),
             );

@@ -53,3 +53,25 @@ fn help_explains_the_codegen_command() {
     );
     assert!(stdout.contains("left as it was"), "{stdout}");
 }
+
+#[test]
+fn help_explains_the_spec_diff_command() {
+    let output = xtask(&["spec-diff", "--help"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    for option in ["--base", "--format", "--spec", "x-breaking-changes"] {
+        assert!(stdout.contains(option), "{option} missing from:\n{stdout}");
+    }
+}
+
+#[test]
+fn spec_diff_rejects_an_unknown_revision_with_status_1() {
+    let output = xtask(&["spec-diff", "--base", "no-such-revision-anywhere"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("base revision `no-such-revision-anywhere` does not resolve"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

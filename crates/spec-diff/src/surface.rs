@@ -1,0 +1,824 @@
+//! The generated Rust API, modelled from the spec: what the server trait, the
+//! client and the types crate expose, with the signature of each item. Two
+//! versions are diffed item by item, and each difference is attached to the
+//! HTTP change that causes it.
+//!
+//! The model follows the generators' naming (one trait method and one client
+//! method per `operationId`, one response variant per status, one type per
+//! component schema and per inline object or enum, `Option<..>` for optional
+//! fields); names are made in [`crate::naming`] only.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+use tenant_codegen::diagnostic::pointer_join;
+use tenant_codegen::load::LoadedSpec;
+
+use crate::naming::{field_name, method_name, status_variant, type_name};
+use crate::walk::{Usage, operations, parameters, resolve, schema_usage};
+use crate::{Audience, Change, Direction, Level, RustEffect, locate};
+
+/// What kind of public item, which decides who is affected by its change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// A method of the server trait (implemented by server implementors).
+    TraitMethod,
+    /// A variant of an operation's response enum (built by server implementors).
+    ResponseVariant,
+    /// A method of the generated client.
+    ClientMethod,
+    /// A builder argument of a client method.
+    ClientArgument { required: bool },
+    /// A type of the types crate.
+    Type,
+    /// A field of a generated struct.
+    Field { required: bool },
+    /// A variant of a generated enum.
+    Variant,
+}
+
+/// One public item of the generated crates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    pub kind: ItemKind,
+    /// How the item reads in Rust, e.g. `EventStream::name` or `Client::get_action_module`.
+    pub name: String,
+    /// Its type or signature; a change of this is a change of the item.
+    pub signature: String,
+    /// The spec node that produces it.
+    pub pointer: String,
+    /// Where the owning type travels (for types, fields, variants).
+    pub usage: Usage,
+}
+
+/// Every public item of one version, by a unique sortable key.
+#[derive(Debug, Clone, Default)]
+pub struct Surface {
+    pub items: BTreeMap<String, Item>,
+}
+
+impl Surface {
+    pub fn of(doc: &Value) -> Surface {
+        let mut surface = Surface::default();
+        let usage = schema_usage(doc);
+        for op in operations(doc).values() {
+            let Some(id) = op.id.as_deref() else {
+                continue;
+            };
+            let method = method_name(id);
+            let response_enum = format!("{}Response", type_name(id));
+            let mut arguments = Vec::new();
+            for ((location, name), (param, pointer)) in parameters(doc, op) {
+                let required = param.get("required").and_then(Value::as_bool) == Some(true);
+                let context = format!("{}{}", type_name(id), type_name(&name));
+                let ty = param
+                    .get("schema")
+                    .map(|s| rust_type(doc, s, &context))
+                    .unwrap_or_else(|| "String".into());
+                let ty = optional(&ty, required);
+                arguments.push(format!("{}: {ty}", method_name(&name)));
+                surface.add(
+                    format!("client {method} {location} {name}"),
+                    Item {
+                        kind: ItemKind::ClientArgument { required },
+                        name: format!("Client::{method}().{}", method_name(&name)),
+                        signature: ty,
+                        pointer,
+                        usage: Usage::REQUEST,
+                    },
+                );
+            }
+            if let Some(body) = op.value.get("requestBody") {
+                let body_pointer = pointer_join(&op.pointer, "requestBody");
+                let (body, _) = resolve(doc, body, body_pointer.clone());
+                let required = body.get("required").and_then(Value::as_bool) == Some(true);
+                let ty = body
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .and_then(|content| content.values().find_map(|m| m.get("schema")))
+                    .map(|s| rust_type(doc, s, &format!("{}Body", type_name(id))))
+                    .unwrap_or_else(|| "Vec<u8>".into());
+                let ty = optional(&ty, required);
+                arguments.push(format!("body: {ty}"));
+                surface.add(
+                    format!("client {method} body"),
+                    Item {
+                        kind: ItemKind::ClientArgument { required },
+                        name: format!("Client::{method}().body"),
+                        signature: ty,
+                        pointer: body_pointer,
+                        usage: Usage::REQUEST,
+                    },
+                );
+            }
+            surface.add(
+                format!("server {method}"),
+                Item {
+                    kind: ItemKind::TraitMethod,
+                    name: method.to_string(),
+                    signature: format!("fn {method}({}) -> {response_enum}", arguments.join(", ")),
+                    pointer: op.pointer.clone(),
+                    usage: Usage::default(),
+                },
+            );
+            surface.add(
+                format!("client {method}"),
+                Item {
+                    kind: ItemKind::ClientMethod,
+                    name: format!("Client::{method}"),
+                    signature: String::new(),
+                    pointer: op.pointer.clone(),
+                    usage: Usage::default(),
+                },
+            );
+            let responses_pointer = pointer_join(&op.pointer, "responses");
+            if let Some(responses) = op.value.get("responses").and_then(Value::as_object) {
+                for (status, response) in responses {
+                    let pointer = pointer_join(&responses_pointer, status);
+                    let (response, _) = resolve(doc, response, pointer.clone());
+                    surface.add(
+                        format!("server {method} response {status}"),
+                        Item {
+                            kind: ItemKind::ResponseVariant,
+                            name: format!("{response_enum}::{}", status_variant(status)),
+                            signature: response_payload(doc, response, &response_enum),
+                            pointer,
+                            usage: Usage::default(),
+                        },
+                    );
+                }
+            }
+        }
+        if let Some(schemas) = doc
+            .pointer("/components/schemas")
+            .and_then(Value::as_object)
+        {
+            for (name, schema) in schemas {
+                let used = usage.get(name).copied().unwrap_or_default();
+                let pointer = pointer_join("/components/schemas", name);
+                surface.types(doc, &type_name(name), schema, &pointer, used);
+            }
+        }
+        surface
+    }
+
+    fn add(&mut self, key: String, item: Item) {
+        self.items.entry(key).or_insert(item);
+    }
+
+    /// The type named `name` generated for `schema`, and the inline types inside it.
+    fn types(&mut self, doc: &Value, name: &str, schema: &Value, pointer: &str, usage: Usage) {
+        let add_type = |surface: &mut Surface, signature: String| {
+            surface.add(
+                format!("types {name}"),
+                Item {
+                    kind: ItemKind::Type,
+                    name: format!("types::{name}"),
+                    signature,
+                    pointer: pointer.to_string(),
+                    usage,
+                },
+            );
+        };
+        if schema.get("$ref").is_some() {
+            add_type(
+                self,
+                format!("type alias of {}", rust_type(doc, schema, name)),
+            );
+            return;
+        }
+        if schema.get("allOf").is_some() {
+            add_type(self, "struct merged from allOf".into());
+            return;
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(members) = schema.get(keyword).and_then(Value::as_array) {
+                // typify turns a one-member union into a newtype of the member.
+                if let [only] = members.as_slice() {
+                    add_type(
+                        self,
+                        format!(
+                            "newtype of {}",
+                            rust_type(doc, only, &format!("{name}Variant0"))
+                        ),
+                    );
+                    if only.get("$ref").is_none() {
+                        let member_pointer = format!("{pointer}/{keyword}/0");
+                        self.types(
+                            doc,
+                            &format!("{name}Variant0"),
+                            only,
+                            &member_pointer,
+                            usage,
+                        );
+                    }
+                    return;
+                }
+                add_type(self, "enum".into());
+                for (i, member) in members.iter().enumerate() {
+                    let variant = member
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|r| r.rsplit('/').next())
+                        .map(type_name)
+                        .unwrap_or_else(|| format!("Variant{i}"));
+                    let member_pointer = format!("{pointer}/{keyword}/{i}");
+                    let context = format!("{name}{variant}");
+                    self.add(
+                        format!("types {name} variant {variant}"),
+                        Item {
+                            kind: ItemKind::Variant,
+                            name: format!("{name}::{variant}"),
+                            signature: rust_type(doc, member, &context),
+                            pointer: member_pointer.clone(),
+                            usage,
+                        },
+                    );
+                    if member.get("$ref").is_none() {
+                        self.types(doc, &context, member, &member_pointer, usage);
+                    }
+                }
+                return;
+            }
+        }
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            add_type(self, "enum".into());
+            for (i, value) in values.iter().enumerate() {
+                let text = match value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                let variant = type_name(&text);
+                self.add(
+                    format!("types {name} variant {variant}"),
+                    Item {
+                        kind: ItemKind::Variant,
+                        name: format!("{name}::{variant}"),
+                        signature: String::new(),
+                        pointer: format!("{pointer}/enum/{i}"),
+                        usage,
+                    },
+                );
+            }
+            return;
+        }
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            add_type(self, "struct".into());
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let properties_pointer = pointer_join(pointer, "properties");
+            for (property, property_schema) in properties {
+                let is_required = required.contains(&property.as_str());
+                let context = format!("{name}{}", type_name(property));
+                let field_pointer = pointer_join(&properties_pointer, property);
+                let ty = rust_type(doc, property_schema, &context);
+                self.add(
+                    format!("types {name} field {property}"),
+                    Item {
+                        kind: ItemKind::Field {
+                            required: is_required,
+                        },
+                        name: format!("{name}::{}", field_name(property)),
+                        signature: field_type(&ty, is_required),
+                        pointer: field_pointer.clone(),
+                        usage,
+                    },
+                );
+                self.inline_types(doc, &context, property_schema, &field_pointer, usage);
+            }
+            return;
+        }
+        let ty = rust_type(doc, schema, name);
+        if ty == name {
+            add_type(self, "newtype String (validated)".into());
+        } else {
+            add_type(self, format!("type alias of {ty}"));
+            self.inline_types(doc, name, schema, pointer, usage);
+        }
+    }
+
+    /// Named types for inline objects, enums and constrained strings nested in a field.
+    fn inline_types(
+        &mut self,
+        doc: &Value,
+        context: &str,
+        schema: &Value,
+        pointer: &str,
+        usage: Usage,
+    ) {
+        if schema.get("$ref").is_some() {
+            return;
+        }
+        if let Some(items) = schema.get("items") {
+            let item_context = format!("{context}Item");
+            let items_pointer = pointer_join(pointer, "items");
+            if rust_type(doc, items, &item_context) == item_context {
+                self.types(doc, &item_context, items, &items_pointer, usage);
+            } else {
+                self.inline_types(doc, &item_context, items, &items_pointer, usage);
+            }
+            return;
+        }
+        if rust_type(doc, schema, context)
+            .trim_start_matches("Option<")
+            .trim_end_matches('>')
+            == context
+        {
+            self.types(doc, context, schema, pointer, usage);
+        }
+    }
+}
+
+/// The Rust type generated for `schema`; `context` is the name an inline
+/// object, enum or constrained string gets.
+pub fn rust_type(doc: &Value, schema: &Value, context: &str) -> String {
+    let ty = if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        target
+            .strip_prefix("#/components/schemas/")
+            .map(type_name)
+            .unwrap_or_else(|| {
+                let (resolved, _) = resolve(doc, schema, String::new());
+                rust_type(doc, resolved, context)
+            })
+    } else if ["oneOf", "anyOf", "allOf", "enum"]
+        .iter()
+        .any(|k| schema.get(k).is_some())
+        || schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty())
+    {
+        context.to_string()
+    } else {
+        match schema.get("type").and_then(Value::as_str) {
+            Some("string") => match schema.get("format").and_then(Value::as_str) {
+                Some("date-time") => "DateTime<Utc>".to_string(),
+                _ if ["minLength", "maxLength", "pattern"]
+                    .iter()
+                    .any(|k| schema.get(k).is_some()) =>
+                {
+                    context.to_string()
+                }
+                _ => "String".to_string(),
+            },
+            Some("integer") => match schema.get("format").and_then(Value::as_str) {
+                Some("int32") => "i32".to_string(),
+                _ => "i64".to_string(),
+            },
+            Some("number") => "f64".to_string(),
+            Some("boolean") => "bool".to_string(),
+            Some("array") => {
+                let items = schema
+                    .get("items")
+                    .map(|i| rust_type(doc, i, &format!("{context}Item")))
+                    .unwrap_or_else(|| "Value".into());
+                format!("Vec<{items}>")
+            }
+            Some("object") | None => match schema.get("additionalProperties") {
+                Some(extra @ Value::Object(_)) => {
+                    format!(
+                        "Map<String, {}>",
+                        rust_type(doc, extra, &format!("{context}Value"))
+                    )
+                }
+                _ if schema.get("type").is_some() => "Map<String, Value>".to_string(),
+                _ => "Value".to_string(),
+            },
+            Some(other) => other.to_string(),
+        }
+    };
+    if schema.get("nullable").and_then(Value::as_bool) == Some(true) {
+        format!("Option<{ty}>")
+    } else {
+        ty
+    }
+}
+
+/// The type of a struct field: optional fields are `Option`s, except
+/// collections, which typify keeps as they are and defaults when absent.
+fn field_type(ty: &str, required: bool) -> String {
+    if ty.starts_with("Vec<") || ty.starts_with("Map<") {
+        ty.to_string()
+    } else {
+        optional(ty, required)
+    }
+}
+
+fn optional(ty: &str, required: bool) -> String {
+    if required || ty.starts_with("Option<") {
+        ty.to_string()
+    } else {
+        format!("Option<{ty}>")
+    }
+}
+
+/// The payload of a response variant: its body type and typed headers.
+fn response_payload(doc: &Value, response: &Value, context: &str) -> String {
+    let body = response
+        .get("content")
+        .and_then(Value::as_object)
+        .and_then(|content| content.values().find_map(|m| m.get("schema")))
+        .map(|s| rust_type(doc, s, &format!("{context}Body")));
+    let mut headers: Vec<String> = response
+        .get("headers")
+        .and_then(Value::as_object)
+        .map(|h| {
+            h.iter()
+                .map(|(name, header)| {
+                    let (header, _) = resolve(doc, header, String::new());
+                    let required = header.get("required").and_then(Value::as_bool) == Some(true);
+                    let ty = header
+                        .get("schema")
+                        .map(|s| rust_type(doc, s, &type_name(name)))
+                        .unwrap_or_else(|| "String".into());
+                    format!("{}: {}", method_name(name), optional(&ty, required))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    headers.sort();
+    match (body, headers.is_empty()) {
+        (None, true) => String::new(),
+        (Some(body), true) => format!("({body})"),
+        (body, false) => {
+            let mut fields = Vec::new();
+            if let Some(body) = body {
+                fields.push(format!("body: {body}"));
+            }
+            fields.extend(headers);
+            format!("{{ {} }}", fields.join(", "))
+        }
+    }
+}
+
+/// One difference between two surfaces, located in the version it comes from.
+#[derive(Debug, Clone)]
+pub struct SurfaceChange {
+    pub effect: RustEffect,
+    /// The spec node that produced the item: in the new version, or in the
+    /// base version for a removed item.
+    pub pointer: String,
+    pub in_base: bool,
+}
+
+/// Constructors and readers of a type: a request type is built by client
+/// users and read by server implementors; a response type the other way round.
+fn audience(usage: Usage, constructs: bool) -> Audience {
+    match (usage.request, usage.response) {
+        (true, false) if constructs => Audience::ClientUsers,
+        (true, false) => Audience::ServerImplementors,
+        (false, true) if constructs => Audience::ServerImplementors,
+        (false, true) => Audience::ClientUsers,
+        _ => Audience::Everyone,
+    }
+}
+
+/// The key of the item that owns `key` (a method for its arguments and
+/// variants, a type for its fields and variants), if any.
+fn owner(key: &str) -> Option<String> {
+    let tokens: Vec<&str> = key.split(' ').collect();
+    (tokens.len() > 2).then(|| tokens[..2].join(" "))
+}
+
+/// Every item added, removed or changed, as Rust effects. The parts of an
+/// item that is itself added or removed are not listed again.
+pub fn diff_surfaces(base: &Surface, head: &Surface) -> Vec<SurfaceChange> {
+    let mut changes = Vec::new();
+    // Parts of an item that is added or removed, or of a type that changes
+    // kind, are said by that item's own change.
+    let owner_missing = |key: &str, other: &Surface| {
+        owner(key).is_some_and(|o| match (base.items.get(&o), head.items.get(&o)) {
+            (Some(old), Some(new)) => old.kind == ItemKind::Type && old.signature != new.signature,
+            _ => !other.items.contains_key(&o),
+        })
+    };
+    for (key, old) in &base.items {
+        match head.items.get(key) {
+            None if owner_missing(key, head) => {}
+            None => changes.push(SurfaceChange {
+                effect: removed(old),
+                pointer: old.pointer.clone(),
+                in_base: true,
+            }),
+            Some(_) if owner_missing(key, head) => {}
+            Some(new) if new.signature != old.signature || new.kind != old.kind => {
+                changes.push(SurfaceChange {
+                    effect: changed(old, new),
+                    pointer: new.pointer.clone(),
+                    in_base: false,
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    for (key, new) in &head.items {
+        if !base.items.contains_key(key) && !owner_missing(key, base) {
+            changes.push(SurfaceChange {
+                effect: added(new),
+                pointer: new.pointer.clone(),
+                in_base: false,
+            });
+        }
+    }
+    changes
+}
+
+fn effect(breaking: bool, audience: Audience, text: String) -> RustEffect {
+    RustEffect {
+        breaking,
+        audience,
+        text,
+    }
+}
+
+fn added(item: &Item) -> RustEffect {
+    let name = &item.name;
+    let sig = &item.signature;
+    match item.kind {
+        ItemKind::TraitMethod => effect(
+            true,
+            Audience::ServerImplementors,
+            format!(
+                "new trait method `{name}` without default: every implementation must add `{sig}`"
+            ),
+        ),
+        ItemKind::ResponseVariant => effect(
+            false,
+            Audience::ServerImplementors,
+            format!("new response variant `{name}` (exhaustive matches on the enum need an arm)"),
+        ),
+        ItemKind::ClientMethod => {
+            effect(false, Audience::ClientUsers, format!("new method `{name}`"))
+        }
+        ItemKind::ClientArgument { required: true } => effect(
+            true,
+            Audience::ClientUsers,
+            format!(
+                "new required builder argument `{name}({sig})`: calls without it fail before sending"
+            ),
+        ),
+        ItemKind::ClientArgument { required: false } => effect(
+            false,
+            Audience::ClientUsers,
+            format!("new optional builder argument `{name}({sig})`"),
+        ),
+        ItemKind::Type => effect(
+            false,
+            Audience::Everyone,
+            format!("new type `{name}` ({sig})"),
+        ),
+        ItemKind::Field { required: true } => effect(
+            true,
+            audience(item.usage, true),
+            format!("new required field `{name}: {sig}`: struct literals and builders must set it"),
+        ),
+        ItemKind::Field { required: false } => effect(
+            true,
+            audience(item.usage, true),
+            format!(
+                "new optional field `{name}: {sig}`: struct literals need it (`None`), builders are unaffected"
+            ),
+        ),
+        ItemKind::Variant => effect(
+            true,
+            audience(item.usage, false),
+            format!("new enum variant `{name}`: exhaustive matches need an arm"),
+        ),
+    }
+}
+
+fn removed(item: &Item) -> RustEffect {
+    let name = &item.name;
+    match item.kind {
+        ItemKind::TraitMethod => effect(
+            true,
+            Audience::ServerImplementors,
+            format!("trait method `{name}` removed: implementations no longer compile"),
+        ),
+        ItemKind::ResponseVariant => effect(
+            true,
+            Audience::ServerImplementors,
+            format!("response variant `{name}` removed"),
+        ),
+        ItemKind::ClientMethod => effect(
+            true,
+            Audience::ClientUsers,
+            format!("method `{name}` removed"),
+        ),
+        ItemKind::ClientArgument { .. } => effect(
+            true,
+            Audience::ClientUsers,
+            format!("builder argument `{name}` removed"),
+        ),
+        ItemKind::Type => effect(true, Audience::Everyone, format!("type `{name}` removed")),
+        ItemKind::Field { .. } => {
+            effect(true, Audience::Everyone, format!("field `{name}` removed"))
+        }
+        ItemKind::Variant => effect(
+            true,
+            Audience::Everyone,
+            format!("enum variant `{name}` removed"),
+        ),
+    }
+}
+
+fn changed(old: &Item, new: &Item) -> RustEffect {
+    let name = &new.name;
+    let (before, after) = (&old.signature, &new.signature);
+    let shown = |s: &str| {
+        if s.is_empty() {
+            "unit".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    match new.kind {
+        ItemKind::TraitMethod => effect(
+            true,
+            Audience::ServerImplementors,
+            format!("trait method signature changed: `{before}` -> `{after}`"),
+        ),
+        ItemKind::ResponseVariant => effect(
+            true,
+            Audience::ServerImplementors,
+            format!(
+                "payload of `{name}` changed: `{}` -> `{}`",
+                shown(before),
+                shown(after)
+            ),
+        ),
+        ItemKind::ClientMethod => effect(false, Audience::ClientUsers, format!("`{name}` changed")),
+        ItemKind::ClientArgument { required } => {
+            let text = if before == after {
+                format!(
+                    "builder argument `{name}` became {}",
+                    if required { "required" } else { "optional" }
+                )
+            } else {
+                format!("builder argument `{name}` type changed: `{before}` -> `{after}`")
+            };
+            effect(required || before != after, Audience::ClientUsers, text)
+        }
+        ItemKind::Type => effect(
+            true,
+            Audience::Everyone,
+            format!("`{name}` changed: {before} -> {after}"),
+        ),
+        ItemKind::Field { .. } => effect(
+            true,
+            Audience::Everyone,
+            format!("field `{name}` type changed: `{before}` -> `{after}`"),
+        ),
+        ItemKind::Variant => effect(
+            true,
+            Audience::Everyone,
+            format!(
+                "enum variant `{name}` payload changed: `{}` -> `{}`",
+                shown(before),
+                shown(after)
+            ),
+        ),
+    }
+}
+
+/// Pointers that name a whole collection, not one construct: an effect is never attached through them.
+const CONTAINERS: [&str; 5] = [
+    "",
+    "/paths",
+    "/servers",
+    "/components/schemas",
+    "/components/securitySchemes",
+];
+
+fn is_ancestor_or_self(ancestor: &str, pointer: &str) -> bool {
+    pointer == ancestor
+        || (pointer.starts_with(ancestor) && pointer[ancestor.len()..].starts_with('/'))
+}
+
+/// Attaches each Rust effect to the HTTP change whose node is the nearest
+/// ancestor of (or else the nearest node under) the item's spec node; an
+/// effect with no such change becomes a change of its own.
+pub fn attach(
+    changes: &mut Vec<Change>,
+    effects: Vec<SurfaceChange>,
+    base: &LoadedSpec,
+    head: &LoadedSpec,
+) {
+    for surface_change in effects {
+        let side_pointer = |change: &Change| -> Option<String> {
+            let location = if surface_change.in_base {
+                change.base.as_ref()
+            } else {
+                change.head.as_ref()
+            };
+            location
+                .map(|l| l.pointer.clone())
+                .filter(|p| !CONTAINERS.contains(&p.as_str()))
+        };
+        let target = &surface_change.pointer;
+        let ancestor = changes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| side_pointer(c).map(|p| (i, p)))
+            .filter(|(_, p)| is_ancestor_or_self(p, target))
+            .max_by_key(|(i, p)| (p.len(), std::cmp::Reverse(*i)))
+            .map(|(i, _)| i);
+        let descendant = || {
+            changes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, c)| side_pointer(c).map(|p| (i, p)))
+                .filter(|(_, p)| is_ancestor_or_self(target, p))
+                .min_by_key(|(i, p)| (p.len(), *i))
+                .map(|(i, _)| i)
+        };
+        match ancestor.or_else(descendant) {
+            Some(i) => changes[i].rust.push(surface_change.effect),
+            None => {
+                let location = if surface_change.in_base {
+                    (Some(locate(base, target)), None)
+                } else {
+                    (None, Some(locate(head, target)))
+                };
+                changes.push(Change {
+                    rule: "rust-api-changed".to_string(),
+                    level: Level::Compatible,
+                    direction: Direction::NotApplicable,
+                    message: format!(
+                        "the generated Rust API changed with no HTTP-level change here: {}",
+                        surface_change.effect.text
+                    ),
+                    base: location.0,
+                    head: location.1,
+                    rust: vec![surface_change.effect],
+                    acknowledged: None,
+                });
+            }
+        }
+    }
+    for change in changes.iter_mut() {
+        change.rust.sort();
+        change.rust.dedup();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn doc_with(schema: Value) -> Value {
+        json!({"openapi": "3.0.3", "components": {"schemas": {"Thing": schema}}})
+    }
+
+    #[test]
+    fn optional_fields_are_options_and_constrained_strings_are_newtypes() {
+        let doc = doc_with(json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string", "maxLength": 5},
+                "note": {"type": "string"},
+                "when": {"type": "string", "format": "date-time", "nullable": true},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+            }
+        }));
+        let surface = Surface::of(&doc);
+        let sig = |key: &str| surface.items[key].signature.clone();
+        assert_eq!(sig("types Thing"), "struct");
+        assert_eq!(sig("types Thing field id"), "ThingId");
+        assert_eq!(sig("types Thing field note"), "Option<String>");
+        assert_eq!(sig("types Thing field when"), "Option<DateTime<Utc>>");
+        assert_eq!(sig("types Thing field tags"), "Vec<ThingTagsItem>");
+        assert_eq!(sig("types ThingId"), "newtype String (validated)");
+        assert!(surface.items.contains_key("types ThingTagsItem variant B"));
+    }
+
+    #[test]
+    fn a_field_becoming_optional_changes_its_type() {
+        let before = Surface::of(&doc_with(json!({
+            "type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}
+        })));
+        let after = Surface::of(&doc_with(json!({
+            "type": "object", "properties": {"a": {"type": "integer"}}
+        })));
+        let diff = diff_surfaces(&before, &after);
+        assert_eq!(diff.len(), 1);
+        assert!(diff[0].effect.breaking);
+        assert!(
+            diff[0].effect.text.contains("`i64` -> `Option<i64>`"),
+            "{:?}",
+            diff[0]
+        );
+    }
+
+    #[test]
+    fn ancestry_is_by_whole_tokens() {
+        assert!(is_ancestor_or_self("/a/b", "/a/b/c"));
+        assert!(is_ancestor_or_self("/a/b", "/a/b"));
+        assert!(!is_ancestor_or_self("/a/b", "/a/bc"));
+    }
+}

@@ -1,0 +1,2127 @@
+//! The HTTP contract: walks both documents side by side and classifies every
+//! difference.
+//!
+//! Component schemas are compared once each, where they are defined, and
+//! classified by where they are used (request, response or both), so a change
+//! to a schema shared by many operations is one change, not one per use. At a
+//! use site only what differs there is compared: inline schemas, or the
+//! resolved targets when a `$ref` now points elsewhere (pairs of targets
+//! already compared are skipped, so reference cycles end).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+use tenant_codegen::diagnostic::pointer_join;
+use tenant_codegen::load::LoadedSpec;
+
+use crate::{Change, Direction, Level, locate};
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+const SCHEMAS: &str = "#/components/schemas/";
+
+/// Every rule id the walker reports. Schema rules (the second list) are
+/// reported with the prefix of the direction that decides their level:
+/// `request-`, `response-`, or `schema-` (both sides alike, or unused).
+pub const RULES: &[&str] = &[
+    "server-url-prefix-changed",
+    "server-url-removed",
+    "server-url-added",
+    "security-scheme-removed",
+    "security-scheme-added",
+    "security-scheme-type-changed",
+    "security-scheme-bearer-format-changed",
+    "security-scheme-flow-removed",
+    "security-scheme-flow-added",
+    "security-scheme-url-changed",
+    "security-scheme-scope-removed",
+    "security-scheme-scope-added",
+    "api-path-removed",
+    "api-path-added",
+    "api-method-removed",
+    "api-method-added",
+    "operation-moved",
+    "operation-id-changed",
+    "operation-deprecated",
+    "operation-undeprecated",
+    "operation-lifecycle-changed",
+    "request-parameter-removed",
+    "request-parameter-became-required",
+    "request-parameter-became-optional",
+    "request-required-parameter-added",
+    "request-optional-parameter-added",
+    "request-body-removed",
+    "request-required-body-added",
+    "request-optional-body-added",
+    "request-body-became-required",
+    "request-body-became-optional",
+    "request-media-type-removed",
+    "request-media-type-added",
+    "response-media-type-removed",
+    "response-media-type-added",
+    "response-success-status-removed",
+    "response-non-success-status-removed",
+    "response-success-status-added",
+    "response-non-success-status-added",
+    "response-required-header-removed",
+    "response-optional-header-removed",
+    "response-header-became-optional",
+    "response-header-became-required",
+    "response-header-added",
+    "security-requirement-removed",
+    "security-requirement-added",
+    "security-scope-added",
+    "security-scope-removed",
+    "schema-component-removed",
+    "schema-component-added",
+    "rust-api-changed",
+];
+
+/// Schema rules, without their direction prefix.
+pub const SCHEMA_RULES: &[&str] = &[
+    "type-changed",
+    "format-added",
+    "format-removed",
+    "format-changed",
+    "nullable-added",
+    "nullable-removed",
+    "read-only-added",
+    "read-only-removed",
+    "write-only-added",
+    "write-only-removed",
+    "deprecated-added",
+    "deprecated-removed",
+    "unique-items-added",
+    "unique-items-removed",
+    "default-changed",
+    "max-length-added",
+    "max-length-removed",
+    "max-length-increased",
+    "max-length-decreased",
+    "min-length-added",
+    "min-length-removed",
+    "min-length-increased",
+    "min-length-decreased",
+    "maximum-added",
+    "maximum-removed",
+    "maximum-increased",
+    "maximum-decreased",
+    "minimum-added",
+    "minimum-removed",
+    "minimum-increased",
+    "minimum-decreased",
+    "max-items-added",
+    "max-items-removed",
+    "max-items-increased",
+    "max-items-decreased",
+    "min-items-added",
+    "min-items-removed",
+    "min-items-increased",
+    "min-items-decreased",
+    "max-properties-added",
+    "max-properties-removed",
+    "max-properties-increased",
+    "max-properties-decreased",
+    "min-properties-added",
+    "min-properties-removed",
+    "min-properties-increased",
+    "min-properties-decreased",
+    "pattern-added",
+    "pattern-removed",
+    "pattern-changed",
+    "enum-added",
+    "enum-removed",
+    "enum-value-added",
+    "enum-value-removed",
+    "property-removed",
+    "property-became-required",
+    "property-became-optional",
+    "required-property-added",
+    "optional-property-added",
+    "additional-properties-loosened",
+    "additional-properties-tightened",
+    "one-of-member-added",
+    "one-of-member-removed",
+    "any-of-member-added",
+    "any-of-member-removed",
+    "all-of-member-added",
+    "all-of-member-removed",
+    "discriminator-added",
+    "discriminator-removed",
+    "discriminator-property-changed",
+    "discriminator-mapping-added",
+    "discriminator-mapping-removed",
+    "discriminator-mapping-changed",
+];
+
+/// Whether `rule` is one the walker reports (see [`RULES`] and [`SCHEMA_RULES`]).
+pub fn is_known_rule(rule: &str) -> bool {
+    RULES.contains(&rule)
+        || ["request-", "response-", "schema-"].iter().any(|prefix| {
+            rule.strip_prefix(prefix)
+                .is_some_and(|kind| SCHEMA_RULES.contains(&kind))
+        })
+}
+
+/// Where a schema is used: in what clients send, in what they receive, or both.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Usage {
+    pub request: bool,
+    pub response: bool,
+}
+
+impl Usage {
+    pub const REQUEST: Usage = Usage {
+        request: true,
+        response: false,
+    };
+    pub const RESPONSE: Usage = Usage {
+        request: false,
+        response: true,
+    };
+
+    fn union(self, other: Usage) -> Usage {
+        Usage {
+            request: self.request || other.request,
+            response: self.response || other.response,
+        }
+    }
+}
+
+/// How a schema-level difference affects each direction: the level when the
+/// schema describes a request, and when it describes a response.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Effect {
+    pub request: Level,
+    pub response: Level,
+}
+
+/// A constraint made stricter: breaks senders (requests), safe for receivers.
+pub const TIGHTENED: Effect = Effect {
+    request: Level::Breaking,
+    response: Level::Compatible,
+};
+/// A constraint relaxed: safe for senders, receivers may get values they did not expect.
+pub const LOOSENED: Effect = Effect {
+    request: Level::Compatible,
+    response: Level::PossiblyBreaking,
+};
+const INCOMPATIBLE: Effect = Effect {
+    request: Level::Breaking,
+    response: Level::Breaking,
+};
+const HARMLESS: Effect = Effect {
+    request: Level::Compatible,
+    response: Level::Compatible,
+};
+
+/// The level, direction and rule-id prefix of a schema difference `effect`
+/// for a schema used as `usage`. The direction is the side that decides the
+/// level; a schema used nowhere only changes the generated types.
+pub fn classify(effect: Effect, usage: Usage) -> (Level, Direction, &'static str) {
+    match (usage.request, usage.response) {
+        (false, false) => (Level::Compatible, Direction::NotApplicable, "schema"),
+        (true, false) => (effect.request, Direction::Request, "request"),
+        (false, true) => (effect.response, Direction::Response, "response"),
+        (true, true) => match effect.request.cmp(&effect.response) {
+            std::cmp::Ordering::Less => (effect.request, Direction::Request, "request"),
+            std::cmp::Ordering::Greater => (effect.response, Direction::Response, "response"),
+            std::cmp::Ordering::Equal => (effect.request, Direction::Both, "schema"),
+        },
+    }
+}
+
+/// Every HTTP-level change from `base` to `head`, without Rust effects.
+pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
+    let mut usage = schema_usage(&base.document);
+    for (name, used) in schema_usage(&head.document) {
+        let entry = usage.entry(name).or_default();
+        *entry = entry.union(used);
+    }
+    let mut walker = Walker {
+        base,
+        head,
+        usage,
+        changes: Vec::new(),
+        seen: BTreeSet::new(),
+    };
+    walker.servers();
+    walker.security_schemes();
+    walker.paths();
+    walker.components();
+    walker.changes
+}
+
+struct Walker<'a> {
+    base: &'a LoadedSpec,
+    head: &'a LoadedSpec,
+    usage: BTreeMap<String, Usage>,
+    changes: Vec<Change>,
+    /// Pairs of (base, head) schema pointers compared through differing `$ref`s.
+    seen: BTreeSet<(String, String)>,
+}
+
+/// One side of a comparison: a node and its pointer.
+type Node<'a> = (&'a Value, String);
+
+impl<'a> Walker<'a> {
+    fn push(
+        &mut self,
+        rule: &str,
+        level: Level,
+        direction: Direction,
+        message: String,
+        base: Option<&str>,
+        head: Option<&str>,
+    ) {
+        self.changes.push(Change {
+            rule: rule.to_string(),
+            level,
+            direction,
+            message,
+            base: base.map(|p| locate(self.base, p)),
+            head: head.map(|p| locate(self.head, p)),
+            rust: Vec::new(),
+            acknowledged: None,
+        });
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push_schema(
+        &mut self,
+        kind: &str,
+        effect: Effect,
+        usage: Usage,
+        message: String,
+        base: Option<&str>,
+        head: Option<&str>,
+    ) {
+        let (level, direction, prefix) = classify(effect, usage);
+        self.push(
+            &format!("{prefix}-{kind}"),
+            level,
+            direction,
+            message,
+            base,
+            head,
+        );
+    }
+
+    // --- servers ---------------------------------------------------------
+
+    fn servers(&mut self) {
+        let urls = |doc: &Value| -> Vec<String> {
+            doc.get("servers")
+                .and_then(Value::as_array)
+                .map(|servers| {
+                    servers
+                        .iter()
+                        .filter_map(|s| s.get("url").and_then(Value::as_str))
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (old, new) = (urls(&self.base.document), urls(&self.head.document));
+        if old == new {
+            return;
+        }
+        let old_prefix = old.first().map(|u| path_prefix(u));
+        let new_prefix = new.first().map(|u| path_prefix(u));
+        if old_prefix != new_prefix {
+            self.push(
+                "server-url-prefix-changed",
+                Level::Breaking,
+                Direction::Request,
+                format!(
+                    "the API path prefix changed from `{}` to `{}` (a new API version: acknowledges every breaking change)",
+                    old_prefix.unwrap_or_default(),
+                    new_prefix.unwrap_or_default()
+                ),
+                Some("/servers/0/url"),
+                Some("/servers/0/url"),
+            );
+            return;
+        }
+        for (i, url) in old.iter().enumerate() {
+            if !new.contains(url) {
+                let pointer = format!("/servers/{i}/url");
+                self.push(
+                    "server-url-removed",
+                    Level::PossiblyBreaking,
+                    Direction::Request,
+                    format!("server URL `{url}` removed"),
+                    Some(&pointer),
+                    Some("/servers"),
+                );
+            }
+        }
+        for (i, url) in new.iter().enumerate() {
+            if !old.contains(url) {
+                let pointer = format!("/servers/{i}/url");
+                self.push(
+                    "server-url-added",
+                    Level::Compatible,
+                    Direction::Request,
+                    format!("server URL `{url}` added"),
+                    Some("/servers"),
+                    Some(&pointer),
+                );
+            }
+        }
+    }
+
+    // --- security schemes ------------------------------------------------
+
+    fn security_schemes(&mut self) {
+        let base_doc = &self.base.document;
+        let head_doc = &self.head.document;
+        let root = "/components/securitySchemes";
+        let empty = serde_json::Map::new();
+        let old = object_at(base_doc, root).unwrap_or(&empty);
+        let new = object_at(head_doc, root).unwrap_or(&empty);
+        for (name, scheme) in old {
+            let pointer = pointer_join(root, name);
+            let Some(new_scheme) = new.get(name) else {
+                self.push(
+                    "security-scheme-removed",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!("security scheme `{name}` removed"),
+                    Some(&pointer),
+                    Some(root),
+                );
+                continue;
+            };
+            for field in ["type", "scheme", "in", "name", "bearerFormat"] {
+                if scheme.get(field) != new_scheme.get(field) {
+                    let field_pointer = pointer_join(&pointer, field);
+                    let (rule, level) = if field == "bearerFormat" {
+                        (
+                            "security-scheme-bearer-format-changed",
+                            Level::PossiblyBreaking,
+                        )
+                    } else {
+                        ("security-scheme-type-changed", Level::Breaking)
+                    };
+                    self.push(
+                        rule,
+                        level,
+                        Direction::Request,
+                        format!(
+                            "`{field}` of security scheme `{name}` changed from {} to {}",
+                            show(scheme.get(field)),
+                            show(new_scheme.get(field))
+                        ),
+                        Some(&field_pointer),
+                        Some(&field_pointer),
+                    );
+                }
+            }
+            fn flows(s: &Value) -> Option<&serde_json::Map<String, Value>> {
+                s.get("flows").and_then(Value::as_object)
+            }
+            if let (Some(old_flows), Some(new_flows)) = (flows(scheme), flows(new_scheme)) {
+                for (flow, old_flow) in old_flows {
+                    let flow_pointer = pointer_join(&pointer_join(&pointer, "flows"), flow);
+                    let Some(new_flow) = new_flows.get(flow) else {
+                        self.push(
+                            "security-scheme-flow-removed",
+                            Level::Breaking,
+                            Direction::Request,
+                            format!("OAuth flow `{flow}` of security scheme `{name}` removed"),
+                            Some(&flow_pointer),
+                            Some(&pointer),
+                        );
+                        continue;
+                    };
+                    for url in ["tokenUrl", "authorizationUrl", "refreshUrl"] {
+                        if old_flow.get(url) != new_flow.get(url) {
+                            let url_pointer = pointer_join(&flow_pointer, url);
+                            self.push(
+                                "security-scheme-url-changed",
+                                Level::PossiblyBreaking,
+                                Direction::Request,
+                                format!(
+                                    "`{url}` of OAuth flow `{flow}` of `{name}` changed from {} to {}",
+                                    show(old_flow.get(url)),
+                                    show(new_flow.get(url))
+                                ),
+                                Some(&url_pointer),
+                                Some(&url_pointer),
+                            );
+                        }
+                    }
+                    let scopes_pointer = pointer_join(&flow_pointer, "scopes");
+                    let scopes = |f: &Value| {
+                        f.get("scopes")
+                            .and_then(Value::as_object)
+                            .map(|m| m.keys().cloned().collect::<BTreeSet<_>>())
+                            .unwrap_or_default()
+                    };
+                    let (old_scopes, new_scopes) = (scopes(old_flow), scopes(new_flow));
+                    for scope in old_scopes.difference(&new_scopes) {
+                        self.push(
+                            "security-scheme-scope-removed",
+                            Level::PossiblyBreaking,
+                            Direction::Request,
+                            format!("scope `{scope}` removed from OAuth flow `{flow}` of `{name}`"),
+                            Some(&pointer_join(&scopes_pointer, scope)),
+                            Some(&scopes_pointer),
+                        );
+                    }
+                    for scope in new_scopes.difference(&old_scopes) {
+                        self.push(
+                            "security-scheme-scope-added",
+                            Level::Compatible,
+                            Direction::Request,
+                            format!("scope `{scope}` added to OAuth flow `{flow}` of `{name}`"),
+                            Some(&scopes_pointer),
+                            Some(&pointer_join(&scopes_pointer, scope)),
+                        );
+                    }
+                }
+                for flow in new_flows.keys().filter(|f| !old_flows.contains_key(*f)) {
+                    let flow_pointer = pointer_join(&pointer_join(&pointer, "flows"), flow);
+                    self.push(
+                        "security-scheme-flow-added",
+                        Level::Compatible,
+                        Direction::Request,
+                        format!("OAuth flow `{flow}` added to security scheme `{name}`"),
+                        Some(&pointer),
+                        Some(&flow_pointer),
+                    );
+                }
+            }
+        }
+        for name in new.keys().filter(|n| !old.contains_key(*n)) {
+            self.push(
+                "security-scheme-added",
+                Level::Compatible,
+                Direction::Request,
+                format!("security scheme `{name}` added"),
+                Some(root),
+                Some(&pointer_join(root, name)),
+            );
+        }
+    }
+
+    // --- paths and operations -------------------------------------------
+
+    fn paths(&mut self) {
+        let old_ops = operations(&self.base.document);
+        let new_ops = operations(&self.head.document);
+        let old_ids: BTreeMap<&str, &OperationView> = old_ops
+            .values()
+            .filter_map(|op| op.id.as_deref().map(|id| (id, op)))
+            .collect();
+        let new_ids: BTreeMap<&str, &OperationView> = new_ops
+            .values()
+            .filter_map(|op| op.id.as_deref().map(|id| (id, op)))
+            .collect();
+        let old_paths: BTreeSet<&str> = old_ops.keys().map(|(p, _)| p.as_str()).collect();
+        let new_paths: BTreeSet<&str> = new_ops.keys().map(|(p, _)| p.as_str()).collect();
+
+        for path in old_paths.difference(&new_paths) {
+            let moved_all = old_ops
+                .iter()
+                .filter(|((p, _), _)| p == path)
+                .all(|(_, op)| op.id.as_deref().is_some_and(|id| new_ids.contains_key(id)));
+            if !moved_all {
+                self.push(
+                    "api-path-removed",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!("path `{path}` removed"),
+                    Some(&pointer_join("/paths", path)),
+                    Some("/paths"),
+                );
+            }
+        }
+        for path in new_paths.difference(&old_paths) {
+            let moved_all = new_ops
+                .iter()
+                .filter(|((p, _), _)| p == path)
+                .all(|(_, op)| op.id.as_deref().is_some_and(|id| old_ids.contains_key(id)));
+            if !moved_all {
+                self.push(
+                    "api-path-added",
+                    Level::Compatible,
+                    Direction::Request,
+                    format!("path `{path}` added"),
+                    Some("/paths"),
+                    Some(&pointer_join("/paths", path)),
+                );
+            }
+        }
+
+        for (key, old) in &old_ops {
+            if let Some(new) = new_ops.get(key) {
+                self.operation(old, new);
+                continue;
+            }
+            let label = format!("{} {}", key.1.to_uppercase(), key.0);
+            if let Some(new) = old.id.as_deref().and_then(|id| new_ids.get(id))
+                && !old_ops.contains_key(&(new.path.clone(), new.method.clone()))
+            {
+                self.push(
+                    "operation-moved",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!(
+                        "operation `{}` moved from {label} to {} {}",
+                        old.id.as_deref().unwrap_or_default(),
+                        new.method.to_uppercase(),
+                        new.path
+                    ),
+                    Some(&old.pointer),
+                    Some(&new.pointer),
+                );
+                self.operation(old, new);
+                continue;
+            }
+            if new_paths.contains(key.0.as_str()) {
+                self.push(
+                    "api-method-removed",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!("operation {label} removed"),
+                    Some(&old.pointer),
+                    Some(&pointer_join("/paths", &key.0)),
+                );
+            }
+        }
+        for (key, new) in &new_ops {
+            if old_ops.contains_key(key) {
+                continue;
+            }
+            if let Some(old) = new.id.as_deref().and_then(|id| old_ids.get(id))
+                && !new_ops.contains_key(&(old.path.clone(), old.method.clone()))
+            {
+                continue; // reported as moved
+            }
+            if old_paths.contains(key.0.as_str()) {
+                self.push(
+                    "api-method-added",
+                    Level::Compatible,
+                    Direction::Request,
+                    format!("operation {} {} added", key.1.to_uppercase(), key.0),
+                    Some(&pointer_join("/paths", &key.0)),
+                    Some(&new.pointer),
+                );
+            }
+        }
+    }
+
+    fn operation(&mut self, old: &OperationView<'a>, new: &OperationView<'a>) {
+        let label = format!(
+            "`{}`",
+            new.id
+                .clone()
+                .unwrap_or_else(|| format!("{} {}", new.method.to_uppercase(), new.path))
+        );
+        if old.id != new.id {
+            self.push(
+                "operation-id-changed",
+                Level::Breaking,
+                Direction::NotApplicable,
+                format!(
+                    "operationId changed from {} to {} (renames the generated methods)",
+                    show(old.value.get("operationId")),
+                    show(new.value.get("operationId"))
+                ),
+                Some(&pointer_join(&old.pointer, "operationId")),
+                Some(&pointer_join(&new.pointer, "operationId")),
+            );
+        }
+        let deprecated = |v: &Value| v.get("deprecated").and_then(Value::as_bool) == Some(true);
+        match (deprecated(old.value), deprecated(new.value)) {
+            (false, true) => self.push(
+                "operation-deprecated",
+                Level::Compatible,
+                Direction::NotApplicable,
+                format!("operation {label} deprecated"),
+                Some(&old.pointer),
+                Some(&pointer_join(&new.pointer, "deprecated")),
+            ),
+            (true, false) => self.push(
+                "operation-undeprecated",
+                Level::Compatible,
+                Direction::NotApplicable,
+                format!("operation {label} no longer deprecated"),
+                Some(&pointer_join(&old.pointer, "deprecated")),
+                Some(&new.pointer),
+            ),
+            _ => {}
+        }
+        let lifecycle = "x-release-lifecycle";
+        if old.value.get(lifecycle) != new.value.get(lifecycle) {
+            self.push(
+                "operation-lifecycle-changed",
+                Level::Compatible,
+                Direction::NotApplicable,
+                format!(
+                    "release lifecycle of {label} changed from {} to {}",
+                    show_or(old.value.get(lifecycle), "Generally Available"),
+                    show_or(new.value.get(lifecycle), "Generally Available")
+                ),
+                Some(&pointer_join(&old.pointer, lifecycle)),
+                Some(&pointer_join(&new.pointer, lifecycle)),
+            );
+        }
+        self.parameters(old, new, &label);
+        self.request_body(old, new, &label);
+        self.responses(old, new, &label);
+        self.security(old, new, &label);
+    }
+
+    fn parameters(&mut self, old: &OperationView<'a>, new: &OperationView<'a>, label: &str) {
+        let base_doc = &self.base.document;
+        let head_doc = &self.head.document;
+        let old_params = parameters(base_doc, old);
+        let new_params = parameters(head_doc, new);
+        for (key, (param, pointer)) in &old_params {
+            let name = format!("{} parameter `{}` of {label}", key.0, key.1);
+            let Some((new_param, new_pointer)) = new_params.get(key) else {
+                self.push(
+                    "request-parameter-removed",
+                    Level::PossiblyBreaking,
+                    Direction::Request,
+                    format!("{name} removed"),
+                    Some(pointer),
+                    Some(&new.pointer),
+                );
+                continue;
+            };
+            let required = |p: &Value| p.get("required").and_then(Value::as_bool) == Some(true);
+            match (required(param), required(new_param)) {
+                (false, true) => self.push(
+                    "request-parameter-became-required",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!("{name} became required"),
+                    Some(pointer),
+                    Some(new_pointer),
+                ),
+                (true, false) => self.push(
+                    "request-parameter-became-optional",
+                    Level::Compatible,
+                    Direction::Request,
+                    format!("{name} became optional"),
+                    Some(pointer),
+                    Some(new_pointer),
+                ),
+                _ => {}
+            }
+            if let (Some(s), Some(t)) = (param.get("schema"), new_param.get("schema")) {
+                self.schema(
+                    (s, pointer_join(pointer, "schema")),
+                    (t, pointer_join(new_pointer, "schema")),
+                    Usage::REQUEST,
+                    &format!("{} parameter {}", key.0, key.1),
+                );
+            }
+        }
+        for (key, (param, pointer)) in &new_params {
+            if old_params.contains_key(key) {
+                continue;
+            }
+            let required = param.get("required").and_then(Value::as_bool) == Some(true);
+            let (rule, level) = if required {
+                ("request-required-parameter-added", Level::Breaking)
+            } else {
+                ("request-optional-parameter-added", Level::Compatible)
+            };
+            self.push(
+                rule,
+                level,
+                Direction::Request,
+                format!(
+                    "{} {} parameter `{}` added to {label}",
+                    if required { "required" } else { "optional" },
+                    key.0,
+                    key.1
+                ),
+                Some(&old.pointer),
+                Some(pointer),
+            );
+        }
+    }
+
+    fn request_body(&mut self, old: &OperationView<'a>, new: &OperationView<'a>, label: &str) {
+        let old_body = old.value.get("requestBody").map(|b| {
+            resolve(
+                &self.base.document,
+                b,
+                pointer_join(&old.pointer, "requestBody"),
+            )
+        });
+        let new_body = new.value.get("requestBody").map(|b| {
+            resolve(
+                &self.head.document,
+                b,
+                pointer_join(&new.pointer, "requestBody"),
+            )
+        });
+        let required = |b: &Value| b.get("required").and_then(Value::as_bool) == Some(true);
+        let (old_body, new_body) = match (old_body, new_body) {
+            (None, None) => return,
+            (Some((_, pointer)), None) => {
+                self.push(
+                    "request-body-removed",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!("request body of {label} removed"),
+                    Some(&pointer),
+                    Some(&new.pointer),
+                );
+                return;
+            }
+            (None, Some((body, pointer))) => {
+                let (rule, level, what) = if required(body) {
+                    ("request-required-body-added", Level::Breaking, "required")
+                } else {
+                    ("request-optional-body-added", Level::Compatible, "optional")
+                };
+                self.push(
+                    rule,
+                    level,
+                    Direction::Request,
+                    format!("{what} request body added to {label}"),
+                    Some(&old.pointer),
+                    Some(&pointer),
+                );
+                return;
+            }
+            (Some(old_body), Some(new_body)) => (old_body, new_body),
+        };
+        match (required(old_body.0), required(new_body.0)) {
+            (false, true) => self.push(
+                "request-body-became-required",
+                Level::Breaking,
+                Direction::Request,
+                format!("request body of {label} became required"),
+                Some(&old_body.1),
+                Some(&new_body.1),
+            ),
+            (true, false) => self.push(
+                "request-body-became-optional",
+                Level::Compatible,
+                Direction::Request,
+                format!("request body of {label} became optional"),
+                Some(&old_body.1),
+                Some(&new_body.1),
+            ),
+            _ => {}
+        }
+        self.content(
+            old_body,
+            new_body,
+            Usage::REQUEST,
+            &format!("request body of {label}"),
+        );
+    }
+
+    /// Media types of a request or response body, and their schemas.
+    fn content(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, what: &str) {
+        let media = |v: &Value| {
+            v.get("content")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (old_media, new_media) = (media(old.0), media(new.0));
+        let side = if usage.request { "request" } else { "response" };
+        let old_content = pointer_join(&old.1, "content");
+        let new_content = pointer_join(&new.1, "content");
+        for (media_type, old_entry) in &old_media {
+            let old_pointer = pointer_join(&old_content, media_type);
+            let Some(new_entry) = new_media.get(media_type) else {
+                self.push(
+                    &format!("{side}-media-type-removed"),
+                    Level::Breaking,
+                    if usage.request {
+                        Direction::Request
+                    } else {
+                        Direction::Response
+                    },
+                    format!("media type `{media_type}` of the {what} removed"),
+                    Some(&old_pointer),
+                    Some(&new.1),
+                );
+                continue;
+            };
+            let new_pointer = pointer_join(&new_content, media_type);
+            let (Some(old_schema), Some(new_schema)) = (
+                schema_node(&old_pointer, old_entry),
+                schema_node(&new_pointer, new_entry),
+            ) else {
+                continue;
+            };
+            self.schema(
+                old_schema,
+                new_schema,
+                usage,
+                &format!("{what} ({media_type})"),
+            );
+        }
+        for media_type in new_media.keys().filter(|m| !old_media.contains_key(*m)) {
+            let (level, direction) = if usage.request {
+                (Level::Compatible, Direction::Request)
+            } else {
+                (Level::PossiblyBreaking, Direction::Response)
+            };
+            self.push(
+                &format!("{side}-media-type-added"),
+                level,
+                direction,
+                format!("media type `{media_type}` added to the {what}"),
+                Some(&old.1),
+                Some(&pointer_join(&new_content, media_type)),
+            );
+        }
+    }
+
+    fn responses(&mut self, old: &OperationView<'a>, new: &OperationView<'a>, label: &str) {
+        let empty = serde_json::Map::new();
+        let old_responses = old
+            .value
+            .get("responses")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let new_responses = new
+            .value
+            .get("responses")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let old_root = pointer_join(&old.pointer, "responses");
+        let new_root = pointer_join(&new.pointer, "responses");
+        for (status, response) in old_responses {
+            let success = status.starts_with('2');
+            let use_pointer = pointer_join(&old_root, status);
+            let Some(new_response) = new_responses.get(status) else {
+                let (rule, level) = if success {
+                    ("response-success-status-removed", Level::Breaking)
+                } else {
+                    ("response-non-success-status-removed", Level::Compatible)
+                };
+                self.push(
+                    rule,
+                    level,
+                    Direction::Response,
+                    format!("response {status} of {label} removed"),
+                    Some(&use_pointer),
+                    Some(&new_root),
+                );
+                continue;
+            };
+            let old_node = resolve(&self.base.document, response, use_pointer);
+            let new_node = resolve(
+                &self.head.document,
+                new_response,
+                pointer_join(&new_root, status),
+            );
+            let what = format!("response {status} of {label}");
+            self.headers(old_node.clone(), new_node.clone(), &what);
+            self.content(old_node, new_node, Usage::RESPONSE, &what);
+        }
+        for status in new_responses
+            .keys()
+            .filter(|s| !old_responses.contains_key(*s))
+        {
+            let (rule, level) = if status.starts_with('2') {
+                ("response-success-status-added", Level::PossiblyBreaking)
+            } else {
+                ("response-non-success-status-added", Level::Compatible)
+            };
+            self.push(
+                rule,
+                level,
+                Direction::Response,
+                format!("response {status} added to {label}"),
+                Some(&old_root),
+                Some(&pointer_join(&new_root, status)),
+            );
+        }
+    }
+
+    fn headers(&mut self, old: Node<'_>, new: Node<'_>, what: &str) {
+        fn headers<'v>(doc: &'v Value, node: &Node<'v>) -> BTreeMap<String, Node<'v>> {
+            let root = pointer_join(&node.1, "headers");
+            node.0
+                .get("headers")
+                .and_then(Value::as_object)
+                .map(|h| {
+                    h.iter()
+                        .map(|(name, header)| {
+                            let key = name.to_ascii_lowercase();
+                            (key, resolve(doc, header, pointer_join(&root, name)))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+        let old_headers = headers(&self.base.document, &old);
+        let new_headers = headers(&self.head.document, &new);
+        let required = |h: &Value| h.get("required").and_then(Value::as_bool) == Some(true);
+        for (name, (header, pointer)) in &old_headers {
+            let shown = last_token(pointer);
+            let Some((new_header, new_pointer)) = new_headers.get(name) else {
+                let (rule, level) = if required(header) {
+                    ("response-required-header-removed", Level::Breaking)
+                } else {
+                    ("response-optional-header-removed", Level::PossiblyBreaking)
+                };
+                self.push(
+                    rule,
+                    level,
+                    Direction::Response,
+                    format!("header `{shown}` of the {what} removed"),
+                    Some(pointer),
+                    Some(&new.1),
+                );
+                continue;
+            };
+            match (required(header), required(new_header)) {
+                (true, false) => self.push(
+                    "response-header-became-optional",
+                    Level::Breaking,
+                    Direction::Response,
+                    format!("header `{shown}` of the {what} became optional"),
+                    Some(pointer),
+                    Some(new_pointer),
+                ),
+                (false, true) => self.push(
+                    "response-header-became-required",
+                    Level::Compatible,
+                    Direction::Response,
+                    format!("header `{shown}` of the {what} became required"),
+                    Some(pointer),
+                    Some(new_pointer),
+                ),
+                _ => {}
+            }
+            if let (Some(s), Some(t)) = (header.get("schema"), new_header.get("schema")) {
+                self.schema(
+                    (s, pointer_join(pointer, "schema")),
+                    (t, pointer_join(new_pointer, "schema")),
+                    Usage::RESPONSE,
+                    &format!("header {shown}"),
+                );
+            }
+        }
+        for (name, (_, pointer)) in &new_headers {
+            if !old_headers.contains_key(name) {
+                let shown = last_token(pointer);
+                self.push(
+                    "response-header-added",
+                    Level::Compatible,
+                    Direction::Response,
+                    format!("header `{shown}` added to the {what}"),
+                    Some(&old.1),
+                    Some(pointer),
+                );
+            }
+        }
+    }
+
+    fn security(&mut self, old: &OperationView<'a>, new: &OperationView<'a>, label: &str) {
+        let old_req = security_requirements(&self.base.document, old);
+        let new_req = security_requirements(&self.head.document, new);
+        if old_req == new_req {
+            return;
+        }
+        let old_pointer = old.security_pointer.clone();
+        let new_pointer = new.security_pointer.clone();
+        let schemes =
+            |r: &BTreeMap<String, BTreeSet<String>>| r.keys().cloned().collect::<Vec<_>>();
+        for requirement in &old_req {
+            let key = schemes(requirement);
+            match new_req.iter().find(|r| schemes(r) == key) {
+                None => self.push(
+                    "security-requirement-removed",
+                    Level::Breaking,
+                    Direction::Request,
+                    format!(
+                        "security requirement `{}` of {label} removed",
+                        show_requirement(requirement)
+                    ),
+                    Some(&old_pointer),
+                    Some(&new_pointer),
+                ),
+                Some(new_requirement) => {
+                    for (scheme, scopes) in requirement {
+                        let new_scopes = &new_requirement[scheme];
+                        for scope in new_scopes.difference(scopes) {
+                            self.push(
+                                "security-scope-added",
+                                Level::Breaking,
+                                Direction::Request,
+                                format!("{label} now requires scope `{scope}` of `{scheme}`"),
+                                Some(&old_pointer),
+                                Some(&new_pointer),
+                            );
+                        }
+                        for scope in scopes.difference(new_scopes) {
+                            self.push(
+                                "security-scope-removed",
+                                Level::Compatible,
+                                Direction::Request,
+                                format!("{label} no longer requires scope `{scope}` of `{scheme}`"),
+                                Some(&old_pointer),
+                                Some(&new_pointer),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        for requirement in &new_req {
+            let key = schemes(requirement);
+            if !old_req.iter().any(|r| schemes(r) == key) {
+                // A further alternative is harmless; the first requirement on
+                // an open operation locks every caller out.
+                let open_before = old_req.is_empty() || old_req.iter().any(BTreeMap::is_empty);
+                let level = if open_before && !requirement.is_empty() {
+                    Level::Breaking
+                } else {
+                    Level::Compatible
+                };
+                self.push(
+                    "security-requirement-added",
+                    level,
+                    Direction::Request,
+                    format!(
+                        "security requirement `{}` added to {label}",
+                        show_requirement(requirement)
+                    ),
+                    Some(&old_pointer),
+                    Some(&new_pointer),
+                );
+            }
+        }
+    }
+
+    // --- components -------------------------------------------------------
+
+    fn components(&mut self) {
+        let root = "/components/schemas";
+        let empty = serde_json::Map::new();
+        let base_doc = &self.base.document;
+        let head_doc = &self.head.document;
+        let old = object_at(base_doc, root).unwrap_or(&empty);
+        let new = object_at(head_doc, root).unwrap_or(&empty);
+        for (name, schema) in old {
+            let pointer = pointer_join(root, name);
+            let usage = self.usage.get(name).copied().unwrap_or_default();
+            match new.get(name) {
+                Some(new_schema) => self.schema(
+                    (schema, pointer.clone()),
+                    (new_schema, pointer),
+                    usage,
+                    name,
+                ),
+                None => self.push(
+                    "schema-component-removed",
+                    Level::Compatible,
+                    Direction::NotApplicable,
+                    format!("schema `{name}` removed from the components"),
+                    Some(&pointer),
+                    Some(root),
+                ),
+            }
+        }
+        for name in new.keys().filter(|n| !old.contains_key(*n)) {
+            self.push(
+                "schema-component-added",
+                Level::Compatible,
+                Direction::NotApplicable,
+                format!("schema `{name}` added to the components"),
+                Some(root),
+                Some(&pointer_join(root, name)),
+            );
+        }
+    }
+
+    // --- schemas -----------------------------------------------------------
+
+    /// Compares two schemas used as `usage`; `name` names the schema in messages.
+    fn schema(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, name: &str) {
+        let old_ref = old.0.get("$ref").and_then(Value::as_str);
+        let new_ref = new.0.get("$ref").and_then(Value::as_str);
+        if let (Some(a), Some(b)) = (old_ref, new_ref)
+            && a == b
+            && a.starts_with(SCHEMAS)
+        {
+            return; // compared once, where the component is defined
+        }
+        let old = resolve(&self.base.document, old.0, old.1);
+        let new = resolve(&self.head.document, new.0, new.1);
+        if (old_ref.is_some() || new_ref.is_some())
+            && !self.seen.insert((old.1.clone(), new.1.clone()))
+        {
+            return;
+        }
+        let (s, t) = (old.0, new.0);
+        let (sp, tp) = (old.1.as_str(), new.1.as_str());
+        let at = |p: &str, key: &str| pointer_join(p, key);
+
+        let old_type = s.get("type");
+        let new_type = t.get("type");
+        if old_type != new_type && old_type.is_some() && new_type.is_some() {
+            self.push_schema(
+                "type-changed",
+                INCOMPATIBLE,
+                usage,
+                format!(
+                    "type of `{name}` changed from {} to {}",
+                    show(old_type),
+                    show(new_type)
+                ),
+                Some(&at(sp, "type")),
+                Some(&at(tp, "type")),
+            );
+            return;
+        }
+
+        self.keyword_change(s, t, sp, tp, usage, name, "format", "format");
+        self.flag_change(
+            s,
+            t,
+            sp,
+            tp,
+            usage,
+            name,
+            "nullable",
+            "nullable",
+            Effect {
+                request: Level::Compatible,
+                response: Level::Breaking,
+            },
+            Effect {
+                request: Level::Breaking,
+                response: Level::Compatible,
+            },
+        );
+        self.flag_change(
+            s,
+            t,
+            sp,
+            tp,
+            usage,
+            name,
+            "readOnly",
+            "read-only",
+            Effect {
+                request: Level::PossiblyBreaking,
+                response: Level::Compatible,
+            },
+            HARMLESS,
+        );
+        self.flag_change(
+            s,
+            t,
+            sp,
+            tp,
+            usage,
+            name,
+            "writeOnly",
+            "write-only",
+            Effect {
+                request: Level::Compatible,
+                response: Level::Breaking,
+            },
+            HARMLESS,
+        );
+        self.flag_change(
+            s,
+            t,
+            sp,
+            tp,
+            usage,
+            name,
+            "deprecated",
+            "deprecated",
+            HARMLESS,
+            HARMLESS,
+        );
+        self.flag_change(
+            s,
+            t,
+            sp,
+            tp,
+            usage,
+            name,
+            "uniqueItems",
+            "unique-items",
+            TIGHTENED,
+            LOOSENED,
+        );
+        if s.get("default") != t.get("default") {
+            self.push_schema(
+                "default-changed",
+                Effect {
+                    request: Level::PossiblyBreaking,
+                    response: Level::Compatible,
+                },
+                usage,
+                format!(
+                    "default of `{name}` changed from {} to {}",
+                    show(s.get("default")),
+                    show(t.get("default"))
+                ),
+                Some(&keyword_pointer(s, sp, "default")),
+                Some(&keyword_pointer(t, tp, "default")),
+            );
+        }
+        for (keyword, kind, upper) in [
+            ("maxLength", "max-length", true),
+            ("minLength", "min-length", false),
+            ("maximum", "maximum", true),
+            ("minimum", "minimum", false),
+            ("maxItems", "max-items", true),
+            ("minItems", "min-items", false),
+            ("maxProperties", "max-properties", true),
+            ("minProperties", "min-properties", false),
+        ] {
+            self.bound_change(s, t, sp, tp, usage, name, keyword, kind, upper);
+        }
+        self.keyword_change(s, t, sp, tp, usage, name, "pattern", "pattern");
+        self.enum_change(s, t, sp, tp, usage, name);
+        self.properties(s, t, sp, tp, usage, name);
+        self.additional_properties(s, t, sp, tp, usage, name);
+        if let (Some(a), Some(b)) = (s.get("items"), t.get("items")) {
+            self.schema(
+                (a, at(sp, "items")),
+                (b, at(tp, "items")),
+                usage,
+                &format!("{name}[]"),
+            );
+        }
+        for keyword in ["oneOf", "anyOf", "allOf"] {
+            self.composition(s, t, sp, tp, usage, name, keyword);
+        }
+        self.discriminator(s, t, sp, tp, usage, name);
+    }
+
+    /// A keyword whose presence constrains values (`format`, `pattern`).
+    #[allow(clippy::too_many_arguments)]
+    fn keyword_change(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+        keyword: &str,
+        kind: &str,
+    ) {
+        let (a, b) = (s.get(keyword), t.get(keyword));
+        let (suffix, effect) = match (a, b) {
+            (None, Some(_)) => ("added", TIGHTENED),
+            (Some(_), None) => ("removed", LOOSENED),
+            (Some(x), Some(y)) if x != y => (
+                "changed",
+                Effect {
+                    request: Level::Breaking,
+                    response: Level::PossiblyBreaking,
+                },
+            ),
+            _ => return,
+        };
+        self.push_schema(
+            &format!("{kind}-{suffix}"),
+            effect,
+            usage,
+            format!(
+                "{keyword} of `{name}` {suffix}: {} -> {}",
+                show_or(a, "none"),
+                show_or(b, "none")
+            ),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
+        );
+    }
+
+    /// A boolean keyword; `set` is the effect of turning it on, `unset` of turning it off.
+    #[allow(clippy::too_many_arguments)]
+    fn flag_change(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+        keyword: &str,
+        kind: &str,
+        set: Effect,
+        unset: Effect,
+    ) {
+        let on = |v: &Value| v.get(keyword).and_then(Value::as_bool) == Some(true);
+        let (suffix, effect, verb) = match (on(s), on(t)) {
+            (false, true) => ("added", set, "set"),
+            (true, false) => ("removed", unset, "cleared"),
+            _ => return,
+        };
+        self.push_schema(
+            &format!("{kind}-{suffix}"),
+            effect,
+            usage,
+            format!("`{keyword}` {verb} on `{name}`"),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
+        );
+    }
+
+    /// A numeric bound: `upper` bounds (max*) tighten when they decrease.
+    #[allow(clippy::too_many_arguments)]
+    fn bound_change(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+        keyword: &str,
+        kind: &str,
+        upper: bool,
+    ) {
+        let (a, b) = (
+            s.get(keyword).and_then(Value::as_f64),
+            t.get(keyword).and_then(Value::as_f64),
+        );
+        let (suffix, tightened) = match (a, b) {
+            (None, Some(_)) => ("added", true),
+            (Some(_), None) => ("removed", false),
+            (Some(x), Some(y)) if y < x => ("decreased", upper),
+            (Some(x), Some(y)) if y > x => ("increased", !upper),
+            _ => return,
+        };
+        let effect = if tightened { TIGHTENED } else { LOOSENED };
+        let what = if tightened { "tightened" } else { "loosened" };
+        self.push_schema(
+            &format!("{kind}-{suffix}"),
+            effect,
+            usage,
+            format!(
+                "{keyword} of `{name}` {suffix} from {} to {} ({what})",
+                show_or(s.get(keyword), "none"),
+                show_or(t.get(keyword), "none")
+            ),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
+        );
+    }
+
+    fn enum_change(&mut self, s: &Value, t: &Value, sp: &str, tp: &str, usage: Usage, name: &str) {
+        let values = |v: &Value| v.get("enum").and_then(Value::as_array).cloned();
+        let (sp_enum, tp_enum) = (pointer_join(sp, "enum"), pointer_join(tp, "enum"));
+        match (values(s), values(t)) {
+            (None, Some(_)) => self.push_schema(
+                "enum-added",
+                TIGHTENED,
+                usage,
+                format!("`{name}` is now restricted to an enumeration"),
+                Some(sp),
+                Some(&tp_enum),
+            ),
+            (Some(_), None) => self.push_schema(
+                "enum-removed",
+                LOOSENED,
+                usage,
+                format!("`{name}` is no longer restricted to an enumeration"),
+                Some(&sp_enum),
+                Some(tp),
+            ),
+            (Some(old), Some(new)) => {
+                for (i, value) in old.iter().enumerate() {
+                    if !new.contains(value) {
+                        self.push_schema(
+                            "enum-value-removed",
+                            TIGHTENED,
+                            usage,
+                            format!("value {value} removed from the enumeration of `{name}`"),
+                            Some(&format!("{sp_enum}/{i}")),
+                            Some(&tp_enum),
+                        );
+                    }
+                }
+                for (i, value) in new.iter().enumerate() {
+                    if !old.contains(value) {
+                        self.push_schema(
+                            "enum-value-added",
+                            LOOSENED,
+                            usage,
+                            format!("value {value} added to the enumeration of `{name}`"),
+                            Some(&sp_enum),
+                            Some(&format!("{tp_enum}/{i}")),
+                        );
+                    }
+                }
+            }
+            (None, None) => {}
+        }
+    }
+
+    fn properties(&mut self, s: &Value, t: &Value, sp: &str, tp: &str, usage: Usage, name: &str) {
+        let empty = serde_json::Map::new();
+        let old = s
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let new = t
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let required = |v: &Value| -> BTreeSet<String> {
+            v.get("required")
+                .and_then(Value::as_array)
+                .map(|r| {
+                    r.iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (old_required, new_required) = (required(s), required(t));
+        let closed = t.get("additionalProperties") == Some(&Value::Bool(false));
+        let (sprops, tprops) = (
+            pointer_join(sp, "properties"),
+            pointer_join(tp, "properties"),
+        );
+        for (property, old_schema) in old {
+            let old_pointer = pointer_join(&sprops, property);
+            let field = format!("{name}.{property}");
+            let Some(new_schema) = new.get(property) else {
+                let effect = Effect {
+                    request: if closed {
+                        Level::Breaking
+                    } else {
+                        Level::PossiblyBreaking
+                    },
+                    response: if old_required.contains(property) {
+                        Level::Breaking
+                    } else {
+                        Level::PossiblyBreaking
+                    },
+                };
+                self.push_schema(
+                    "property-removed",
+                    effect,
+                    usage,
+                    format!("property `{field}` removed"),
+                    Some(&old_pointer),
+                    Some(&tprops),
+                );
+                continue;
+            };
+            let new_pointer = pointer_join(&tprops, property);
+            match (
+                old_required.contains(property),
+                new_required.contains(property),
+            ) {
+                (false, true) => self.push_schema(
+                    "property-became-required",
+                    TIGHTENED,
+                    usage,
+                    format!("property `{field}` became required"),
+                    Some(&old_pointer),
+                    Some(&new_pointer),
+                ),
+                (true, false) => self.push_schema(
+                    "property-became-optional",
+                    Effect {
+                        request: Level::Compatible,
+                        response: Level::Breaking,
+                    },
+                    usage,
+                    format!("property `{field}` became optional"),
+                    Some(&old_pointer),
+                    Some(&new_pointer),
+                ),
+                _ => {}
+            }
+            self.schema(
+                (old_schema, old_pointer),
+                (new_schema, new_pointer),
+                usage,
+                &field,
+            );
+        }
+        for property in new.keys().filter(|p| !old.contains_key(*p)) {
+            let new_pointer = pointer_join(&tprops, property);
+            let (kind, effect, what) = if new_required.contains(property) {
+                ("required-property-added", TIGHTENED, "required")
+            } else {
+                ("optional-property-added", HARMLESS, "optional")
+            };
+            self.push_schema(
+                kind,
+                effect,
+                usage,
+                format!("{what} property `{name}.{property}` added"),
+                Some(&sprops),
+                Some(&new_pointer),
+            );
+        }
+    }
+
+    fn additional_properties(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+    ) {
+        // Absent means any member is allowed, as `true` does.
+        let openness = |v: &Value| match v.get("additionalProperties") {
+            None | Some(Value::Bool(true)) => 2,
+            Some(Value::Bool(false)) => 0,
+            Some(_) => 1,
+        };
+        let keyword = "additionalProperties";
+        let (a, b) = (openness(s), openness(t));
+        let (sk, tk) = (pointer_join(sp, keyword), pointer_join(tp, keyword));
+        if a == 1 && b == 1 {
+            self.schema(
+                (&s[keyword], sk),
+                (&t[keyword], tk),
+                usage,
+                &format!("{name}{{*}}"),
+            );
+            return;
+        }
+        let (kind, effect) = match a.cmp(&b) {
+            std::cmp::Ordering::Equal => return,
+            std::cmp::Ordering::Less => ("additional-properties-loosened", LOOSENED),
+            std::cmp::Ordering::Greater => ("additional-properties-tightened", TIGHTENED),
+        };
+        self.push_schema(
+            kind,
+            effect,
+            usage,
+            format!(
+                "additionalProperties of `{name}` changed from {} to {}",
+                show_or(s.get(keyword), "absent"),
+                show_or(t.get(keyword), "absent")
+            ),
+            Some(&keyword_pointer(s, sp, keyword)),
+            Some(&keyword_pointer(t, tp, keyword)),
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn composition(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+        keyword: &str,
+    ) {
+        let members = |v: &Value| v.get(keyword).and_then(Value::as_array).cloned();
+        let (old, new) = match (members(s), members(t)) {
+            (None, None) => return,
+            (old, new) => (old.unwrap_or_default(), new.unwrap_or_default()),
+        };
+        let kind = match keyword {
+            "oneOf" => "one-of",
+            "anyOf" => "any-of",
+            _ => "all-of",
+        };
+        // allOf members add constraints; oneOf/anyOf members add alternatives.
+        let (added, removed) = if keyword == "allOf" {
+            (TIGHTENED, LOOSENED)
+        } else {
+            (LOOSENED, TIGHTENED)
+        };
+        let key = |i: usize, m: &Value| -> String {
+            m.get("$ref")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("#{i}"))
+        };
+        let old_keys: Vec<String> = old.iter().enumerate().map(|(i, m)| key(i, m)).collect();
+        let new_keys: Vec<String> = new.iter().enumerate().map(|(i, m)| key(i, m)).collect();
+        let (sk, tk) = (pointer_join(sp, keyword), pointer_join(tp, keyword));
+        let short = |k: &str| k.trim_start_matches(SCHEMAS).to_string();
+        for (i, k) in old_keys.iter().enumerate() {
+            match new_keys.iter().position(|n| n == k) {
+                None => self.push_schema(
+                    &format!("{kind}-member-removed"),
+                    removed,
+                    usage,
+                    format!("{keyword} member `{}` removed from `{name}`", short(k)),
+                    Some(&format!("{sk}/{i}")),
+                    Some(if t.get(keyword).is_some() { &tk } else { tp }),
+                ),
+                Some(j) => self.schema(
+                    (&s[keyword][i], format!("{sk}/{i}")),
+                    (&t[keyword][j], format!("{tk}/{j}")),
+                    usage,
+                    &format!("{name}|{}", short(k)),
+                ),
+            }
+        }
+        for (j, k) in new_keys.iter().enumerate() {
+            if !old_keys.contains(k) {
+                self.push_schema(
+                    &format!("{kind}-member-added"),
+                    added,
+                    usage,
+                    format!("{keyword} member `{}` added to `{name}`", short(k)),
+                    Some(if s.get(keyword).is_some() { &sk } else { sp }),
+                    Some(&format!("{tk}/{j}")),
+                );
+            }
+        }
+    }
+
+    fn discriminator(
+        &mut self,
+        s: &Value,
+        t: &Value,
+        sp: &str,
+        tp: &str,
+        usage: Usage,
+        name: &str,
+    ) {
+        let keyword = "discriminator";
+        let (sk, tk) = (pointer_join(sp, keyword), pointer_join(tp, keyword));
+        let (old, new) = match (s.get(keyword), t.get(keyword)) {
+            (None, None) => return,
+            (None, Some(_)) | (Some(_), None) => {
+                let added = s.get(keyword).is_none();
+                self.push_schema(
+                    if added {
+                        "discriminator-added"
+                    } else {
+                        "discriminator-removed"
+                    },
+                    Effect {
+                        request: Level::PossiblyBreaking,
+                        response: Level::PossiblyBreaking,
+                    },
+                    usage,
+                    format!(
+                        "discriminator {} `{name}`",
+                        if added { "added to" } else { "removed from" }
+                    ),
+                    Some(if added { sp } else { &sk }),
+                    Some(if added { &tk } else { tp }),
+                );
+                return;
+            }
+            (Some(a), Some(b)) => (a, b),
+        };
+        if old.get("propertyName") != new.get("propertyName") {
+            self.push_schema(
+                "discriminator-property-changed",
+                INCOMPATIBLE,
+                usage,
+                format!(
+                    "discriminator property of `{name}` changed from {} to {}",
+                    show(old.get("propertyName")),
+                    show(new.get("propertyName"))
+                ),
+                Some(&pointer_join(&sk, "propertyName")),
+                Some(&pointer_join(&tk, "propertyName")),
+            );
+        }
+        let empty = serde_json::Map::new();
+        let old_map = old
+            .get("mapping")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let new_map = new
+            .get("mapping")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let (sm, tm) = (pointer_join(&sk, "mapping"), pointer_join(&tk, "mapping"));
+        for (value, target) in old_map {
+            match new_map.get(value) {
+                None => self.push_schema(
+                    "discriminator-mapping-removed",
+                    TIGHTENED,
+                    usage,
+                    format!("discriminator value `{value}` of `{name}` removed"),
+                    Some(&pointer_join(&sm, value)),
+                    Some(&tk),
+                ),
+                Some(new_target) if new_target != target => self.push_schema(
+                    "discriminator-mapping-changed",
+                    INCOMPATIBLE,
+                    usage,
+                    format!(
+                        "discriminator value `{value}` of `{name}` now maps to {new_target} instead of {target}"
+                    ),
+                    Some(&pointer_join(&sm, value)),
+                    Some(&pointer_join(&tm, value)),
+                ),
+                _ => {}
+            }
+        }
+        for value in new_map.keys().filter(|v| !old_map.contains_key(*v)) {
+            self.push_schema(
+                "discriminator-mapping-added",
+                LOOSENED,
+                usage,
+                format!("discriminator value `{value}` added to `{name}`"),
+                Some(&sk),
+                Some(&pointer_join(&tm, value)),
+            );
+        }
+    }
+}
+
+// --- document helpers -------------------------------------------------------
+
+/// An operation of one version, found under `/paths`.
+#[derive(Debug, Clone)]
+pub struct OperationView<'a> {
+    pub path: String,
+    pub method: String,
+    pub id: Option<String>,
+    pub pointer: String,
+    pub value: &'a Value,
+    /// Path-level parameters, shared by every operation of the path.
+    pub path_parameters: Option<(&'a Value, String)>,
+    /// Where the security that applies is written (the operation's or the root's).
+    pub security_pointer: String,
+}
+
+/// Every operation by (path, method).
+pub fn operations(doc: &Value) -> BTreeMap<(String, String), OperationView<'_>> {
+    let mut found = BTreeMap::new();
+    let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
+        return found;
+    };
+    for (path, item) in paths {
+        let item_pointer = pointer_join("/paths", path);
+        let path_parameters = item
+            .get("parameters")
+            .map(|p| (p, pointer_join(&item_pointer, "parameters")));
+        for method in METHODS {
+            let Some(operation) = item.get(method) else {
+                continue;
+            };
+            let pointer = pointer_join(&item_pointer, method);
+            let security_pointer = if operation.get("security").is_some() {
+                pointer_join(&pointer, "security")
+            } else {
+                "/security".to_string()
+            };
+            found.insert(
+                (path.clone(), method.to_string()),
+                OperationView {
+                    path: path.clone(),
+                    method: method.to_string(),
+                    id: operation
+                        .get("operationId")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                    pointer,
+                    value: operation,
+                    path_parameters: path_parameters.clone(),
+                    security_pointer,
+                },
+            );
+        }
+    }
+    found
+}
+
+/// The parameters of an operation (path-level ones first, overridden by the
+/// operation's), resolved, by (location, name), with their use-site pointers.
+pub fn parameters<'a>(
+    doc: &'a Value,
+    op: &OperationView<'a>,
+) -> BTreeMap<(String, String), Node<'a>> {
+    let mut found = BTreeMap::new();
+    let own = op
+        .value
+        .get("parameters")
+        .map(|p| (p, pointer_join(&op.pointer, "parameters")));
+    for (list, pointer) in op.path_parameters.iter().cloned().chain(own) {
+        let Some(list) = list.as_array() else {
+            continue;
+        };
+        for (i, param) in list.iter().enumerate() {
+            let (param, _) = resolve(doc, param, String::new());
+            let location = param.get("in").and_then(Value::as_str).unwrap_or_default();
+            let name = param
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            found.insert(
+                (location.to_string(), name.to_string()),
+                (param, format!("{pointer}/{i}")),
+            );
+        }
+    }
+    found
+}
+
+/// The security requirements that apply to an operation: each alternative
+/// as scheme -> scopes.
+fn security_requirements(
+    doc: &Value,
+    op: &OperationView<'_>,
+) -> Vec<BTreeMap<String, BTreeSet<String>>> {
+    let security = op.value.get("security").or_else(|| doc.get("security"));
+    security
+        .and_then(Value::as_array)
+        .map(|alternatives| {
+            alternatives
+                .iter()
+                .filter_map(Value::as_object)
+                .map(|requirement| {
+                    requirement
+                        .iter()
+                        .map(|(scheme, scopes)| {
+                            let scopes = scopes
+                                .as_array()
+                                .map(|s| {
+                                    s.iter()
+                                        .filter_map(|x| x.as_str().map(str::to_string))
+                                        .collect()
+                                })
+                                .unwrap_or_default();
+                            (scheme.clone(), scopes)
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn show_requirement(requirement: &BTreeMap<String, BTreeSet<String>>) -> String {
+    if requirement.is_empty() {
+        return "{} (anonymous)".to_string();
+    }
+    requirement
+        .iter()
+        .map(|(scheme, scopes)| {
+            let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
+            format!("{scheme}[{}]", scopes.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(" + ")
+}
+
+/// Follows local `$ref`s from `value` (found at `pointer`) to the node they
+/// name; a dangling or looping reference stops where it is.
+pub fn resolve<'a>(doc: &'a Value, value: &'a Value, pointer: String) -> Node<'a> {
+    let mut current = (value, pointer);
+    for _ in 0..32 {
+        let Some(target) = current.0.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let Some(target_pointer) = target.strip_prefix('#') else {
+            break;
+        };
+        match doc.pointer(target_pointer) {
+            Some(found) => current = (found, target_pointer.to_string()),
+            None => break,
+        }
+    }
+    current
+}
+
+/// The `schema` of a media-type entry found at `pointer`.
+fn schema_node<'a>(pointer: &str, entry: &'a Value) -> Option<Node<'a>> {
+    entry
+        .get("schema")
+        .map(|schema| (schema, pointer_join(pointer, "schema")))
+}
+
+fn object_at<'a>(doc: &'a Value, pointer: &str) -> Option<&'a serde_json::Map<String, Value>> {
+    doc.pointer(pointer).and_then(Value::as_object)
+}
+
+/// The path part of a server URL: `https://{host}/api/v2` -> `/api/v2`.
+pub fn path_prefix(url: &str) -> String {
+    let without_scheme = url.split_once("://").map(|(_, rest)| rest).unwrap_or(url);
+    let path = if url.contains("://") {
+        without_scheme
+            .find('/')
+            .map(|i| &without_scheme[i..])
+            .unwrap_or("")
+    } else {
+        without_scheme
+    };
+    path.trim_end_matches('/').to_string()
+}
+
+/// The pointer of `keyword` in schema `v` at `p` when present, else of the schema itself.
+fn keyword_pointer(v: &Value, p: &str, keyword: &str) -> String {
+    if v.get(keyword).is_some() {
+        pointer_join(p, keyword)
+    } else {
+        p.to_string()
+    }
+}
+
+/// The last reference token of a JSON pointer, unescaped: the name of the node.
+fn last_token(pointer: &str) -> String {
+    let token = pointer.rsplit('/').next().unwrap_or_default();
+    token.replace("~1", "/").replace("~0", "~")
+}
+
+fn show(value: Option<&Value>) -> String {
+    show_or(value, "none")
+}
+
+fn show_or(value: Option<&Value>, absent: &str) -> String {
+    match value {
+        None => absent.to_string(),
+        Some(Value::String(s)) => format!("`{s}`"),
+        Some(other) => format!("`{other}`"),
+    }
+}
+
+/// Component schemas reachable from requests and from responses.
+pub fn schema_usage(doc: &Value) -> BTreeMap<String, Usage> {
+    let mut request = BTreeSet::new();
+    let mut response = BTreeSet::new();
+    for op in operations(doc).values() {
+        for (param, _) in parameters(doc, op).values() {
+            collect_refs(doc, param, &mut request);
+        }
+        if let Some(body) = op.value.get("requestBody") {
+            collect_refs(doc, body, &mut request);
+        }
+        if let Some(responses) = op.value.get("responses") {
+            collect_refs(doc, responses, &mut response);
+        }
+    }
+    let mut usage: BTreeMap<String, Usage> = BTreeMap::new();
+    for name in request {
+        usage.entry(name).or_default().request = true;
+    }
+    for name in response {
+        usage.entry(name).or_default().response = true;
+    }
+    usage
+}
+
+/// Adds to `found` every component schema `value` refers to, transitively.
+/// Responses, parameters and headers named by `$ref` are followed too.
+fn collect_refs(doc: &Value, value: &Value, found: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some(target) = map.get("$ref").and_then(Value::as_str) {
+                if let Some(name) = target.strip_prefix(SCHEMAS) {
+                    if found.insert(name.to_string())
+                        && let Some(schema) = doc.pointer(&format!("/components/schemas/{name}"))
+                    {
+                        collect_refs(doc, schema, found);
+                    }
+                } else if let Some(pointer) = target.strip_prefix('#')
+                    && let Some(node) = doc.pointer(pointer)
+                    && !std::ptr::eq(node, value)
+                {
+                    collect_refs(doc, node, found);
+                }
+            }
+            for (key, child) in map {
+                if key != "$ref" {
+                    collect_refs(doc, child, found);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(doc, item, found)),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tightened_constraint_breaks_requests_and_not_responses() {
+        assert_eq!(
+            classify(TIGHTENED, Usage::REQUEST),
+            (Level::Breaking, Direction::Request, "request")
+        );
+        assert_eq!(
+            classify(TIGHTENED, Usage::RESPONSE),
+            (Level::Compatible, Direction::Response, "response")
+        );
+        let both = Usage::REQUEST.union(Usage::RESPONSE);
+        assert_eq!(
+            classify(TIGHTENED, both),
+            (Level::Breaking, Direction::Request, "request")
+        );
+        assert_eq!(
+            classify(LOOSENED, both),
+            (Level::PossiblyBreaking, Direction::Response, "response")
+        );
+        assert_eq!(
+            classify(HARMLESS, both),
+            (Level::Compatible, Direction::Both, "schema")
+        );
+        assert_eq!(
+            classify(INCOMPATIBLE, Usage::default()),
+            (Level::Compatible, Direction::NotApplicable, "schema")
+        );
+    }
+
+    #[test]
+    fn server_prefixes_ignore_scheme_and_host() {
+        assert_eq!(path_prefix("https://{tenant}/api/v2"), "/api/v2");
+        assert_eq!(path_prefix("https://example.com/api/v3/"), "/api/v3");
+        assert_eq!(path_prefix("https://example.com"), "");
+        assert_eq!(path_prefix("/api/v2"), "/api/v2");
+    }
+
+    #[test]
+    fn references_resolve_and_cycles_stop() {
+        let doc = serde_json::json!({
+            "components": {"schemas": {
+                "A": {"$ref": "#/components/schemas/B"},
+                "B": {"$ref": "#/components/schemas/A"},
+                "C": {"type": "string"}
+            }}
+        });
+        let c = serde_json::json!({"$ref": "#/components/schemas/C"});
+        let (node, pointer) = resolve(&doc, &c, "/x".into());
+        assert_eq!(node["type"], "string");
+        assert_eq!(pointer, "/components/schemas/C");
+        let a = serde_json::json!({"$ref": "#/components/schemas/A"});
+        let (_, pointer) = resolve(&doc, &a, "/y".into());
+        assert!(pointer.starts_with("/components/schemas/"));
+    }
+
+    #[test]
+    fn usage_follows_references_through_responses() {
+        let doc = serde_json::json!({
+            "paths": {"/x": {"post": {
+                "requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/In"}}}},
+                "responses": {"200": {"$ref": "#/components/responses/Ok"}}
+            }}},
+            "components": {
+                "responses": {"Ok": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Out"}}}}},
+                "schemas": {
+                    "In": {"properties": {"s": {"$ref": "#/components/schemas/Shared"}}},
+                    "Out": {"properties": {"s": {"$ref": "#/components/schemas/Shared"}, "me": {"$ref": "#/components/schemas/Out"}}},
+                    "Shared": {"type": "string"}
+                }
+            }
+        });
+        let usage = schema_usage(&doc);
+        assert_eq!(usage["In"], Usage::REQUEST);
+        assert_eq!(usage["Out"], Usage::RESPONSE);
+        assert_eq!(usage["Shared"], Usage::REQUEST.union(Usage::RESPONSE));
+    }
+}

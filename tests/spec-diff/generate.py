@@ -1,0 +1,446 @@
+"""Writes the spec-diff corpus: one NNN-name/ directory per pair, each with
+before.yaml, after.yaml and expected.txt (one expected change per line:
+`level direction rule [acknowledged]`). Every pair is base.yaml with a small
+edit. Run from anywhere: python3 tests/spec-diff/generate.py. The corpus test
+(crates/spec-diff/tests/corpus.rs) reads the directories, not this script."""
+import os, re, shutil
+out = os.path.dirname(os.path.abspath(__file__))
+base = open(os.path.join(out, "base.yaml")).read()
+for entry in os.listdir(out):
+    if re.match(r"^[0-9]{3}-", entry):
+        shutil.rmtree(os.path.join(out, entry))
+cases = []
+def case(name, edits, expected, reverse=False, note=""):
+    cases.append((name, edits, expected, reverse, note))
+
+def apply(text, edits):
+    for old, new in edits:
+        n = text.count(old)
+        assert n == 1, (old, n)
+        text = text.replace(old, new)
+    return text
+
+GET_RESP = '''      responses:
+        "200":
+          description: The widget.'''
+EXPAND = '''        - name: expand
+          in: query
+          schema:
+            type: string
+            maxLength: 20
+'''
+DELETE = '''  /widgets/{id}:
+    delete:
+      operationId: delete_widget
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        "204":
+          description: Deleted.
+    get:
+'''
+case("no-change", [], [])
+case("path-added", [("components:\n  securitySchemes:", '''  /gadgets:
+    get:
+      operationId: list_gadgets
+      responses:
+        "200":
+          description: The gadgets.
+components:
+  securitySchemes:''')], ["compatible request api-path-added"])
+case("path-removed", [("components:\n  securitySchemes:", '''  /gadgets:
+    get:
+      operationId: list_gadgets
+      responses:
+        "200":
+          description: The gadgets.
+components:
+  securitySchemes:''')], ["breaking request api-path-removed"], reverse=True)
+case("method-added", [("  /widgets/{id}:\n    get:\n", DELETE)], ["compatible request api-method-added"])
+case("method-removed", [("  /widgets/{id}:\n    get:\n", DELETE)], ["breaking request api-method-removed"], reverse=True)
+case("operation-moved", [("  /widgets/{id}:", "  /items/{id}:")], ["breaking request operation-moved"])
+case("operation-id-changed", [("operationId: get_widget", "operationId: fetch_widget")], ["breaking n/a operation-id-changed"])
+case("operation-deprecated", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      deprecated: true\n")], ["compatible n/a operation-deprecated"])
+case("operation-undeprecated", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      deprecated: true\n")], ["compatible n/a operation-undeprecated"], reverse=True)
+case("lifecycle-changed", [("x-release-lifecycle: Beta", "x-release-lifecycle: Deprecated")], ["compatible n/a operation-lifecycle-changed"])
+case("lifecycle-removed", [("      x-release-lifecycle: Beta\n", "")], ["compatible n/a operation-lifecycle-changed"])
+case("required-parameter-added", [(EXPAND, EXPAND + '''        - name: version
+          in: query
+          required: true
+          schema:
+            type: string
+''')], ["breaking request request-required-parameter-added"])
+case("optional-parameter-added", [(EXPAND, EXPAND + '''        - name: fields
+          in: query
+          schema:
+            type: string
+''')], ["compatible request request-optional-parameter-added"])
+case("parameter-removed", [(EXPAND, "")], ["possibly-breaking request request-parameter-removed"])
+case("parameter-became-required", [("        - name: expand\n          in: query\n", "        - name: expand\n          in: query\n          required: true\n")], ["breaking request request-parameter-became-required"])
+case("parameter-became-optional", [("        - name: expand\n          in: query\n", "        - name: expand\n          in: query\n          required: true\n")], ["compatible request request-parameter-became-optional"], reverse=True)
+case("parameter-type-changed", [("            type: string\n            maxLength: 20\n", "            type: integer\n")], ["breaking request request-type-changed"])
+case("parameter-max-length-decreased", [("maxLength: 20", "maxLength: 10")], ["breaking request request-max-length-decreased"])
+case("parameter-max-length-increased", [("maxLength: 20", "maxLength: 40")], ["compatible request request-max-length-increased"])
+case("request-body-became-optional", [("      requestBody:\n        required: true\n", "      requestBody:\n        required: false\n")], ["compatible request request-body-became-optional"])
+case("request-body-became-required", [("      requestBody:\n        required: true\n", "      requestBody:\n        required: false\n")], ["breaking request request-body-became-required"], reverse=True)
+FORM = '''              $ref: "#/components/schemas/CreateWidget"
+'''
+case("request-media-type-added", [(FORM, FORM + '''          application/x-www-form-urlencoded:
+            schema:
+              $ref: "#/components/schemas/CreateWidget"
+''')], ["compatible request request-media-type-added"])
+case("request-media-type-removed", [(FORM, FORM + '''          application/x-www-form-urlencoded:
+            schema:
+              $ref: "#/components/schemas/CreateWidget"
+''')], ["breaking request request-media-type-removed"], reverse=True)
+BODY = '''      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/CreateWidget"
+'''
+case("request-body-removed", [(BODY, "")], ["breaking request request-body-removed"],
+     note="CreateWidget stays in the components, now unused")
+GET_BODY_OPT = '''      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/Error"
+''' + GET_RESP
+GET_BODY_REQ = '''      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/Error"
+''' + GET_RESP
+case("optional-request-body-added", [(GET_RESP, GET_BODY_OPT)], ["compatible request request-optional-body-added"])
+case("required-request-body-added", [(GET_RESP, GET_BODY_REQ)], ["breaking request request-required-body-added"])
+
+CW_REQ = "      required: [name, kind]\n"
+SECRET = '''        secret:
+          type: string
+          writeOnly: true
+'''
+case("request-required-property-added", [(CW_REQ, "      required: [name, kind, color]\n"), (SECRET, SECRET + "        color:\n          type: string\n")], ["breaking request request-required-property-added"])
+case("request-optional-property-added", [(SECRET, SECRET + "        color:\n          type: string\n")], ["compatible request request-optional-property-added"])
+CW_TAGS = '''        tags:
+          type: array
+          maxItems: 5
+          items:
+            type: string
+        shape:
+          $ref: "#/components/schemas/Shape"
+        metadata:'''
+case("request-property-removed-closed-object", [(CW_TAGS, '''        shape:
+          $ref: "#/components/schemas/Shape"
+        metadata:''')], ["breaking request request-property-removed"])
+NOTE = '''        note:
+          type: string
+    WidgetKind:'''
+case("response-optional-property-removed", [(NOTE, "    WidgetKind:")], ["possibly-breaking response response-property-removed"])
+W_REQ = "      required: [id, name, kind, created_at]\n"
+CREATED = '''        created_at:
+          type: string
+          format: date-time
+'''
+case("response-required-property-removed", [(W_REQ, "      required: [id, name, kind]\n"), (CREATED, "")], ["breaking response response-property-removed"])
+case("request-property-became-required", [(CW_REQ, "      required: [name, kind, size]\n")], ["breaking request request-property-became-required"])
+case("response-property-became-optional", [(W_REQ, "      required: [id, kind, created_at]\n")], ["breaking response response-property-became-optional"])
+case("request-property-became-optional", [(CW_REQ, "      required: [name]\n")], ["compatible request request-property-became-optional"])
+case("response-property-became-required", [(W_REQ, "      required: [id, name, kind, created_at, note]\n")], ["compatible response response-property-became-required"])
+case("response-optional-property-added", [(NOTE, "        note:\n          type: string\n        color:\n          type: string\n    WidgetKind:")], ["compatible response response-optional-property-added"])
+W_SIZE = '''        size:
+          type: integer
+          maximum: 100
+        tags:'''
+case("response-property-type-changed", [(W_SIZE, "        size:\n          type: string\n        tags:")], ["breaking response response-type-changed"])
+case("response-format-added", [(NOTE, "        note:\n          type: string\n          format: uri\n    WidgetKind:")], ["compatible response response-format-added"])
+case("response-format-removed", [(CREATED, "        created_at:\n          type: string\n")], ["possibly-breaking response response-format-removed"])
+case("request-format-added", [(SECRET, "        secret:\n          type: string\n          format: password\n          writeOnly: true\n")], ["breaking request request-format-added"])
+case("request-format-changed", [(SECRET, "        secret:\n          type: string\n          format: password\n          writeOnly: true\n")], ["breaking request request-format-changed"],
+     note="after: format byte instead of password")
+CW_NAME = '''          minLength: 3
+          maxLength: 64
+          pattern: "^[a-z ]+$"'''
+case("request-max-length-decreased", [(CW_NAME, CW_NAME.replace("64", "32"))], ["breaking request request-max-length-decreased"])
+case("request-max-length-increased", [(CW_NAME, CW_NAME.replace("64", "128"))], ["compatible request request-max-length-increased"])
+W_NAME = '''        name:
+          type: string
+          maxLength: 64
+        kind:'''
+case("response-max-length-increased", [(W_NAME, W_NAME.replace("64", "128"))], ["possibly-breaking response response-max-length-increased"])
+case("response-max-length-decreased", [(W_NAME, W_NAME.replace("64", "32"))], ["compatible response response-max-length-decreased"])
+case("request-min-length-increased", [(CW_NAME, CW_NAME.replace("minLength: 3", "minLength: 5"))], ["breaking request request-min-length-increased"])
+case("request-min-length-decreased", [(CW_NAME, CW_NAME.replace("minLength: 3", "minLength: 1"))], ["compatible request request-min-length-decreased"])
+case("request-min-length-removed", [(CW_NAME, CW_NAME.replace("          minLength: 3\n", ""))], ["compatible request request-min-length-removed"])
+CW_SIZE = '''          minimum: 1
+          maximum: 100
+          default: 10'''
+case("request-maximum-decreased", [(CW_SIZE, CW_SIZE.replace("100", "50"))], ["breaking request request-maximum-decreased"])
+case("request-minimum-increased", [(CW_SIZE, CW_SIZE.replace("minimum: 1", "minimum: 5"))], ["breaking request request-minimum-increased"])
+case("response-maximum-removed", [(W_SIZE, "        size:\n          type: integer\n        tags:")], ["possibly-breaking response response-maximum-removed"])
+case("request-max-items-decreased", [(CW_TAGS, CW_TAGS.replace("maxItems: 5", "maxItems: 3"))], ["breaking request request-max-items-decreased"])
+case("request-min-items-added", [(CW_TAGS, CW_TAGS.replace("maxItems: 5", "maxItems: 5\n          minItems: 1"))], ["breaking request request-min-items-added"])
+case("request-unique-items-added", [(CW_TAGS, CW_TAGS.replace("maxItems: 5", "maxItems: 5\n          uniqueItems: true"))], ["breaking request request-unique-items-added"])
+W_TAGS = '''        tags:
+          type: array
+          maxItems: 5
+          items:
+            type: string
+        shape:
+          $ref: "#/components/schemas/Shape"
+        created_at:'''
+case("response-max-items-increased", [(W_TAGS, W_TAGS.replace("maxItems: 5", "maxItems: 10"))], ["possibly-breaking response response-max-items-increased"])
+case("request-pattern-changed", [(CW_NAME, CW_NAME.replace("a-z ", "a-z"))], ["breaking request request-pattern-changed"])
+case("request-pattern-removed", [(CW_NAME, CW_NAME.replace('\n          pattern: "^[a-z ]+$"', ""))], ["compatible request request-pattern-removed"])
+KIND = "      enum: [small, large]\n"
+case("enum-value-added", [(KIND, "      enum: [small, large, huge]\n")], ["possibly-breaking response response-enum-value-added"],
+     note="WidgetKind is used in requests and responses: the response side decides")
+case("enum-value-removed", [(KIND, "      enum: [small]\n")], ["breaking request request-enum-value-removed"])
+case("response-enum-added", [(NOTE, "        note:\n          type: string\n          enum: [a, b]\n    WidgetKind:")], ["compatible response response-enum-added"])
+case("response-enum-removed", [(NOTE, "        note:\n          type: string\n          enum: [a, b]\n    WidgetKind:")], ["possibly-breaking response response-enum-removed"], reverse=True)
+W_ID = '''        id:
+          type: string
+          readOnly: true
+'''
+case("response-nullable-added", [(W_ID, W_ID + "          nullable: true\n")], ["breaking response response-nullable-added"])
+CW_SIZE_T = "        size:\n          type: integer\n          minimum: 1"
+case("request-nullable-added", [(CW_SIZE_T, "        size:\n          type: integer\n          nullable: true\n          minimum: 1")], ["compatible request request-nullable-added"])
+case("request-nullable-removed", [(CW_SIZE_T, "        size:\n          type: integer\n          nullable: true\n          minimum: 1")], ["breaking request request-nullable-removed"], reverse=True)
+case("response-read-only-added", [(NOTE, "        note:\n          type: string\n          readOnly: true\n    WidgetKind:")], ["compatible response response-read-only-added"])
+case("response-read-only-removed", [(W_ID, "        id:\n          type: string\n")], ["compatible response response-read-only-removed"])
+case("request-write-only-removed", [(SECRET, "        secret:\n          type: string\n")], ["compatible request request-write-only-removed"])
+case("response-write-only-added", [(NOTE, "        note:\n          type: string\n          writeOnly: true\n    WidgetKind:")], ["breaking response response-write-only-added"])
+case("response-property-deprecated", [(NOTE, "        note:\n          type: string\n          deprecated: true\n    WidgetKind:")], ["compatible response response-deprecated-added"])
+case("response-property-undeprecated", [(NOTE, "        note:\n          type: string\n          deprecated: true\n    WidgetKind:")], ["compatible response response-deprecated-removed"], reverse=True)
+case("request-unique-items-removed", [(CW_TAGS, CW_TAGS.replace("maxItems: 5", "maxItems: 5\n          uniqueItems: true"))], ["compatible request request-unique-items-removed"], reverse=True)
+case("request-pattern-added", [(CW_NAME, CW_NAME.replace('\n          pattern: "^[a-z ]+$"', ""))], ["breaking request request-pattern-added"], reverse=True)
+case("request-default-changed", [(CW_SIZE, CW_SIZE.replace("default: 10", "default: 20"))], ["possibly-breaking request request-default-changed"])
+case("request-additional-properties-loosened", [("    CreateWidget:\n      type: object\n      additionalProperties: false\n", "    CreateWidget:\n      type: object\n")], ["compatible request request-additional-properties-loosened"])
+case("response-additional-properties-tightened", [("    Widget:\n      type: object\n", "    Widget:\n      type: object\n      additionalProperties: false\n")], ["compatible response response-additional-properties-tightened"])
+META = '''      additionalProperties:
+        type: string
+    Error:'''
+case("additional-properties-schema-changed", [(META, META.replace("string", "integer"))], ["breaking request request-type-changed"])
+case("request-max-properties-added", [(META, "      maxProperties: 10\n" + META)], ["breaking request request-max-properties-added"])
+SHAPE = '''        - $ref: "#/components/schemas/Square"
+      discriminator:
+        propertyName: type
+        mapping:
+          circle: "#/components/schemas/Circle"
+          square: "#/components/schemas/Square"
+'''
+TRIANGLE = '''    Triangle:
+      type: object
+      required: [type, base]
+      properties:
+        type:
+          type: string
+        base:
+          type: number
+    Metadata:'''
+case("one-of-member-added", [(SHAPE, '''        - $ref: "#/components/schemas/Square"
+        - $ref: "#/components/schemas/Triangle"
+      discriminator:
+        propertyName: type
+        mapping:
+          circle: "#/components/schemas/Circle"
+          square: "#/components/schemas/Square"
+          triangle: "#/components/schemas/Triangle"
+'''), ("    Metadata:", TRIANGLE)],
+     ["possibly-breaking response response-one-of-member-added", "possibly-breaking response response-discriminator-mapping-added", "compatible n/a schema-component-added"])
+case("one-of-member-removed", [(SHAPE, '''      discriminator:
+        propertyName: type
+        mapping:
+          circle: "#/components/schemas/Circle"
+''')], ["breaking request request-one-of-member-removed", "breaking request request-discriminator-mapping-removed"])
+case("discriminator-property-changed", [(SHAPE, SHAPE.replace("propertyName: type", "propertyName: kind"))], ["breaking both schema-discriminator-property-changed"])
+case("discriminator-removed", [(SHAPE, '        - $ref: "#/components/schemas/Square"\n')], ["possibly-breaking both schema-discriminator-removed"])
+case("discriminator-added", [(SHAPE, '        - $ref: "#/components/schemas/Square"\n')], ["possibly-breaking both schema-discriminator-added"], reverse=True)
+case("discriminator-mapping-changed", [(SHAPE, SHAPE.replace('circle: "#/components/schemas/Circle"', 'circle: "#/components/schemas/Square"'))], ["breaking both schema-discriminator-mapping-changed"])
+CW_META = '''        metadata:
+          $ref: "#/components/schemas/Metadata"
+'''
+case("all-of-members-added", [(CW_META, '''        metadata:
+          allOf:
+            - $ref: "#/components/schemas/Metadata"
+            - maxProperties: 3
+''')], ["breaking request request-all-of-member-added", "breaking request request-all-of-member-added", "compatible request request-additional-properties-loosened"],
+     note="the inline allOf has no additionalProperties of its own, so the resolved comparison also sees it loosened")
+case("any-of-member-added", [(CW_META, '''        metadata:
+          anyOf:
+            - $ref: "#/components/schemas/Metadata"
+''')], ["compatible request request-any-of-member-added", "compatible request request-additional-properties-loosened"])
+case("all-of-members-removed", [(CW_META, '''        metadata:
+          allOf:
+            - $ref: "#/components/schemas/Metadata"
+            - maxProperties: 3
+''')], ["compatible request request-all-of-member-removed", "compatible request request-all-of-member-removed", "breaking request request-additional-properties-tightened", "compatible n/a rust-api-changed"], reverse=True,
+     note="the field's Rust type goes back from an inline type to `Metadata`: a Rust-only change")
+case("any-of-member-removed", [(CW_META, '''        metadata:
+          anyOf:
+            - $ref: "#/components/schemas/Metadata"
+''')], ["breaking request request-any-of-member-removed", "breaking request request-additional-properties-tightened", "compatible n/a rust-api-changed"], reverse=True,
+     note="the field's Rust type goes back from an inline type to `Metadata`: a Rust-only change")
+S201 = '''        "201":
+          description: Created.'''
+case("response-success-status-added", [(S201, '''        "202":
+          description: Accepted.
+''' + S201)], ["possibly-breaking response response-success-status-added"])
+case("response-non-success-status-added", [('        "429":', '''        "409":
+          description: Conflict.
+        "429":''')], ["compatible response response-non-success-status-added"])
+case("response-success-status-changed", [(S201, '''        "200":
+          description: Created.''')], ["breaking response response-success-status-removed", "possibly-breaking response response-success-status-added"])
+S400 = '''        "400":
+          description: Invalid.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Error"
+'''
+case("response-non-success-status-removed", [(S400, "")], ["compatible response response-non-success-status-removed"])
+S200 = '''          description: The widget.
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/Widget"
+'''
+case("response-media-type-added", [(S200, S200 + '''            application/xml:
+              schema:
+                $ref: "#/components/schemas/Widget"
+''')], ["possibly-breaking response response-media-type-added"])
+case("response-media-type-removed", [(S200, S200 + '''            application/xml:
+              schema:
+                $ref: "#/components/schemas/Widget"
+''')], ["breaking response response-media-type-removed"], reverse=True)
+HDRS = '''            Retry-After:
+              schema:
+                type: integer
+'''
+case("response-header-added", [(HDRS, HDRS + '''            X-Request-Id:
+              schema:
+                type: string
+''')], ["compatible response response-header-added"])
+RESET = '''            X-RateLimit-Reset:
+              required: true
+              schema:
+                type: integer
+'''
+case("response-required-header-removed", [(RESET, "")], ["breaking response response-required-header-removed"])
+case("response-optional-header-removed", [(HDRS, "")], ["possibly-breaking response response-optional-header-removed"])
+case("response-header-became-optional", [(RESET, RESET.replace("required: true", "required: false"))], ["breaking response response-header-became-optional"])
+case("response-header-became-required", [(RESET, RESET.replace("required: true", "required: false"))], ["compatible response response-header-became-required"], reverse=True)
+case("response-header-type-changed", [(RESET, RESET.replace("integer", "string"))], ["breaking response response-type-changed"])
+OPSEC = "        - oauth: [create:widgets]\n"
+case("security-scope-added", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["breaking request security-scope-added"])
+case("security-scope-removed", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["compatible request security-scope-removed"], reverse=True)
+case("security-requirement-removed", [(OPSEC, "")], ["breaking request security-requirement-removed"])
+case("security-requirement-added", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security:\n        - bearer: []\n        - oauth: [read:widgets]\n")], ["compatible request security-requirement-added"])
+case("security-added-to-open-operation", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security: []\n")], ["breaking request security-requirement-added"], reverse=True)
+case("security-scheme-added", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-added"])
+case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["breaking request security-scheme-removed"], reverse=True)
+case("security-scheme-type-changed", [("      scheme: bearer\n", "      scheme: basic\n")], ["breaking request security-scheme-type-changed"])
+case("security-scheme-bearer-format-changed", [("bearerFormat: JWT", "bearerFormat: opaque")], ["possibly-breaking request security-scheme-bearer-format-changed"])
+SCOPES = "            read:widgets: Read widgets\n"
+case("security-scheme-scope-removed", [(SCOPES, "")], ["possibly-breaking request security-scheme-scope-removed"])
+case("security-scheme-scope-added", [(SCOPES, SCOPES + "            delete:widgets: Delete widgets\n")], ["compatible request security-scheme-scope-added"])
+case("security-scheme-url-changed", [("tokenUrl: /oauth/token", "tokenUrl: /oauth2/token")], ["possibly-breaking request security-scheme-url-changed"])
+FLOW = '''        clientCredentials:
+          tokenUrl: /oauth/token
+'''
+AUTHCODE = '''        authorizationCode:
+          authorizationUrl: /authorize
+          tokenUrl: /oauth/token
+          scopes: {}
+'''
+case("security-scheme-flow-added", [(FLOW, AUTHCODE + FLOW)], ["compatible request security-scheme-flow-added"])
+case("security-scheme-flow-removed", [(FLOW, AUTHCODE + FLOW)], ["breaking request security-scheme-flow-removed"], reverse=True)
+SERVER = "  - url: https://{host}/api/v1\n"
+case("server-url-added", [(SERVER, SERVER + "  - url: https://eu.example.com/api/v1\n")], ["compatible request server-url-added"])
+case("server-host-changed", [(SERVER, "  - url: https://api.example.com/api/v1\n")], ["possibly-breaking request server-url-removed", "compatible request server-url-added"])
+case("server-prefix-changed-acknowledges-all", [(SERVER, "  - url: https://{host}/api/v2\n"), (EXPAND, "")], ["breaking request server-url-prefix-changed acknowledged", "possibly-breaking request request-parameter-removed"])
+case("server-prefix-changed-with-breaking-change", [(SERVER, "  - url: https://{host}/api/v2\n"), (CW_NAME, CW_NAME.replace("64", "32"))], ["breaking request server-url-prefix-changed acknowledged", "breaking request request-max-length-decreased acknowledged"])
+UNUSED = '''    Legacy:
+      type: object
+      properties:
+        code:
+          type: string
+    Metadata:'''
+case("component-added", [("    Metadata:", UNUSED)], ["compatible n/a schema-component-added"])
+case("component-removed", [("    Metadata:", UNUSED)], ["compatible n/a schema-component-removed"], reverse=True)
+case("unused-component-changed", [("    Metadata:", UNUSED)], ["compatible n/a schema-type-changed"], note="after: Legacy.code becomes an integer: used nowhere, only the types change")
+case("acknowledged-breaking-change", [(CW_NAME, CW_NAME.replace("64", "32")), ("servers:\n", '''x-breaking-changes:
+  - rule: request-max-length-decreased
+    pointer: /components/schemas/CreateWidget/properties/name/maxLength
+    reason: Longer names were never stored in full.
+servers:
+''')], ["breaking request request-max-length-decreased acknowledged"])
+case("stale-acknowledgement", [("servers:\n", '''x-breaking-changes:
+  - rule: api-path-removed
+    pointer: /paths/~1gadgets
+    reason: Gadgets were retired.
+servers:
+''')], [])
+case("wrong-acknowledgement-pointer", [(CW_NAME, CW_NAME.replace("64", "32")), ("servers:\n", '''x-breaking-changes:
+  - rule: request-max-length-decreased
+    pointer: /components/schemas/Widget/properties/name/maxLength
+    reason: Wrong place.
+servers:
+''')], ["breaking request request-max-length-decreased"])
+case("ref-retargeted", [('        kind:\n          $ref: "#/components/schemas/WidgetKind"\n        size:\n          type: integer\n          minimum: 1', '        kind:\n          $ref: "#/components/schemas/WidgetKindV2"\n        size:\n          type: integer\n          minimum: 1'),
+                        ("    Shape:\n", "    WidgetKindV2:\n      type: string\n      enum: [small, large, huge]\n    Shape:\n")],
+     ["compatible request request-enum-value-added", "compatible n/a schema-component-added", "compatible n/a rust-api-changed"],
+     note="the request now names another enum: its values are compared; the field's Rust type changes")
+case("self-referencing-schema", [(NOTE, NOTE.replace("    WidgetKind:", "        parent:\n          $ref: \"#/components/schemas/Widget\"\n    WidgetKind:"))],
+     ["compatible response response-optional-property-added"], note="a reference cycle: the walk ends")
+
+pairs = []
+TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
+BOUNDS = [("maxLength", "max-length"), ("minLength", "min-length"), ("maximum", "maximum"), ("minimum", "minimum"),
+          ("maxItems", "max-items"), ("minItems", "min-items"), ("maxProperties", "max-properties"), ("minProperties", "min-properties")]
+def expand_schema(keyword, value):
+    ty = next(t for k, t in TYPES.items() if keyword.endswith(k))
+    block = "        - name: expand\n          in: query\n          schema:\n            " + ty + "\n"
+    if value is not None:
+        block += f"            {keyword}: {value}\n"
+    return block
+for keyword, kind in BOUNDS:
+    upper = keyword.startswith("max")
+    for change, old, new in [("added", None, 5), ("removed", 5, None), ("increased", 5, 8), ("decreased", 8, 5)]:
+        tightened = change == "added" or (change == "decreased" and upper) or (change == "increased" and not upper)
+        level = "breaking" if tightened else "compatible"
+        pairs.append((f"parameter-{kind}-{change}", expand_schema(keyword, old), expand_schema(keyword, new),
+                      [f"{level} request request-{kind}-{change}"]))
+fixups = {
+    "request-format-changed": lambda before, after: (after.replace("format: password", "format: byte"), after),
+    "unused-component-changed": lambda before, after: (after, after.replace("        code:\n          type: string", "        code:\n          type: integer")),
+}
+for i, (name, edits, expected, reverse, note) in enumerate(cases, 1):
+    modified = apply(base, edits)
+    before, after = (modified, base) if reverse else (base, modified)
+    if name in fixups:
+        before, after = fixups[name](before, after)
+    d = os.path.join(out, f"{i:03d}-{name}")
+    os.makedirs(d)
+    open(os.path.join(d, "before.yaml"), "w").write(before)
+    open(os.path.join(d, "after.yaml"), "w").write(after)
+    text = ""
+    if note:
+        text += "# " + note + "\n"
+    text += "".join(e + "\n" for e in expected)
+    open(os.path.join(d, "expected.txt"), "w").write(text)
+n = len(cases)
+for j, (name, before_block, after_block, expected) in enumerate(pairs, n + 1):
+    d = os.path.join(out, f"{j:03d}-{name}")
+    os.makedirs(d)
+    open(os.path.join(d, "before.yaml"), "w").write(apply(base, [(EXPAND, before_block)]))
+    open(os.path.join(d, "after.yaml"), "w").write(apply(base, [(EXPAND, after_block)]))
+    open(os.path.join(d, "expected.txt"), "w").write("".join(e + "\n" for e in expected))
+print(n + len(pairs), "cases")
