@@ -538,11 +538,14 @@ fn added(item: &Item) -> RustEffect {
     let name = &item.name;
     let sig = &item.signature;
     match item.kind {
+        // Every generated trait method has a default body answering 501, so
+        // an implementation written before the operation still compiles.
         ItemKind::TraitMethod => effect(
-            true,
+            false,
             Audience::ServerImplementors,
             format!(
-                "new trait method `{name}` without default: every implementation must add `{sig}`"
+                "new trait method `{name}` with a default body (501 Not Implemented): \
+                 implementations still compile; override it to serve `{sig}`"
             ),
         ),
         ItemKind::ResponseVariant => effect(
