@@ -41,11 +41,6 @@ impl Level {
             Level::Compatible => "compatible",
         }
     }
-
-    /// The more severe of two levels.
-    pub fn worst(self, other: Level) -> Level {
-        self.min(other)
-    }
 }
 
 impl fmt::Display for Level {

@@ -287,7 +287,6 @@ impl<'a> Walker<'a> {
         });
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn push_schema(
         &mut self,
         kind: &str,
