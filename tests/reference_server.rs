@@ -251,6 +251,40 @@ async fn secrets_and_credentials_never_appear_in_responses() {
 }
 
 #[tokio::test]
+async fn event_stream_needs_only_a_destination_and_names_are_unique() {
+    let server = start_default().await;
+    let token = server.global_token().await;
+    let only_destination = json!({
+        "destination": serde_json::to_value(stream_request()).unwrap()["destination"].clone()
+    });
+    let (status, body) = server
+        .post_raw(
+            &token,
+            "/event-streams",
+            "application/json",
+            only_destination.to_string(),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    assert_eq!(body["status"], "enabled");
+    assert!(
+        body.get("name").is_none() && body.get("subscriptions").is_none(),
+        "{body}"
+    );
+
+    let named = serde_json::to_string(&stream_request()).unwrap();
+    let (first, _) = server
+        .post_raw(&token, "/event-streams", "application/json", named.clone())
+        .await;
+    assert_eq!(first, 201);
+    let (second, body) = server
+        .post_raw(&token, "/event-streams", "application/json", named)
+        .await;
+    assert_eq!(second, 409, "{body}");
+    assert_eq!(body["errorCode"], "event_stream_conflict");
+}
+
+#[tokio::test]
 async fn every_listed_error_of_profile_creation() {
     let server = start(Config {
         entity_limit: 2,

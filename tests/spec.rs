@@ -251,6 +251,32 @@ fn event_streams_state_the_seed() {
     );
 }
 
+/// The platform's published definition (and its SDKs) require only
+/// `destination` on creation and list 409; a spec that demanded more made the
+/// platform's own clients fail with 400.
+#[test]
+fn event_stream_creation_follows_the_published_definition() {
+    let spec = spec();
+    assert_eq!(
+        schema(&spec, "CreateEventStreamRequest")["required"],
+        json!(["destination"])
+    );
+    let published: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            workspace_root().join("../shared/specs/platform-management-api.oas.json"),
+        )
+        .expect("the platform's published definition next to the workspace"),
+    )
+    .unwrap();
+    let published_required =
+        &published["components"]["schemas"]["CreateEventStreamWebHookRequestContent"]["required"];
+    assert_eq!(published_required, &json!(["destination"]));
+    let responses = at(&spec, "/paths/~1event-streams/post/responses")
+        .as_object()
+        .unwrap();
+    assert!(responses.contains_key("409"), "{responses:?}");
+}
+
 #[test]
 fn action_modules_omit_only_the_unpublished_version_fields() {
     let spec = spec();

@@ -10,7 +10,7 @@ use tenant_api_server::{
 };
 
 use crate::AppState;
-use crate::store::{CreateProfileError, LimitReached};
+use crate::store::{CreateProfileError, CreateStreamError, LimitReached};
 
 /// The trigger an action needs to validate subject tokens.
 const TOKEN_EXCHANGE_TRIGGER: &str = "custom-token-exchange";
@@ -188,9 +188,14 @@ impl TenantManagementApi for ReferenceService {
                 tracing::info!(client = %context.caller.client_id, id = %*stream.id, "created event stream");
                 CreateEventStreamResponse::Created(stream)
             }
-            Err(LimitReached { limit }) => {
+            Err(CreateStreamError::LimitReached(LimitReached { limit })) => {
                 CreateEventStreamResponse::Forbidden(limit_reached(limit, "event streams"))
             }
+            Err(CreateStreamError::NameTaken) => CreateEventStreamResponse::Conflict(error_body(
+                StatusCode::CONFLICT,
+                "An event stream with this name already exists for the tenant",
+                "event_stream_conflict",
+            )),
         }
     }
 

@@ -20,6 +20,14 @@ pub enum CreateProfileError {
     Duplicate,
 }
 
+/// Why an event stream was not created.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CreateStreamError {
+    LimitReached(LimitReached),
+    /// Another stream has this name.
+    NameTaken,
+}
+
 pub struct Store {
     entity_limit: usize,
     inner: Mutex<Inner>,
@@ -74,12 +82,22 @@ impl Store {
     pub fn create_event_stream(
         &self,
         request: types::CreateEventStreamRequest,
-    ) -> Result<types::EventStream, LimitReached> {
+    ) -> Result<types::EventStream, CreateStreamError> {
         let mut inner = self.inner.lock().expect("store lock");
+        // The seed answers a reached entity limit with 403, so that check
+        // comes first and keeps its status; 409 is only for a taken name.
         if inner.event_streams.len() >= self.entity_limit {
-            return Err(LimitReached {
+            return Err(CreateStreamError::LimitReached(LimitReached {
                 limit: self.entity_limit,
-            });
+            }));
+        }
+        if request.name.is_some()
+            && inner
+                .event_streams
+                .iter()
+                .any(|stream| stream.name == request.name)
+        {
+            return Err(CreateStreamError::NameTaken);
         }
         let now = chrono::Utc::now();
         let stream = types::EventStream {

@@ -661,6 +661,13 @@ pub mod builder {
                         ),
                     )
                 }
+                409u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 429u16 => {
                     Err(
                         Error::ErrorResponse(

@@ -240,6 +240,8 @@ pub enum CreateEventStreamResponse {
     Unauthorized(types::Error),
     /// 403: The token lacks the scope the operation requires.
     Forbidden(types::Error),
+    /// 409: The stream was not created: another stream of the tenant already has this name.
+    Conflict(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
     /// 501 from the trait's default method: the server does not
@@ -261,6 +263,9 @@ impl IntoResponse for CreateEventStreamResponse {
             }
             Self::Forbidden(body) => {
                 (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
+            }
+            Self::Conflict(body) => {
+                (StatusCode::CONFLICT, axum::Json(body)).into_response()
             }
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
@@ -636,7 +641,7 @@ mod validate {
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["name", "subscriptions", "destination"], out);
+            check::required(object, at, &["destination"], out);
             if let Some(value) = object.get("name") {
                 let at = &at.property("name");
                 event_stream_name(value, at, out);

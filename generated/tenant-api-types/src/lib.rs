@@ -103,10 +103,12 @@ impl ActionModuleVersionReference {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
-    pub name: EventStreamName,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<EventStreamName>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<EventStreamStatus>,
-    pub subscriptions: EventStreamSubscriptions,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
 }
 
 impl CreateEventStreamRequest {
@@ -164,9 +166,11 @@ pub struct EventStream {
     pub destination: EventStreamDestination,
     /// Unique identifier of the event stream, exactly 26 characters.
     pub id: EventStreamId,
-    pub name: EventStreamName,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<EventStreamName>,
     pub status: EventStreamStatus,
-    pub subscriptions: EventStreamSubscriptions,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
     /// Time the stream was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
@@ -1624,13 +1628,16 @@ pub mod builder {
             super::EventStreamDestinationInput,
             ::std::string::String,
         >,
-        name: ::std::result::Result<super::EventStreamName, ::std::string::String>,
+        name: ::std::result::Result<
+            ::std::option::Option<super::EventStreamName>,
+            ::std::string::String,
+        >,
         status: ::std::result::Result<
             ::std::option::Option<super::EventStreamStatus>,
             ::std::string::String,
         >,
         subscriptions: ::std::result::Result<
-            super::EventStreamSubscriptions,
+            ::std::option::Option<super::EventStreamSubscriptions>,
             ::std::string::String,
         >,
     }
@@ -1639,9 +1646,9 @@ pub mod builder {
         fn default() -> Self {
             Self {
                 destination: Err("no value supplied for destination".to_string()),
-                name: Err("no value supplied for name".to_string()),
+                name: Ok(Default::default()),
                 status: Ok(Default::default()),
-                subscriptions: Err("no value supplied for subscriptions".to_string()),
+                subscriptions: Ok(Default::default()),
             }
         }
     }
@@ -1662,7 +1669,7 @@ pub mod builder {
 
         pub fn name<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::EventStreamName>,
+            T: ::std::convert::TryInto<::std::option::Option<super::EventStreamName>>,
             T::Error: ::std::fmt::Display,
         {
             self.name = value
@@ -1684,7 +1691,9 @@ pub mod builder {
 
         pub fn subscriptions<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::EventStreamSubscriptions>,
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::EventStreamSubscriptions>,
+            >,
             T::Error: ::std::fmt::Display,
         {
             self.subscriptions = value
@@ -1948,10 +1957,13 @@ pub mod builder {
             ::std::string::String,
         >,
         id: ::std::result::Result<super::EventStreamId, ::std::string::String>,
-        name: ::std::result::Result<super::EventStreamName, ::std::string::String>,
+        name: ::std::result::Result<
+            ::std::option::Option<super::EventStreamName>,
+            ::std::string::String,
+        >,
         status: ::std::result::Result<super::EventStreamStatus, ::std::string::String>,
         subscriptions: ::std::result::Result<
-            super::EventStreamSubscriptions,
+            ::std::option::Option<super::EventStreamSubscriptions>,
             ::std::string::String,
         >,
         updated_at: ::std::result::Result<
@@ -1966,9 +1978,9 @@ pub mod builder {
                 created_at: Err("no value supplied for created_at".to_string()),
                 destination: Err("no value supplied for destination".to_string()),
                 id: Err("no value supplied for id".to_string()),
-                name: Err("no value supplied for name".to_string()),
+                name: Ok(Default::default()),
                 status: Err("no value supplied for status".to_string()),
-                subscriptions: Err("no value supplied for subscriptions".to_string()),
+                subscriptions: Ok(Default::default()),
                 updated_at: Err("no value supplied for updated_at".to_string()),
             }
         }
@@ -2014,7 +2026,7 @@ pub mod builder {
 
         pub fn name<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::EventStreamName>,
+            T: ::std::convert::TryInto<::std::option::Option<super::EventStreamName>>,
             T::Error: ::std::fmt::Display,
         {
             self.name = value
@@ -2036,7 +2048,9 @@ pub mod builder {
 
         pub fn subscriptions<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::EventStreamSubscriptions>,
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::EventStreamSubscriptions>,
+            >,
             T::Error: ::std::fmt::Display,
         {
             self.subscriptions = value
