@@ -91,7 +91,10 @@ fn token_exchange_profile_creation_states_the_seed() {
         ["application/json", "application/x-www-form-urlencoded"]
     );
     let statuses: Vec<&String> = operation["responses"].as_object().unwrap().keys().collect();
-    assert_eq!(statuses, ["201", "400", "401", "403", "409", "429"]);
+    assert_eq!(
+        statuses,
+        ["201", "400", "401", "403", "409", "413", "415", "429"]
+    );
     for condition in [
         "the type field must be custom",
         "not deployed",
@@ -275,6 +278,54 @@ fn event_stream_creation_follows_the_published_definition() {
         .as_object()
         .unwrap();
     assert!(responses.contains_key("409"), "{responses:?}");
+}
+
+/// Facts of the platform's published definition that the seed leaves open:
+/// 400 on two GETs, Early Access on operations 2 and 3, a nullable APNs
+/// bundle id, and the 413/415 every POST can answer.
+#[test]
+fn statuses_and_labels_follow_the_published_definition() {
+    let spec = spec();
+    let statuses = |pointer: &str| -> Vec<String> {
+        at(&spec, pointer)["responses"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(
+        statuses("/paths/~1actions~1modules~1{id}/get"),
+        ["200", "400", "401", "403", "404", "429"]
+    );
+    assert_eq!(
+        statuses("/paths/~1guardian~1factors~1push-notification~1providers~1apns/get"),
+        ["200", "400", "401", "403", "429"]
+    );
+    for post in [
+        "/paths/~1token-exchange-profiles/post",
+        "/paths/~1event-streams/post",
+    ] {
+        let statuses = statuses(post);
+        assert!(
+            statuses.contains(&"413".to_string()) && statuses.contains(&"415".to_string()),
+            "{post}: {statuses:?}"
+        );
+    }
+    for get in [
+        "/paths/~1user-attribute-profiles~1templates~1{id}/get",
+        "/paths/~1actions~1modules~1{id}/get",
+    ] {
+        assert_eq!(
+            at(&spec, get)["x-release-lifecycle"],
+            "Early Access",
+            "{get}"
+        );
+    }
+    assert_eq!(
+        schema(&spec, "PushNotificationApnsProvider")["properties"]["bundle_id"]["nullable"],
+        true
+    );
 }
 
 #[test]

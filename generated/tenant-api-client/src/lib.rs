@@ -138,7 +138,7 @@ impl Client {
     ///
     /// Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
     ///
-    /// Requires the `read:user_attribute_profiles` scope.
+    /// Requires the `read:user_attribute_profiles` scope. This operation is in Early Access.
     ///
     /// Sends a `GET` request to `/user-attribute-profiles/templates/{id}`
     ///
@@ -160,7 +160,7 @@ impl Client {
     ///
     /// Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
     ///
-    /// Requires the `read:actions` scope.
+    /// Requires the `read:actions` scope. This operation is in Early Access.
     ///
     /// Sends a `GET` request to `/actions/modules/{id}`
     ///
@@ -335,6 +335,20 @@ pub mod builder {
                     )
                 }
                 409u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                413u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                415u16 => {
                     Err(
                         Error::ErrorResponse(
                             ResponseValue::from_response(response).await?,
@@ -522,6 +536,13 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 401u16 => {
                     Err(
                         Error::ErrorResponse(
@@ -668,6 +689,20 @@ pub mod builder {
                         ),
                     )
                 }
+                413u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
+                415u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 429u16 => {
                     Err(
                         Error::ErrorResponse(
@@ -731,6 +766,13 @@ pub mod builder {
             let response = result?;
             match response.status().as_u16() {
                 200u16 => ResponseValue::from_response(response).await,
+                400u16 => {
+                    Err(
+                        Error::ErrorResponse(
+                            ResponseValue::from_response(response).await?,
+                        ),
+                    )
+                }
                 401u16 => {
                     Err(
                         Error::ErrorResponse(

@@ -118,6 +118,10 @@ pub enum CreateTokenExchangeProfileResponse {
     Forbidden(types::Error),
     /// 409: A profile with this `subject_token_type` already exists for the tenant (`subject_token_type` is unique within a tenant).
     Conflict(types::Error),
+    /// 413: The request body is larger than the server accepts. The limit is server configuration, not part of the interface.
+    PayloadTooLarge(types::Error),
+    /// 415: The request's Content-Type is neither `application/json` nor `application/x-www-form-urlencoded`.
+    UnsupportedMediaType(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
     /// 501 from the trait's default method: the server does not
@@ -142,6 +146,12 @@ impl IntoResponse for CreateTokenExchangeProfileResponse {
             }
             Self::Conflict(body) => {
                 (StatusCode::CONFLICT, axum::Json(body)).into_response()
+            }
+            Self::PayloadTooLarge(body) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response()
+            }
+            Self::UnsupportedMediaType(body) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, axum::Json(body)).into_response()
             }
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
@@ -195,6 +205,8 @@ impl IntoResponse for GetUserAttributeProfileTemplateResponse {
 pub enum GetActionModuleResponse {
     /// 200: The action module was retrieved.
     Ok(types::ActionModule),
+    /// 400: The request was malformed (for example an invalid ID or query).
+    BadRequest(types::Error),
     /// 401: The token is missing, invalid, expired or badly signed.
     Unauthorized(types::Error),
     /// 403: The token lacks the scope the operation requires.
@@ -212,6 +224,9 @@ impl IntoResponse for GetActionModuleResponse {
     fn into_response(self) -> Response {
         match self {
             Self::Ok(body) => (StatusCode::OK, axum::Json(body)).into_response(),
+            Self::BadRequest(body) => {
+                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+            }
             Self::Unauthorized(body) => {
                 (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
             }
@@ -242,6 +257,10 @@ pub enum CreateEventStreamResponse {
     Forbidden(types::Error),
     /// 409: The stream was not created: another stream of the tenant already has this name.
     Conflict(types::Error),
+    /// 413: The request body is larger than the server accepts. The limit is server configuration, not part of the interface.
+    PayloadTooLarge(types::Error),
+    /// 415: The request's Content-Type is neither `application/json` nor `application/x-www-form-urlencoded`.
+    UnsupportedMediaType(types::Error),
     /// 429: Too many requests. The headers tell the limit, what is left and when the window resets.
     TooManyRequests(responses::TooManyRequests),
     /// 501 from the trait's default method: the server does not
@@ -267,6 +286,12 @@ impl IntoResponse for CreateEventStreamResponse {
             Self::Conflict(body) => {
                 (StatusCode::CONFLICT, axum::Json(body)).into_response()
             }
+            Self::PayloadTooLarge(body) => {
+                (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response()
+            }
+            Self::UnsupportedMediaType(body) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, axum::Json(body)).into_response()
+            }
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
@@ -280,6 +305,8 @@ impl IntoResponse for CreateEventStreamResponse {
 pub enum GetPushNotificationApnsProviderResponse {
     /// 200: The provider configuration was retrieved.
     Ok(types::PushNotificationApnsProvider),
+    /// 400: The request was malformed (for example an invalid ID or query).
+    BadRequest(types::Error),
     /// 401: The token is missing, invalid, expired or badly signed.
     Unauthorized(types::Error),
     /// 403: The token lacks the scope the operation requires.
@@ -295,6 +322,9 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
     fn into_response(self) -> Response {
         match self {
             Self::Ok(body) => (StatusCode::OK, axum::Json(body)).into_response(),
+            Self::BadRequest(body) => {
+                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+            }
             Self::Unauthorized(body) => {
                 (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
             }
@@ -355,7 +385,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     ///
     /// Returns one user attribute profile template: how the user identifier and the user attributes map to OpenID Connect, SAML and SCIM, with per-connection-strategy overrides.
     ///
-    /// Requires the `read:user_attribute_profiles` scope.
+    /// Requires the `read:user_attribute_profiles` scope. This operation is in Early Access.
     ///
     /// `GET /user-attribute-profiles/templates/{id}`
     fn get_user_attribute_profile_template(
@@ -379,7 +409,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     ///
     /// Returns one action module: its draft code, dependencies and secrets (names only, never values), how many deployed actions use it, and its latest published version when one exists.
     ///
-    /// Requires the `read:actions` scope.
+    /// Requires the `read:actions` scope. This operation is in Early Access.
     ///
     /// `GET /actions/modules/{id}`
     fn get_action_module(

@@ -473,7 +473,7 @@ for EventStreamSubscriptions {
 /// Configuration of the Apple Push Notification service provider used by the push-notification factor.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
-    /// Bundle identifier of the application.
+    /// Bundle identifier of the application; null or absent while none is configured.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub bundle_id: ::std::option::Option<::std::string::String>,
     /// Whether the provider is enabled.
