@@ -600,6 +600,41 @@ async fn authentication_is_checked_before_anything_else() {
     assert_eq!(server.calls(), 0);
 }
 
+/// RFC 6750 section 3: every 401 names the `Bearer` scheme, with an error
+/// code once credentials were sent; a missing scope gets 403 with
+/// `insufficient_scope`.
+#[tokio::test]
+async fn refusals_carry_the_bearer_challenge() {
+    let server = TestServer::start().await;
+    let url = format!("{}/actions/modules/mod_1", server.base);
+    for (authorization, status, challenge) in [
+        (None, 401, "Bearer"),
+        (
+            Some("Basic dXNlcjpwYXNz"),
+            401,
+            "Bearer error=\"invalid_request\"",
+        ),
+        (Some("Bearer forged"), 401, "Bearer error=\"invalid_token\""),
+        (
+            Some(&*format!("bearer {NO_SCOPES}")),
+            403,
+            "Bearer error=\"insufficient_scope\"",
+        ),
+    ] {
+        let mut request = server.http.get(&url);
+        if let Some(authorization) = authorization {
+            request = request.header("authorization", authorization);
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), status, "{authorization:?}");
+        assert_eq!(
+            response.headers()["www-authenticate"],
+            challenge,
+            "{authorization:?}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn unsupported_media_types_get_415() {
     let server = TestServer::start().await;
