@@ -455,6 +455,11 @@ async fn every_constraint_is_enforced_before_the_trait_is_called() {
             "'extra' is not an allowed property",
         ),
         (
+            "/token-exchange-profiles",
+            profile("", json!(true)),
+            "the property named '' (empty) in the body is not an allowed property",
+        ),
+        (
             "/event-streams",
             stream("/subscriptions", json!([])),
             "'subscriptions' must contain at least 1 item",
