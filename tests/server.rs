@@ -431,6 +431,41 @@ async fn every_constraint_is_enforced_before_the_trait_is_called() {
         ),
         (
             "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:with space")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:tab\there")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:ctl\u{7f}x")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:<angle>")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:bad%zz")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:caf\u{e9}")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
+            profile("subject_token_type", json!("urn:partner:{brace}")),
+            "'subject_token_type' must be a valid url",
+        ),
+        (
+            "/token-exchange-profiles",
             profile("subject_token_type", json!("urn:x")),
             "'subject_token_type' must be at least 8 characters long",
         ),
