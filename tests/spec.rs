@@ -355,7 +355,7 @@ fn action_modules_omit_only_the_unpublished_version_fields() {
 }
 
 #[test]
-fn strategy_overrides_name_five_keys_and_keep_the_others() {
+fn strategy_overrides_name_the_seeds_and_the_platforms_keys_and_keep_others() {
     let spec = spec();
     let overrides = schema(&spec, "UserIdStrategyOverrides");
     let keys: Vec<&String> = overrides["properties"]
@@ -363,7 +363,20 @@ fn strategy_overrides_name_five_keys_and_keep_the_others() {
         .unwrap()
         .keys()
         .collect();
-    assert_eq!(keys, ["ad", "adfs", "waad", "oidc", "samlp"]);
+    // The seed's five, then the vendor spellings of the published definition.
+    assert_eq!(
+        keys,
+        [
+            "ad",
+            "adfs",
+            "waad",
+            "oidc",
+            "samlp",
+            "pingfederate",
+            "okta",
+            "google-apps"
+        ]
+    );
     assert_eq!(
         overrides["additionalProperties"]["$ref"],
         "#/components/schemas/StrategyOverride"

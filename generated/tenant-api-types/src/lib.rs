@@ -888,8 +888,17 @@ pub struct UserIdStrategyOverrides {
     pub ad: ::std::option::Option<StrategyOverride>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub adfs: ::std::option::Option<StrategyOverride>,
+    #[serde(
+        rename = "google-apps",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub google_apps: ::std::option::Option<StrategyOverride>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc: ::std::option::Option<StrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub okta: ::std::option::Option<StrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub pingfederate: ::std::option::Option<StrategyOverride>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub samlp: ::std::option::Option<StrategyOverride>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2777,7 +2786,19 @@ pub mod builder {
             ::std::option::Option<super::StrategyOverride>,
             ::std::string::String,
         >,
+        google_apps: ::std::result::Result<
+            ::std::option::Option<super::StrategyOverride>,
+            ::std::string::String,
+        >,
         oidc: ::std::result::Result<
+            ::std::option::Option<super::StrategyOverride>,
+            ::std::string::String,
+        >,
+        okta: ::std::result::Result<
+            ::std::option::Option<super::StrategyOverride>,
+            ::std::string::String,
+        >,
+        pingfederate: ::std::result::Result<
             ::std::option::Option<super::StrategyOverride>,
             ::std::string::String,
         >,
@@ -2800,7 +2821,10 @@ pub mod builder {
             Self {
                 ad: Ok(Default::default()),
                 adfs: Ok(Default::default()),
+                google_apps: Ok(Default::default()),
                 oidc: Ok(Default::default()),
+                okta: Ok(Default::default()),
+                pingfederate: Ok(Default::default()),
                 samlp: Ok(Default::default()),
                 waad: Ok(Default::default()),
                 extra: Err("no value supplied for extra".to_string()),
@@ -2831,6 +2855,19 @@ pub mod builder {
             self
         }
 
+        pub fn google_apps<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.google_apps = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for google_apps: {e}")
+                });
+            self
+        }
+
         pub fn oidc<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
@@ -2839,6 +2876,30 @@ pub mod builder {
             self.oidc = value
                 .try_into()
                 .map_err(|e| format!("error converting supplied value for oidc: {e}"));
+            self
+        }
+
+        pub fn okta<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.okta = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for okta: {e}"));
+            self
+        }
+
+        pub fn pingfederate<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<super::StrategyOverride>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.pingfederate = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for pingfederate: {e}")
+                });
             self
         }
 
@@ -2891,7 +2952,10 @@ pub mod builder {
             Ok(Self {
                 ad: value.ad?,
                 adfs: value.adfs?,
+                google_apps: value.google_apps?,
                 oidc: value.oidc?,
+                okta: value.okta?,
+                pingfederate: value.pingfederate?,
                 samlp: value.samlp?,
                 waad: value.waad?,
                 extra: value.extra?,
@@ -2905,7 +2969,10 @@ pub mod builder {
             Self {
                 ad: Ok(value.ad),
                 adfs: Ok(value.adfs),
+                google_apps: Ok(value.google_apps),
                 oidc: Ok(value.oidc),
+                okta: Ok(value.okta),
+                pingfederate: Ok(value.pingfederate),
                 samlp: Ok(value.samlp),
                 waad: Ok(value.waad),
                 extra: Ok(value.extra),
