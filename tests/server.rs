@@ -901,3 +901,34 @@ async fn validation_errors_are_structured_with_pointers() {
     );
     assert_eq!(server.api.calls.load(Ordering::SeqCst), 0);
 }
+
+/// The generated client reads `errors` as a typed field.
+#[tokio::test]
+async fn the_client_reads_structured_errors_as_typed_fields() {
+    let server = TestServer::start().await;
+    let request = types::CreateTokenExchangeProfileRequest {
+        name: "Partner tokens".parse().unwrap(),
+        // Long enough for the type, but not a URI: only the server's
+        // format check catches it.
+        subject_token_type: "not a uri".parse().unwrap(),
+        action_id: "act_1".parse().unwrap(),
+        type_: types::TokenExchangeProfileType::CustomAuthentication,
+    };
+    let error = server
+        .client(ALL_SCOPES)
+        .create_token_exchange_profile()
+        .body(request)
+        .send()
+        .await
+        .unwrap_err();
+    let tenant_api_client::Error::ErrorResponse(response) = error else {
+        panic!("expected an error response, got {error:?}")
+    };
+    assert_eq!(response.status(), 400);
+    let items: Vec<(&str, &str)> = response
+        .errors
+        .iter()
+        .map(|item| (item.pointer.as_str(), item.code.as_str()))
+        .collect();
+    assert_eq!(items, [("/subject_token_type", "format")]);
+}

@@ -38,6 +38,7 @@ pub fn error_body(status: StatusCode, message: impl Into<String>, code: &str) ->
         error: body.error,
         message: body.message,
         error_code: Some(body.error_code),
+        errors: Vec::new(),
     }
 }
 

@@ -16,6 +16,7 @@ fn not_benchmarked() -> types::Error {
         error: "Forbidden".into(),
         message: "not part of the benchmark".into(),
         error_code: None,
+        errors: Vec::new(),
     }
 }
 

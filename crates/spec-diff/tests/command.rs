@@ -156,14 +156,28 @@ fn the_issue_example_lists_exactly_the_two_changes() {
     assert!(markdown.contains("#### Breaking (1)") && markdown.contains("#### Compatible (1)"));
 }
 
+/// `spec` with `entry` (YAML list item lines) added to its
+/// `x-breaking-changes`, which it may already have.
+fn with_acknowledgement(spec: &str, entry: &str) -> String {
+    const KEY: &str = "\nx-breaking-changes:\n";
+    if spec.contains(KEY) {
+        spec.replacen(KEY, &format!("{KEY}{entry}"), 1)
+    } else {
+        spec.replacen(
+            "servers:\n",
+            &format!("x-breaking-changes:\n{entry}servers:\n"),
+            1,
+        )
+    }
+}
+
 #[test]
 fn an_acknowledgement_in_the_spec_lets_the_breaking_change_pass() {
     let spec = real_spec();
     let repo = repository(Some(&spec));
-    let acknowledged = issue_example(&spec).replacen(
-        "servers:\n",
-        "x-breaking-changes:\n  - rule: request-max-length-decreased\n    pointer: /components/schemas/EventStreamName/maxLength\n    reason: Longer names were truncated by the store.\nservers:\n",
-        1,
+    let acknowledged = with_acknowledgement(
+        &issue_example(&spec),
+        "  - rule: request-max-length-decreased\n    pointer: /components/schemas/EventStreamName/maxLength\n    reason: Longer names were truncated by the store.\n",
     );
     std::fs::write(repo.path().join(SPEC), acknowledged).unwrap();
     let (status, out, err) = run(repo.path(), Some("main"), Format::Text);
@@ -209,11 +223,7 @@ fn errors_exit_1_with_a_message_and_no_panic() {
         "a file:line message: {err}"
     );
 
-    let malformed = real_spec().replacen(
-        "servers:\n",
-        "x-breaking-changes:\n  - rule: x\nservers:\n",
-        1,
-    );
+    let malformed = with_acknowledgement(&real_spec(), "  - rule: x\n");
     std::fs::write(repo.path().join(SPEC), malformed).unwrap();
     let (status, _, err) = run(repo.path(), None, Format::Text);
     assert_eq!(status, 1);

@@ -145,6 +145,9 @@ pub struct Error {
         skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub error_code: ::std::option::Option<::std::string::String>,
+    /// For a request that broke the spec's rules: every broken rule, in the style of RFC 9457's validation problems. Omitted otherwise.
+    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    pub errors: ::std::vec::Vec<ErrorItem>,
     /// What went wrong.
     pub message: ::std::string::String,
     /// The HTTP status code of the response.
@@ -154,6 +157,23 @@ pub struct Error {
 
 impl Error {
     pub fn builder() -> builder::Error {
+        Default::default()
+    }
+}
+
+/// One broken rule of a request.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct ErrorItem {
+    /// The rule: type, required, additional_property, min_length, max_length, enum, format, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
+    pub code: ::std::string::String,
+    /// The field and the rule it breaks, in a sentence.
+    pub detail: ::std::string::String,
+    /// JSON Pointer (RFC 6901) to the offending value in the body; empty for the body itself.
+    pub pointer: ::std::string::String,
+}
+
+impl ErrorItem {
+    pub fn builder() -> builder::ErrorItem {
         Default::default()
     }
 }
@@ -1862,6 +1882,10 @@ pub mod builder {
             ::std::option::Option<::std::string::String>,
             ::std::string::String,
         >,
+        errors: ::std::result::Result<
+            ::std::vec::Vec<super::ErrorItem>,
+            ::std::string::String,
+        >,
         message: ::std::result::Result<::std::string::String, ::std::string::String>,
         status_code: ::std::result::Result<i64, ::std::string::String>,
     }
@@ -1871,6 +1895,7 @@ pub mod builder {
             Self {
                 error: Err("no value supplied for error".to_string()),
                 error_code: Ok(Default::default()),
+                errors: Ok(Default::default()),
                 message: Err("no value supplied for message".to_string()),
                 status_code: Err("no value supplied for status_code".to_string()),
             }
@@ -1899,6 +1924,17 @@ pub mod builder {
                 .map_err(|e| {
                     format!("error converting supplied value for error_code: {e}")
                 });
+            self
+        }
+
+        pub fn errors<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::vec::Vec<super::ErrorItem>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.errors = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for errors: {e}"));
             self
         }
 
@@ -1938,6 +1974,7 @@ pub mod builder {
             Ok(Self {
                 error: value.error?,
                 error_code: value.error_code?,
+                errors: value.errors?,
                 message: value.message?,
                 status_code: value.status_code?,
             })
@@ -1949,8 +1986,87 @@ pub mod builder {
             Self {
                 error: Ok(value.error),
                 error_code: Ok(value.error_code),
+                errors: Ok(value.errors),
                 message: Ok(value.message),
                 status_code: Ok(value.status_code),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct ErrorItem {
+        code: ::std::result::Result<::std::string::String, ::std::string::String>,
+        detail: ::std::result::Result<::std::string::String, ::std::string::String>,
+        pointer: ::std::result::Result<::std::string::String, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for ErrorItem {
+        fn default() -> Self {
+            Self {
+                code: Err("no value supplied for code".to_string()),
+                detail: Err("no value supplied for detail".to_string()),
+                pointer: Err("no value supplied for pointer".to_string()),
+            }
+        }
+    }
+
+    impl ErrorItem {
+        pub fn code<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.code = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for code: {e}"));
+            self
+        }
+
+        pub fn detail<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.detail = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for detail: {e}"));
+            self
+        }
+
+        pub fn pointer<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.pointer = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for pointer: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<ErrorItem> for super::ErrorItem {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: ErrorItem,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                code: value.code?,
+                detail: value.detail?,
+                pointer: value.pointer?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::ErrorItem> for ErrorItem {
+        fn from(value: super::ErrorItem) -> Self {
+            Self {
+                code: Ok(value.code),
+                detail: Ok(value.detail),
+                pointer: Ok(value.pointer),
             }
         }
     }
