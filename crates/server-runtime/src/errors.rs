@@ -43,6 +43,18 @@ impl ErrorBody {
     }
 }
 
+impl ErrorBody {
+    /// The 501 a generated trait's default method answers for an operation
+    /// the server does not implement.
+    pub fn not_implemented(operation_id: &str) -> Self {
+        Self::new(
+            StatusCode::NOT_IMPLEMENTED,
+            format!("The operation `{operation_id}` is not implemented by this server"),
+            "not_implemented",
+        )
+    }
+}
+
 impl IntoResponse for ErrorBody {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status_code).unwrap_or(StatusCode::BAD_REQUEST);

@@ -372,11 +372,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         let _ = (context, body);
         std::future::ready(
             CreateTokenExchangeProfileResponse::Unimplemented(
-                runtime::ErrorBody::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "The operation `create_token_exchange_profile` is not implemented by this server",
-                    "not_implemented",
-                ),
+                runtime::ErrorBody::not_implemented("create_token_exchange_profile"),
             ),
         )
     }
@@ -396,10 +392,8 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         let _ = (context, id);
         std::future::ready(
             GetUserAttributeProfileTemplateResponse::Unimplemented(
-                runtime::ErrorBody::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "The operation `get_user_attribute_profile_template` is not implemented by this server",
-                    "not_implemented",
+                runtime::ErrorBody::not_implemented(
+                    "get_user_attribute_profile_template",
                 ),
             ),
         )
@@ -420,11 +414,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         let _ = (context, id);
         std::future::ready(
             GetActionModuleResponse::Unimplemented(
-                runtime::ErrorBody::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "The operation `get_action_module` is not implemented by this server",
-                    "not_implemented",
-                ),
+                runtime::ErrorBody::not_implemented("get_action_module"),
             ),
         )
     }
@@ -444,11 +434,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         let _ = (context, body);
         std::future::ready(
             CreateEventStreamResponse::Unimplemented(
-                runtime::ErrorBody::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "The operation `create_event_stream` is not implemented by this server",
-                    "not_implemented",
-                ),
+                runtime::ErrorBody::not_implemented("create_event_stream"),
             ),
         )
     }
@@ -467,10 +453,8 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         let _ = context;
         std::future::ready(
             GetPushNotificationApnsProviderResponse::Unimplemented(
-                runtime::ErrorBody::new(
-                    StatusCode::NOT_IMPLEMENTED,
-                    "The operation `get_push_notification_apns_provider` is not implemented by this server",
-                    "not_implemented",
+                runtime::ErrorBody::not_implemented(
+                    "get_push_notification_apns_provider",
                 ),
             ),
         )

@@ -88,10 +88,7 @@ fn trait_method(operation: &Operation) -> TokenStream {
     } else {
         quote!(let _ = (#(#unused),*);)
     };
-    let message = format!(
-        "The operation `{}` is not implemented by this server",
-        operation.id
-    );
+    let operation_id = &operation.id;
     quote! {
         #(#[doc = #docs])*
         fn #method(
@@ -101,10 +98,8 @@ fn trait_method(operation: &Operation) -> TokenStream {
             #body
         ) -> impl Future<Output = #response> + Send {
             #unused
-            std::future::ready(#response::Unimplemented(runtime::ErrorBody::new(
-                StatusCode::NOT_IMPLEMENTED,
-                #message,
-                "not_implemented",
+            std::future::ready(#response::Unimplemented(runtime::ErrorBody::not_implemented(
+                #operation_id,
             )))
         }
     }
