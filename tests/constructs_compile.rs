@@ -47,7 +47,9 @@ fn runtime_dependencies() -> BTreeMap<String, toml::Value> {
         toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
     let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
     let mut out = BTreeMap::new();
-    for name in tenant_codegen::emit::manifest::RUNTIME_CRATES {
+    // The round trips also need an async runtime to serve and call with.
+    let runtime_crates = tenant_codegen::emit::manifest::RUNTIME_CRATES;
+    for name in runtime_crates.iter().chain(&["tokio"]) {
         let mut spec = dependencies[*name].clone();
         if let Some(path) = spec.get("path").and_then(toml::Value::as_str) {
             let absolute = root.join(path).display().to_string();
@@ -79,8 +81,9 @@ fn cargo(scratch: &Path, target: &Path, args: &[&str]) {
         .unwrap();
     assert!(
         output.status.success(),
-        "`cargo {}` failed on the generated code of the construct fixtures:\n{}",
+        "`cargo {}` failed on the generated code of the construct fixtures:\n{}\n{}",
         args.join(" "),
+        String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
 }
@@ -112,6 +115,8 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
             members.push(member);
         }
     }
+    let roundtrips = write_roundtrip_crate(&scratch, &members);
+    members.push(roundtrips.clone());
     let manifest = format!(
         "[workspace]\nresolver = \"3\"\nmembers = {members:?}\n\n\
          [workspace.package]\nedition = \"2024\"\nrust-version = \"1.88\"\n\
@@ -145,4 +150,55 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
         &target,
         &["test", "--offline", "--workspace", "--doc", "--quiet"],
     );
+    // The client-server round trips, over a socket.
+    cargo(
+        &scratch,
+        &target,
+        &["test", "--offline", "-p", ROUNDTRIPS, "--quiet"],
+    );
+}
+
+const ROUNDTRIPS: &str = "construct-roundtrips";
+
+/// A crate whose tests are `tests/fixtures/roundtrips/*.rs`: per fixture, its
+/// generated client against its generated server. Each file uses the
+/// fixture's crates by their renamed names (`parameters_tenant_api_client`).
+fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
+    let dir = scratch.join(ROUNDTRIPS);
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(fixture("roundtrips"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .collect();
+    sources.sort();
+    let mut manifest = format!(
+        "[package]\nname = \"{ROUNDTRIPS}\"\nversion = \"0.1.0\"\nedition.workspace = true\n\
+         publish = false\n\n[dev-dependencies]\n\
+         axum.workspace = true\nreqwest.workspace = true\nserde_json.workspace = true\n\
+         tokio.workspace = true\n"
+    );
+    for member in fixture_members {
+        let package = member.replace('/', "-");
+        manifest.push_str(&format!("{package}.workspace = true\n"));
+    }
+    for source in &sources {
+        let name = source.file_stem().unwrap().to_string_lossy();
+        assert!(
+            fixture("constructs").join(format!("{name}.yaml")).exists(),
+            "round trip {name}.rs has no construct fixture {name}.yaml"
+        );
+        manifest.push_str(&format!(
+            "\n[[test]]\nname = \"{name}\"\npath = \"tests/{name}.rs\"\n"
+        ));
+        write_if_changed(
+            &dir.join(format!("tests/{name}.rs")),
+            &std::fs::read_to_string(source).unwrap(),
+        );
+    }
+    write_if_changed(&dir.join("Cargo.toml"), &manifest);
+    write_if_changed(
+        &dir.join("src/lib.rs"),
+        "//! Round trips live in `tests/`.\n",
+    );
+    ROUNDTRIPS.to_string()
 }

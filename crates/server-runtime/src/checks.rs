@@ -12,7 +12,10 @@ use serde_json::{Map, Value};
 /// value is never repeated in it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
+    /// The JSON Pointer into the body; empty for a parameter.
     pub pointer: String,
+    /// The broken parameter (`in` and `name`), when it is not the body.
+    pub parameter: Option<(&'static str, String)>,
     pub code: &'static str,
     pub detail: String,
 }
@@ -30,10 +33,20 @@ impl Violations {
         self.0.is_empty()
     }
 
+    /// How many rules were broken so far.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
     /// Records that the value at `at` broke rule `code`.
     pub fn add(&mut self, at: &Location, code: &'static str, detail: String) {
+        let parameter = at.parameter();
         self.0.push(Violation {
-            pointer: at.pointer(),
+            pointer: match parameter {
+                Some(_) => String::new(),
+                None => at.pointer(),
+            },
+            parameter,
             code,
             detail,
         });
@@ -63,6 +76,8 @@ impl Violations {
 pub enum Location<'a> {
     /// The body itself.
     Body,
+    /// The parameter `name` in the path, the query or a header (`in`).
+    Parameter(&'static str, &'a str),
     /// Property `name` of the value at the first location.
     Property(&'a Location<'a>, &'a str),
     /// Item `position` of the list at the first location.
@@ -83,7 +98,7 @@ impl<'a> Location<'a> {
     /// The JSON Pointer (RFC 6901) of the value: `/destination/url`, `/list/2`.
     pub fn pointer(&self) -> String {
         match self {
-            Location::Body => String::new(),
+            Location::Body | Location::Parameter(..) => String::new(),
             Location::Property(parent, name) => {
                 format!(
                     "{}/{}",
@@ -94,6 +109,15 @@ impl<'a> Location<'a> {
             Location::Item(parent, position) => format!("{}/{position}", parent.pointer()),
         }
     }
+
+    /// The parameter (`in` and `name`) the value is part of, if any.
+    pub fn parameter(&self) -> Option<(&'static str, String)> {
+        match self {
+            Location::Body => None,
+            Location::Parameter(location, name) => Some((location, name.to_string())),
+            Location::Property(parent, _) | Location::Item(parent, _) => parent.parameter(),
+        }
+    }
 }
 
 /// `destination.configuration.url`, `list[2]`; empty for the body.
@@ -101,6 +125,7 @@ impl fmt::Display for Location<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Location::Body => Ok(()),
+            Location::Parameter(_, name) => f.write_str(name),
             // A property may be named "": spelled as such, not as nothing.
             Location::Property(Location::Body, "") => f.write_str("\"\""),
             Location::Property(parent, "") => write!(f, "{parent}.\"\""),
@@ -111,10 +136,11 @@ impl fmt::Display for Location<'_> {
     }
 }
 
-fn describe(at: &Location) -> String {
-    match at {
-        Location::Body => "the body".to_string(),
-        at => format!("'{at}'"),
+pub(crate) fn describe(at: &Location) -> String {
+    match (at, at.parameter()) {
+        (Location::Body, _) => "the body".to_string(),
+        (at, Some((location, _))) => format!("{location} parameter '{at}'"),
+        (at, None) => format!("'{at}'"),
     }
 }
 

@@ -26,7 +26,15 @@ pub struct ErrorBody {
 /// without repeating the submitted value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ErrorItem {
-    pub pointer: String,
+    /// Where in the body; absent for a parameter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pointer: Option<String>,
+    /// Where the broken parameter travels: `path`, `query` or `header`.
+    #[serde(rename = "in", skip_serializing_if = "Option::is_none")]
+    pub location: Option<&'static str>,
+    /// The broken parameter's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub code: String,
     pub detail: String,
 }
@@ -81,18 +89,43 @@ pub fn status(code: u16) -> StatusCode {
 /// The 400 response for a body that broke the spec's rules: the message
 /// lists every detail, and `errors` every violation with its pointer.
 pub fn validation_failed(violations: &Violations) -> Response {
+    rejected(violations, "Payload validation error", "invalid_body")
+}
+
+/// The 400 for parameters (path, query or headers) that broke the spec's
+/// rules: every violation, each with its `in` and `name`.
+pub fn parameters_rejected(violations: &Violations) -> Response {
+    rejected(
+        violations,
+        "Parameter validation error",
+        "invalid_parameters",
+    )
+}
+
+fn rejected(violations: &Violations, title: &str, error_code: &str) -> Response {
     let details: Vec<&str> = violations.iter().map(|v| v.detail.as_str()).collect();
     let mut body = ErrorBody::new(
         StatusCode::BAD_REQUEST,
-        format!("Payload validation error: {}", details.join("; ")),
-        "invalid_body",
+        format!("{title}: {}", details.join("; ")),
+        error_code,
     );
     body.errors = violations
         .iter()
-        .map(|violation| ErrorItem {
-            pointer: violation.pointer.clone(),
-            code: violation.code.to_string(),
-            detail: violation.detail.clone(),
+        .map(|violation| match &violation.parameter {
+            Some((location, name)) => ErrorItem {
+                pointer: None,
+                location: Some(location),
+                name: Some(name.clone()),
+                code: violation.code.to_string(),
+                detail: violation.detail.clone(),
+            },
+            None => ErrorItem {
+                pointer: Some(violation.pointer.clone()),
+                location: None,
+                name: None,
+                code: violation.code.to_string(),
+                detail: violation.detail.clone(),
+            },
         })
         .collect();
     body.into_response()
@@ -100,6 +133,12 @@ pub fn validation_failed(violations: &Violations) -> Response {
 
 /// The response for a path whose parameters could not be extracted.
 pub fn path_rejected(rejection: axum::extract::rejection::PathRejection) -> Response {
+    error_response(rejection.status(), rejection.body_text(), "invalid_path")
+}
+
+/// The response for a path whose parameters could not be read (not UTF-8
+/// once percent-decoded).
+pub fn raw_path_rejected(rejection: &axum::extract::rejection::RawPathParamsRejection) -> Response {
     error_response(rejection.status(), rejection.body_text(), "invalid_path")
 }
 

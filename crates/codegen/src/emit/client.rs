@@ -12,7 +12,7 @@ use quote::quote;
 use crate::diagnostic::Diagnostic;
 use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
 use crate::load::LoadedSpec;
-use crate::model::ApiModel;
+use crate::model::{ApiModel, ParameterShape, Scalar};
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
@@ -103,12 +103,21 @@ of this workspace does exactly that).",
 /// A call of the first operation that needs no body, e.g.
 /// `.get_thing().id("id")`, for the crate docs.
 fn example_call(model: &ApiModel) -> Option<String> {
-    let operation = model
-        .operations
-        .iter()
-        .find(|operation| operation.request_body.is_none())?;
+    // Strings are the one type a literal can give every parameter.
+    let operation = model.operations.iter().find(|operation| {
+        operation.request_body.is_none()
+            && operation.parameters.iter().all(|parameter| {
+                !parameter.required
+                    || parameter.shape == ParameterShape::Scalar(Scalar::String)
+                        && parameter.check.is_any()
+            })
+    })?;
     let mut call = format!(".{}()", naming::method_name(&operation.id));
-    for parameter in &operation.parameters {
+    for parameter in operation
+        .parameters
+        .iter()
+        .filter(|parameter| parameter.required)
+    {
         call.push_str(&format!(
             ".{}(\"{}\")",
             naming::method_name(&parameter.name),

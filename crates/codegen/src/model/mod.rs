@@ -121,12 +121,56 @@ impl Operation {
     }
 }
 
-/// A path parameter; the only kind of parameter the generators support.
+/// A parameter of an operation: in the path, the query or a header.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameter {
-    /// The name in the path template (the Rust name is [`naming::method_name`] of it).
+    /// The name as the spec spells it (the Rust name is [`naming::method_name`] of it).
     pub name: String,
+    pub location: ParameterLocation,
+    /// Path parameters are always required.
+    pub required: bool,
     pub description: Option<String>,
+    /// What the text of the parameter is read as.
+    pub shape: ParameterShape,
+    /// The rules of its schema the server checks once the text is read
+    /// (lengths, enums, bounds, patterns); `Check::Any` when there are none.
+    pub check: validation::Check,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ParameterLocation {
+    Path,
+    Query,
+    Header,
+}
+
+impl ParameterLocation {
+    /// The spelling of OpenAPI's `in`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParameterLocation::Path => "path",
+            ParameterLocation::Query => "query",
+            ParameterLocation::Header => "header",
+        }
+    }
+}
+
+/// The type a parameter's text is read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParameterShape {
+    Scalar(Scalar),
+    /// A list, in the query as repeated `name=value` pairs (`style: form`,
+    /// `explode: true`).
+    List(Scalar),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scalar {
+    String,
+    Integer,
+    Number,
+    Boolean,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -231,8 +275,18 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                     ));
                 }
             };
-            let mut parameters = item.parameters.clone();
-            parameters.extend(operation.parameters.iter().cloned());
+            // Operation parameters override path-item ones of the same name
+            // and location; each keeps its pointer.
+            let mut parameters: Vec<(String, ReferenceOr<openapiv3::Parameter>)> = Vec::new();
+            let listed = pointed(&path_pointer, &item.parameters)
+                .chain(pointed(&pointer, &operation.parameters));
+            for (parameter_pointer, parameter) in listed {
+                let key = parameter_key(spec, &parameter_pointer, parameter);
+                parameters.retain(|(seen_pointer, seen)| {
+                    key.is_none() || parameter_key(spec, seen_pointer, seen) != key
+                });
+                parameters.push((parameter_pointer, parameter.clone()));
+            }
             let operation = operations::build_operation(
                 spec,
                 openapi,
@@ -284,6 +338,34 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         shared_responses,
         validators,
     })
+}
+
+/// Each parameter of `parameters` with its pointer, under `owner`.
+fn pointed<'a, T>(owner: &str, parameters: &'a [T]) -> impl Iterator<Item = (String, &'a T)> {
+    let list = pointer_join(owner, "parameters");
+    parameters
+        .iter()
+        .enumerate()
+        .map(move |(index, parameter)| (pointer_join(&list, &index.to_string()), parameter))
+}
+
+/// A parameter's name and location, read from the raw document (following a
+/// `$ref`), to tell an override from a new parameter.
+fn parameter_key(
+    spec: &LoadedSpec,
+    pointer: &str,
+    parameter: &ReferenceOr<openapiv3::Parameter>,
+) -> Option<(String, String)> {
+    let raw = match parameter {
+        ReferenceOr::Item(_) => spec.document.pointer(pointer)?,
+        ReferenceOr::Reference { reference } => {
+            spec.document.pointer(reference.trim_start_matches('#'))?
+        }
+    };
+    Some((
+        raw.get("name")?.as_str()?.to_string(),
+        raw.get("in")?.as_str()?.to_string(),
+    ))
 }
 
 /// Deserializes the document into `openapiv3` types, reporting the node

@@ -116,6 +116,69 @@ impl Check {
     pub fn is_any(&self) -> bool {
         matches!(self, Check::Any)
     }
+
+    /// Whether the check asks no more than the JSON type of the value (which
+    /// reading a parameter's text as its type already guarantees).
+    pub fn is_type_only(&self) -> bool {
+        match self {
+            Check::Any | Check::Boolean => true,
+            Check::String(string) => {
+                string.allowed.is_none()
+                    && string.min_length.is_none()
+                    && string.max_length.is_none()
+                    && string.format.is_none()
+            }
+            Check::Number(number) => number.minimum.is_none() && number.maximum.is_none(),
+            Check::Array(array) => {
+                array.min_items.is_none()
+                    && array.max_items.is_none()
+                    && array.contains.is_none()
+                    && array.items.is_type_only()
+            }
+            _ => false,
+        }
+    }
+
+    /// Adds the names of the schemas this check calls to `out`.
+    fn schemas(&self, out: &mut Vec<String>) {
+        match self {
+            Check::Any | Check::String(_) | Check::Number(_) | Check::Boolean => {}
+            Check::Schema(name) => out.push(name.clone()),
+            Check::All(checks) => checks.iter().for_each(|check| check.schemas(out)),
+            Check::Object(object) => {
+                object
+                    .properties
+                    .iter()
+                    .for_each(|(_, check)| check.schemas(out));
+                if let Additional::Checked(check) = &object.additional {
+                    check.schemas(out);
+                }
+            }
+            Check::Array(array) => {
+                array.items.schemas(out);
+                if let Some(contains) = &array.contains {
+                    contains.schemas(out);
+                }
+            }
+            Check::Discriminated { mapping, .. } => {
+                out.extend(mapping.iter().map(|(_, schema)| schema.clone()))
+            }
+            Check::Alternatives { variants, .. } => {
+                variants.iter().for_each(|check| check.schemas(out))
+            }
+            Check::WithMessage { check, .. } | Check::Nullable(check) => check.schemas(out),
+        }
+    }
+}
+
+/// The checks of a schema written in place (a parameter's, say), which may
+/// call those of named schemas.
+pub(crate) fn compile_inline(
+    spec: &LoadedSpec,
+    schema: &Value,
+    pointer: &str,
+) -> Result<Check, Diagnostic> {
+    Compiler { spec }.check(schema, pointer)
 }
 
 /// The validators of every schema reachable from a request body, by name.
@@ -128,6 +191,12 @@ pub(crate) fn compile(
         .filter_map(|operation| operation.request_body.as_ref())
         .map(|body| body.schema.clone())
         .collect();
+    for parameter in operations
+        .iter()
+        .flat_map(|operation| &operation.parameters)
+    {
+        parameter.check.schemas(&mut pending);
+    }
     let mut reachable = BTreeSet::new();
     while let Some(name) = pending.pop() {
         if !reachable.insert(name.clone()) {

@@ -61,10 +61,17 @@ fn trait_method(operation: &Operation) -> TokenStream {
         operation.path
     ));
     let docs = crate::format::doc_lines(&text);
-    let parameters = operation.parameters.iter().map(|parameter| {
-        let name = naming::ident(&naming::method_name(&parameter.name));
-        quote!(#name: String,)
-    });
+    let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
+        .map(|parameter| {
+            let name = super::params::parameter_ident(parameter);
+            let kind = super::params::rust_type(parameter);
+            quote!(#name: #kind,)
+        })
+        .collect();
+    let params_struct = super::params::params_struct_ident(operation);
+    if let Some(params) = &params_struct {
+        parameters.push(quote!(params: #params,));
+    }
     let body = operation.request_body.as_ref().map(|body| {
         let kind = super::schema_type(&body.schema);
         quote!(body: #kind,)
@@ -76,10 +83,13 @@ fn trait_method(operation: &Operation) -> TokenStream {
         quote!(Self::Caller)
     };
     let mut unused: Vec<TokenStream> = vec![quote!(context)];
-    unused.extend(operation.parameters.iter().map(|parameter| {
-        let name = naming::ident(&naming::method_name(&parameter.name));
+    unused.extend(super::params::path_parameters(operation).map(|parameter| {
+        let name = super::params::parameter_ident(parameter);
         quote!(#name)
     }));
+    if params_struct.is_some() {
+        unused.push(quote!(params));
+    }
     if operation.request_body.is_some() {
         unused.push(quote!(body));
     }

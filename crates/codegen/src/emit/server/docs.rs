@@ -20,11 +20,21 @@ pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
     ];
     for operation in &model.operations {
         let response = response_enum_ident(operation).to_string();
-        let mut parameters: Vec<String> = operation
-            .parameters
-            .iter()
-            .map(|parameter| format!("_{}: String", naming::method_name(&parameter.name)))
+        let mut parameters: Vec<String> = super::params::path_parameters(operation)
+            .map(|parameter| {
+                format!(
+                    "_{}: {}",
+                    naming::field_name(&parameter.name),
+                    super::params::rust_type(parameter)
+                        .to_string()
+                        .replace(' ', "")
+                )
+            })
             .collect();
+        if let Some(params) = super::params::params_struct_ident(operation) {
+            parameters.push(format!("_params: {params}"));
+            imports.push(params.to_string());
+        }
         if let Some(body) = &operation.request_body {
             parameters.push(format!("_body: types::{}", naming::type_name(&body.schema)));
         }

@@ -9,6 +9,7 @@
 //!
 //! - `responses`: one enum per operation, one variant per status, and one
 //!   type per shared response with headers;
+//! - `params`: the parameters' types, their struct, reading and checks;
 //! - `api_trait`: the trait to implement;
 //! - `router`: the handlers and the routes;
 //! - `validate`: the request-body checks, rendered from the model's
@@ -17,6 +18,7 @@
 
 mod api_trait;
 mod docs;
+mod params;
 mod responses;
 mod router;
 mod validate;
@@ -36,6 +38,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     let docs = docs::crate_docs(model, &trait_ident);
     let shared_responses = responses::shared_responses(model);
     let response_enums = model.operations.iter().map(responses::response_enum);
+    let params_structs = model.operations.iter().map(params::params_struct);
     let api_trait = api_trait::api_trait(model, &trait_ident);
     let router = router::router(model, &trait_ident);
     let validate = validate::validate_module(model);
@@ -62,6 +65,8 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         #shared_responses
 
         #(#response_enums)*
+
+        #(#params_structs)*
 
         #api_trait
 

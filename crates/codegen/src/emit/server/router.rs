@@ -64,14 +64,17 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
     let method = naming::ident(&naming::method_name(&operation.id));
     let operation_id = &operation.id;
     let scopes = operation.required_scopes();
-    let names: Vec<Ident> = operation
-        .parameters
-        .iter()
-        .map(|parameter| naming::ident(&naming::method_name(&parameter.name)))
+    let names: Vec<Ident> = super::params::path_parameters(operation)
+        .map(super::params::parameter_ident)
         .collect();
-    let (path_argument, path_binding) = match names.len() {
-        0 => (quote!(), quote!()),
-        1 => {
+    let read_parameters = super::params::read_parameters(operation);
+    let (path_argument, path_binding) = match (names.len(), &read_parameters) {
+        (0, _) => (quote!(), quote!()),
+        (_, Some(_)) => (
+            quote!(path: Result<axum::extract::RawPathParams, axum::extract::rejection::RawPathParamsRejection>,),
+            quote!(),
+        ),
+        (1, None) => {
             let name = &names[0];
             (
                 quote!(path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,),
@@ -83,7 +86,7 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
                 },
             )
         }
-        count => {
+        (count, None) => {
             let strings = (0..count).map(|_| quote!(String));
             (
                 quote!(path: Result<axum::extract::Path<(#(#strings,)*)>, axum::extract::rejection::PathRejection>,),
@@ -96,6 +99,7 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
             )
         }
     };
+    let params_argument = super::params::params_struct_ident(operation).map(|_| quote!(params,));
     let authentication = if operation.security.is_empty() {
         quote! { let caller = (); }
     } else {
@@ -141,9 +145,10 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
         ) -> Response {
             #path_binding
             #authentication
+            #read_parameters
             #body_binding
             let context = RequestContext { caller, headers };
-            api.#method(context, #(#names,)* #body_argument).await.into_response()
+            api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
         }
     }
 }

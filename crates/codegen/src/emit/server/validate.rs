@@ -21,7 +21,8 @@ pub(super) fn validator_ident(schema: &str) -> Ident {
 }
 
 pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
-    if model.validators.is_empty() {
+    let parameter_checks = super::params::check_functions(&model.operations);
+    if model.validators.is_empty() && parameter_checks.is_empty() {
         return quote!();
     }
     let runtime = crate_ident(RUNTIME_CRATE);
@@ -48,11 +49,13 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
             use serde_json::Value;
 
             #(#functions)*
+
+            #(#parameter_checks)*
         }
     }
 }
 
-fn render(check: &Check) -> TokenStream {
+pub(super) fn render(check: &Check) -> TokenStream {
     match check {
         Check::Any => quote!(),
         Check::Schema(name) => {
