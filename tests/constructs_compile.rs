@@ -49,7 +49,7 @@ fn runtime_dependencies() -> BTreeMap<String, toml::Value> {
     let mut out = BTreeMap::new();
     // The round trips also need an async runtime to serve and call with.
     let runtime_crates = tenant_codegen::emit::manifest::RUNTIME_CRATES;
-    for name in runtime_crates.iter().chain(&["tokio"]) {
+    for name in runtime_crates.iter().chain(&["tokio", "futures-util"]) {
         let mut spec = dependencies[*name].clone();
         if let Some(path) = spec.get("path").and_then(toml::Value::as_str) {
             let absolute = root.join(path).display().to_string();
@@ -174,8 +174,9 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
     let mut manifest = format!(
         "[package]\nname = \"{ROUNDTRIPS}\"\nversion = \"0.1.0\"\nedition.workspace = true\n\
          publish = false\n\n[dev-dependencies]\n\
-         axum.workspace = true\nreqwest.workspace = true\nserde_json.workspace = true\n\
-         tokio.workspace = true\n"
+         axum.workspace = true\nfutures-util.workspace = true\n\
+         progenitor-client.workspace = true\nreqwest.workspace = true\n\
+         serde_json.workspace = true\ntokio.workspace = true\n"
     );
     for member in fixture_members {
         let package = member.replace('/', "-");

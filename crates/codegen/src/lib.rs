@@ -17,6 +17,7 @@ pub mod cli;
 pub mod diagnostic;
 pub mod emit;
 pub mod format;
+pub mod inline;
 pub mod load;
 pub mod lower;
 pub mod model;
@@ -36,7 +37,8 @@ pub const GENERATED_DIR: &str = "generated";
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
-    let spec = load::load_spec(workspace_root, spec_file)?;
+    let mut spec = load::load_spec(workspace_root, spec_file)?;
+    inline::name_inline_schemas(&mut spec)?;
     let model = model::build_model(&spec)?;
     let progenitor = emit::progenitor::run(&spec)?;
     let dependencies = progenitor.dependencies;

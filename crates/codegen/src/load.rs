@@ -29,9 +29,29 @@ pub struct LoadedSpec {
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
     positions: BTreeMap<String, Position>,
+    /// Nodes moved by the generator (an inline schema given a name): the
+    /// pointer they have now, and the one they were written at.
+    aliases: Vec<(String, String)>,
 }
 
 impl SourceMap {
+    /// Records that the node at `written` now lives at `moved`.
+    pub fn alias(&mut self, moved: &str, written: &str) {
+        self.aliases.push((moved.to_string(), written.to_string()));
+    }
+
+    /// The pointer a node was written at in the file.
+    pub fn original(&self, pointer: &str) -> String {
+        for (moved, written) in &self.aliases {
+            if let Some(rest) = pointer.strip_prefix(moved.as_str())
+                && (rest.is_empty() || rest.starts_with('/'))
+            {
+                return format!("{written}{rest}");
+            }
+        }
+        pointer.to_string()
+    }
+
     /// Position of the node at `pointer`, or of its nearest ancestor that has
     /// one (a missing member is reported where its parent object is).
     pub fn locate(&self, pointer: &str) -> Option<Position> {
@@ -49,8 +69,9 @@ impl SourceMap {
 impl LoadedSpec {
     /// A diagnostic for the node at `pointer`, with its line when known.
     pub fn error_at(&self, pointer: &str, cause: impl Into<String>) -> Diagnostic {
-        let diagnostic = Diagnostic::new(&self.path, cause).at_pointer(pointer);
-        match self.source_map.locate(pointer) {
+        let pointer = self.source_map.original(pointer);
+        let diagnostic = Diagnostic::new(&self.path, cause).at_pointer(&pointer);
+        match self.source_map.locate(&pointer) {
             Some(position) => diagnostic.at_position(position),
             None => diagnostic,
         }

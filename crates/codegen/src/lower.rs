@@ -233,6 +233,12 @@ fn lower_object(
         for annotation in ANNOTATIONS {
             object.shift_remove(*annotation);
         }
+        // Extensions alone (`x-release-lifecycle`, say) describe the
+        // reference's use, not the schema: like annotations, they do not
+        // need an `allOf`.
+        if object.keys().all(|key| key.starts_with("x-")) {
+            object.clear();
+        }
         if !object.is_empty() {
             object.insert("allOf".into(), json!([{ "$ref": reference }]));
         } else {
@@ -316,6 +322,15 @@ mod tests {
         assert_eq!(
             lowered(json!({"type": "integer", "exclusiveMinimum": 0, "examples": [5, 6]})).unwrap(),
             json!({"type": "integer", "exclusiveMinimum": true, "minimum": 0, "example": 5})
+        );
+    }
+
+    #[test]
+    fn refs_with_only_extensions_stay_references() {
+        assert_eq!(
+            lowered(json!({"$ref": "#/components/schemas/S", "x-release-lifecycle": "GA"}))
+                .unwrap(),
+            json!({"$ref": "#/components/schemas/S"})
         );
     }
 

@@ -86,6 +86,23 @@ println!(\"{{:?}}\", response.into_inner());
 "
         ));
     }
+    let mixed: Vec<String> = model
+        .operations
+        .iter()
+        .filter(|operation| has_mixed_bodies(operation))
+        .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
+        .collect();
+    if !mixed.is_empty() {
+        text.push_str(&format!(
+            "
+The 2xx (or the 4xx and 5xx) responses of {} carry different bodies (or a
+body and none); progenitor gives each operation one success and one error
+type, so those responses arrive as raw bytes with their status, to decode by
+status (the server's response enum has one typed variant per status).
+",
+            mixed.join(", ")
+        ));
+    }
     text.push_str(
         "
 Request bodies are always sent as `application/json`: where the spec also
@@ -98,6 +115,22 @@ header and retry for every operation at once (the hand-written client crate
 of this workspace does exactly that).",
     );
     crate::format::doc_lines(&text)
+}
+
+/// Whether the operation's success (or error) responses carry different
+/// bodies, which the client receives raw (`emit::progenitor`).
+fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
+    [true, false].into_iter().any(|success| {
+        let mut schemas: Vec<&Option<String>> = operation
+            .responses
+            .iter()
+            .filter(|response| response.is_success() == success && response.status >= 200)
+            .map(|response| &response.schema)
+            .collect();
+        schemas.sort();
+        schemas.dedup();
+        schemas.len() > 1
+    })
 }
 
 /// A call of the first operation that needs no body, e.g.

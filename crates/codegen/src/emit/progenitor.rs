@@ -102,7 +102,82 @@ fn progenitor_view(document: &Value) -> Value {
     }
     drop_zero_minimums(&mut document);
     relax_one_way_properties(&mut document);
+    raw_mixed_responses(&mut document);
     document
+}
+
+/// Progenitor gives each operation one success type and one error type. Where
+/// the spec's 2xx responses (or its 4xx/5xx ones) carry different bodies (a
+/// 200 with a body beside a 204 without, or one error schema per status), the
+/// client receives that group as raw bytes with the status: its view of those
+/// responses is `application/octet-stream`. The server keeps one variant per
+/// status, each with its own type.
+fn raw_mixed_responses(document: &mut Value) {
+    let shared = document
+        .pointer("/components/responses")
+        .cloned()
+        .unwrap_or_default();
+    let resolve = |response: &Value| -> Value {
+        match response
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix("#/components/responses/"))
+        {
+            Some(name) => shared.get(name).cloned().unwrap_or_default(),
+            None => response.clone(),
+        }
+    };
+    let Some(Value::Object(paths)) = document.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for operation in item.values_mut() {
+            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+                continue;
+            };
+            for success in [true, false] {
+                let group: Vec<String> = responses
+                    .keys()
+                    .filter(|status| {
+                        let is_success = status.starts_with('2');
+                        let is_error = status.starts_with('4') || status.starts_with('5');
+                        if success { is_success } else { is_error }
+                    })
+                    .cloned()
+                    .collect();
+                let mut kinds: Vec<Value> = group
+                    .iter()
+                    .map(|status| {
+                        resolve(&responses[status])
+                            .pointer("/content/application~1json/schema")
+                            .cloned()
+                            .unwrap_or(Value::Null)
+                    })
+                    .collect();
+                kinds.dedup();
+                kinds.sort_by_key(Value::to_string);
+                kinds.dedup();
+                if kinds.len() <= 1 {
+                    continue;
+                }
+                for status in group {
+                    let mut response = resolve(&responses[&status]);
+                    if let Some(object) = response.as_object_mut() {
+                        object.insert(
+                            "content".into(),
+                            serde_json::json!({
+                                "application/octet-stream": {
+                                    "schema": {"type": "string", "format": "binary"}
+                                }
+                            }),
+                        );
+                        object.shift_remove("headers");
+                    }
+                    responses.insert(status, response);
+                }
+            }
+        }
+    }
 }
 
 fn drop_zero_minimums(value: &mut Value) {

@@ -112,13 +112,6 @@ impl Operation {
         scopes.dedup();
         scopes
     }
-
-    pub fn success(&self) -> &Response {
-        self.responses
-            .iter()
-            .find(|response| response.is_success())
-            .expect("the model guarantees one success response")
-    }
 }
 
 /// A parameter of an operation: in the path, the query or a header.

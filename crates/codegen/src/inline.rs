@@ -1,0 +1,298 @@
+//! Names for inline body schemas: a request or response body whose schema is
+//! written in place (not a `$ref`) is moved under `components/schemas` with a
+//! name derived from its operation, and the body refers to it.
+//!
+//! Client and server must agree on one Rust type per body; a named schema is
+//! how the rest of the pipeline guarantees that, so giving inline schemas a
+//! name here is all it takes. The names follow progenitor's own for inline
+//! types: `{operationId}-body` for a request, `{operationId}-response` for
+//! the success response, and `{operationId}-{status}-response` for each
+//! other one, all converted by [`naming::type_name`]. Messages about a moved
+//! schema still point at the place it was written (the source map gets an
+//! alias).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::load::LoadedSpec;
+use crate::naming;
+
+/// Media types whose bodies are typed by their schema; other media types
+/// (`application/octet-stream`, `text/plain`, `multipart/form-data`) keep
+/// their schema where it is.
+fn is_typed_media_type(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or_default().trim();
+    essence == "application/json"
+        || essence.ends_with("+json")
+        || essence == "application/x-www-form-urlencoded"
+}
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
+
+/// One inline schema to move: where it is, and the name it gets.
+struct Move {
+    pointers: Vec<String>,
+    name: String,
+    /// What the name was derived from, for messages.
+    origin: String,
+}
+
+/// Moves every inline body schema under `components/schemas`.
+pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
+    let moves = find_moves(spec);
+    if moves.is_empty() {
+        return Ok(());
+    }
+    let mut taken: BTreeMap<String, String> = spec
+        .document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| {
+            schemas
+                .keys()
+                .map(|name| (naming::type_name(name), format!("schema `{name}`")))
+                .collect()
+        })
+        .unwrap_or_default();
+    for entry in &moves {
+        if let Some(owner) = taken.insert(naming::type_name(&entry.name), entry.origin.clone()) {
+            return Err(spec.error_at(
+                &entry.pointers[0],
+                format!(
+                    "this inline schema would be named `{}`, the Rust name {owner} already has; \
+                     move it to components/schemas under a name of its own",
+                    naming::type_name(&entry.name)
+                ),
+            ));
+        }
+    }
+    for entry in moves {
+        let schema = spec
+            .document
+            .pointer(&entry.pointers[0])
+            .cloned()
+            .expect("found above");
+        let target = pointer_join("/components/schemas", &entry.name);
+        spec.source_map.alias(&target, &entry.pointers[0]);
+        let reference = Value::Object(Map::from_iter([(
+            "$ref".to_string(),
+            Value::String(format!("#{target}")),
+        )]));
+        for pointer in &entry.pointers {
+            *spec.document.pointer_mut(pointer).expect("found above") = reference.clone();
+        }
+        let root = spec
+            .document
+            .as_object_mut()
+            .expect("an OpenAPI document is a mapping");
+        let components = root
+            .entry("components")
+            .or_insert_with(|| Value::Object(Map::new()));
+        let schemas = components
+            .as_object_mut()
+            .map(|components| {
+                components
+                    .entry("schemas")
+                    .or_insert_with(|| Value::Object(Map::new()))
+            })
+            .and_then(Value::as_object_mut);
+        if let Some(schemas) = schemas {
+            schemas.insert(entry.name, schema);
+        }
+    }
+    Ok(())
+}
+
+fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
+    let mut moves = Vec::new();
+    let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
+        return moves;
+    };
+    for (path, item) in paths {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        for method in METHODS {
+            let Some(operation) = item.get(*method).and_then(Value::as_object) else {
+                continue;
+            };
+            let Some(id) = operation.get("operationId").and_then(Value::as_str) else {
+                continue;
+            };
+            let operation_pointer = pointer_join(&pointer_join("/paths", path), method);
+            if let Some(body) = operation.get("requestBody") {
+                let pointer = pointer_join(&operation_pointer, "requestBody");
+                moves.extend(body_move(
+                    body,
+                    &pointer,
+                    format!("{id}-body"),
+                    format!("the request body of `{id}`"),
+                ));
+            }
+            let Some(responses) = operation.get("responses").and_then(Value::as_object) else {
+                continue;
+            };
+            let inline_successes = responses
+                .iter()
+                .filter(|(status, response)| {
+                    status.starts_with('2') && !inline_schemas(response).is_empty()
+                })
+                .count();
+            for (status, response) in responses {
+                let name = if status.starts_with('2') && inline_successes == 1 {
+                    format!("{id}-response")
+                } else {
+                    format!("{id}-{status}-response")
+                };
+                let pointer = pointer_join(&pointer_join(&operation_pointer, "responses"), status);
+                moves.extend(body_move(
+                    response,
+                    &pointer,
+                    name,
+                    format!("the {status} response of `{id}`"),
+                ));
+            }
+        }
+    }
+    if let Some(responses) = spec
+        .document
+        .pointer("/components/responses")
+        .and_then(Value::as_object)
+    {
+        for (name, response) in responses {
+            let pointer = pointer_join("/components/responses", name);
+            moves.extend(body_move(
+                response,
+                &pointer,
+                format!("{name}-body"),
+                format!("the response `{name}`"),
+            ));
+        }
+    }
+    moves
+}
+
+/// The inline schemas of a body or response's typed media types.
+fn inline_schemas(body: &Value) -> Vec<(&str, &Value)> {
+    let Some(content) = body.get("content").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    content
+        .iter()
+        .filter(|(media_type, _)| is_typed_media_type(media_type))
+        .filter_map(|(media_type, entry)| {
+            let schema = entry.get("schema")?;
+            (schema.is_object() && schema.get("$ref").is_none())
+                .then_some((media_type.as_str(), schema))
+        })
+        .collect()
+}
+
+/// The move of a body's inline schema; media types with the same schema
+/// share it (a body offered as JSON and as a form).
+fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Option<Move> {
+    let schemas = inline_schemas(body);
+    let (_, first) = schemas.first()?;
+    let pointers = schemas
+        .iter()
+        .filter(|(_, schema)| schema == first)
+        .map(|(media_type, _)| {
+            pointer_join(
+                &pointer_join(&pointer_join(pointer, "content"), media_type),
+                "schema",
+            )
+        })
+        .collect();
+    Some(Move {
+        pointers,
+        name,
+        origin,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn spec(text: &str) -> LoadedSpec {
+        crate::load::parse_spec(Path::new("spec.yaml"), text.as_bytes()).unwrap()
+    }
+
+    const SPEC: &str = r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: create_thing
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {name: {type: string}}}
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {name: {type: string}}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {$ref: "#/components/schemas/Thing"}}
+        "400":
+          description: bad
+          content:
+            application/json:
+              schema: {type: object, properties: {message: {type: string}}}
+components:
+  schemas:
+    Thing: {type: object}
+"##;
+
+    #[test]
+    fn inline_bodies_get_names_from_their_operation() {
+        let mut spec = spec(SPEC);
+        name_inline_schemas(&mut spec).unwrap();
+        let document = &spec.document;
+        let body = "/paths/~1things/post/requestBody/content";
+        assert_eq!(
+            document.pointer(&format!("{body}/application~1json/schema/$ref")),
+            Some(&Value::from("#/components/schemas/create_thing-body"))
+        );
+        assert_eq!(
+            document.pointer(&format!(
+                "{body}/application~1x-www-form-urlencoded/schema/$ref"
+            )),
+            Some(&Value::from("#/components/schemas/create_thing-body"))
+        );
+        let schemas = document["components"]["schemas"].as_object().unwrap();
+        let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+        assert_eq!(
+            names,
+            [
+                "Thing",
+                "create_thing-body",
+                "create_thing-response",
+                "create_thing-400-response"
+            ]
+        );
+        // Messages about a moved schema point where it was written.
+        let error = spec.error_at("/components/schemas/create_thing-body/properties/name", "x");
+        assert!(error.to_string().starts_with("spec.yaml:11:"), "{error}");
+    }
+
+    #[test]
+    fn a_name_already_taken_is_refused_with_the_line() {
+        let text = SPEC.replace(
+            "Thing: {type: object}",
+            "Thing: {type: object}\n    CreateThingBody: {type: string}",
+        );
+        let mut spec = spec(&text);
+        let error = name_inline_schemas(&mut spec).unwrap_err().to_string();
+        assert!(error.starts_with("spec.yaml:11:"), "{error}");
+        assert!(error.contains("`CreateThingBody`"), "{error}");
+    }
+}
