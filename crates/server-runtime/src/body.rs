@@ -57,6 +57,27 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     Ok((headers, into_typed(value)?))
 }
 
+/// [`read_body`] for an optional body: a request without a body (no
+/// `Content-Type` and no content) gives `None`; any other is read, checked
+/// and typed as a required one would be.
+pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
+    request: Request,
+    accepted: &[&str],
+    validate: fn(&Value, &Location, &mut Violations),
+) -> Result<(HeaderMap, Option<T>), Response> {
+    let headers = request.headers();
+    let no_content = match headers.get(header::CONTENT_LENGTH) {
+        Some(length) => length.as_bytes() == b"0",
+        None => !headers.contains_key(header::TRANSFER_ENCODING),
+    };
+    if no_content && !headers.contains_key(header::CONTENT_TYPE) {
+        let mut request = request;
+        return Ok((std::mem::take(request.headers_mut()), None));
+    }
+    let (headers, body) = read_body(request, accepted, validate).await?;
+    Ok((headers, Some(body)))
+}
+
 /// The body as JSON, whichever of the `accepted` media types it came in.
 pub fn decode_body(headers: &HeaderMap, body: &[u8], accepted: &[&str]) -> Result<Value, Response> {
     let unsupported = |found: &str| {

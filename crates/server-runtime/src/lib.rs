@@ -23,7 +23,10 @@ mod errors;
 pub mod params;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
-pub use body::{FORM, JSON, RouterOptions, decode_body, form_to_value, into_typed, read_body};
+pub use body::{
+    FORM, JSON, RouterOptions, decode_body, form_to_value, into_typed, read_body,
+    read_optional_body,
+};
 pub use checks::{Location, Violation, Violations};
 pub use errors::{
     ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,

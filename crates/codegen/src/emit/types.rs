@@ -8,15 +8,189 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::model::ApiModel;
+use crate::model::{ApiModel, Method};
+use crate::naming;
 
 pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
     let docs = crate_docs(model);
+    let fields = patch_nullable_fields(model);
+    let (types, nullable_module) = if fields.is_empty() {
+        (types, quote!())
+    } else {
+        (
+            tell_null_from_absent(types, &fields),
+            quote! {
+                /// Reads a present field, `null` included, as `Some`: with
+                /// `#[serde(default)]`, an absent field stays `None`.
+                mod nullable {
+                    pub(crate) fn deserialize<'de, D, T>(
+                        deserializer: D,
+                    ) -> Result<Option<Option<T>>, D::Error>
+                    where
+                        D: ::serde::Deserializer<'de>,
+                        T: ::serde::Deserialize<'de>,
+                    {
+                        <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
+                    }
+                }
+            },
+        )
+    };
     quote! {
         #(#![doc = #docs])*
         #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
 
         #types
+
+        #nullable_module
+    }
+}
+
+/// The (struct, field) pairs whose `null` must stay apart from absent: the
+/// optional nullable properties of PATCH bodies, where `null` clears a value
+/// and leaving the field out keeps it.
+fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
+    let schemas = model
+        .openapi
+        .components
+        .as_ref()
+        .map(|components| &components.schemas);
+    let mut fields = Vec::new();
+    for operation in &model.operations {
+        let (Method::Patch, Some(body)) = (operation.method, &operation.request_body) else {
+            continue;
+        };
+        let Some(openapiv3::ReferenceOr::Item(schema)) =
+            schemas.and_then(|schemas| schemas.get(&body.schema))
+        else {
+            continue;
+        };
+        let openapiv3::SchemaKind::Type(openapiv3::Type::Object(object)) = &schema.schema_kind
+        else {
+            continue;
+        };
+        for (name, property) in &object.properties {
+            let nullable = matches!(property, openapiv3::ReferenceOr::Item(property) if property.schema_data.nullable);
+            let pair = (naming::type_name(&body.schema), naming::field_name(name));
+            if nullable && !object.required.contains(name) && !fields.contains(&pair) {
+                fields.push(pair);
+            }
+        }
+    }
+    fields
+}
+
+/// Turns each listed field from `Option<T>` into `Option<Option<T>>`:
+/// `None` when absent, `Some(None)` for `null`, `Some(Some(value))`
+/// otherwise, in the struct and in its builder alike.
+fn tell_null_from_absent(types: TokenStream, fields: &[(String, String)]) -> TokenStream {
+    let mut file: syn::File = match syn::parse2(types.clone()) {
+        Ok(file) => file,
+        // Typify's output always parses; if it ever did not, leave it be.
+        Err(_) => return types,
+    };
+    for item in &mut file.items {
+        match item {
+            syn::Item::Struct(item) => {
+                for field in &mut item.fields {
+                    let Some(ident) = &field.ident else { continue };
+                    if !fields.contains(&(item.ident.to_string(), ident.to_string())) {
+                        continue;
+                    }
+                    let inner = field.ty.clone();
+                    field.ty = syn::parse_quote!(::std::option::Option<#inner>);
+                    field.attrs.retain(|attr| !attr.path().is_ident("serde"));
+                    field.attrs.push(syn::parse_quote!(#[serde(
+                        default,
+                        skip_serializing_if = "::std::option::Option::is_none",
+                        deserialize_with = "nullable::deserialize"
+                    )]));
+                }
+            }
+            syn::Item::Mod(module) if module.ident == "builder" => {
+                if let Some((_, items)) = &mut module.content {
+                    for item in items {
+                        widen_builder(item, fields);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    quote!(#file)
+}
+
+/// In the builder of a listed struct, the field's type and its setter's
+/// bound get the extra `Option` too.
+fn widen_builder(item: &mut syn::Item, fields: &[(String, String)]) {
+    use syn::visit_mut::VisitMut;
+    struct Widen(String);
+    impl VisitMut for Widen {
+        fn visit_type_mut(&mut self, ty: &mut syn::Type) {
+            if quote!(#ty).to_string() == self.0 {
+                let inner = ty.clone();
+                *ty = syn::parse_quote!(::std::option::Option<#inner>);
+            } else {
+                syn::visit_mut::visit_type_mut(self, ty);
+            }
+        }
+    }
+    match item {
+        syn::Item::Struct(item) => {
+            let name = item.ident.to_string();
+            for field in &mut item.fields {
+                let Some(ident) = &field.ident else { continue };
+                if !fields.contains(&(name.clone(), ident.to_string())) {
+                    continue;
+                }
+                // `Result<Option<T>, String>`: widen its `Option<T>`.
+                if let syn::Type::Path(path) = &mut field.ty
+                    && let Some(segment) = path.path.segments.last_mut()
+                    && let syn::PathArguments::AngleBracketed(arguments) = &mut segment.arguments
+                    && let Some(syn::GenericArgument::Type(inner)) = arguments.args.first_mut()
+                {
+                    let old = inner.clone();
+                    *inner = syn::parse_quote!(::std::option::Option<#old>);
+                }
+            }
+        }
+        syn::Item::Impl(block) => {
+            let syn::Type::Path(self_type) = &*block.self_ty else {
+                return;
+            };
+            let Some(name) = self_type.path.segments.last().map(|s| s.ident.to_string()) else {
+                return;
+            };
+            for member in &mut block.items {
+                let syn::ImplItem::Fn(method) = member else {
+                    continue;
+                };
+                let setter = method.sig.ident.to_string();
+                if !fields.contains(&(name.clone(), setter)) {
+                    continue;
+                }
+                // The setter's `T: TryInto<Option<X>>` bound.
+                if let Some(clause) = &mut method.sig.generics.where_clause {
+                    for predicate in &mut clause.predicates {
+                        if let syn::WherePredicate::Type(predicate) = predicate {
+                            for bound in &mut predicate.bounds {
+                                if let syn::TypeParamBound::Trait(bound) = bound
+                                    && let Some(segment) = bound.path.segments.last_mut()
+                                    && let syn::PathArguments::AngleBracketed(arguments) =
+                                        &mut segment.arguments
+                                    && let Some(syn::GenericArgument::Type(inner)) =
+                                        arguments.args.first_mut()
+                                {
+                                    let old = quote!(#inner).to_string();
+                                    Widen(old).visit_type_mut(inner);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }
 

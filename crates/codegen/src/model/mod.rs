@@ -168,6 +168,9 @@ pub enum Scalar {
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestBody {
+    /// `required: true`; an optional body reaches the trait as an `Option`,
+    /// `None` when the request has no body.
+    pub required: bool,
     /// Name of the component schema describing the body.
     pub schema: String,
     /// Accepted media types, JSON first.

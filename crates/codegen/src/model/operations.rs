@@ -311,12 +311,6 @@ fn build_request_body(
             &components.request_bodies,
         )?,
     };
-    if !body.required {
-        return Err(spec.error_at(
-            pointer,
-            "request bodies must be `required: true`; optional bodies are not supported",
-        ));
-    }
     if !body.content.contains_key(JSON) {
         return Err(spec.error_at(
             &pointer_join(pointer, "content"),
@@ -357,6 +351,7 @@ fn build_request_body(
         )?;
     }
     Ok(RequestBody {
+        required: body.required,
         schema,
         content_types,
     })

@@ -73,7 +73,7 @@ fn trait_method(operation: &Operation) -> TokenStream {
         parameters.push(quote!(params: #params,));
     }
     let body = operation.request_body.as_ref().map(|body| {
-        let kind = super::schema_type(&body.schema);
+        let kind = super::body_type(body);
         quote!(body: #kind,)
     });
     // Public operations (no security requirement) have no caller to verify.

@@ -36,7 +36,12 @@ pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
             imports.push(params.to_string());
         }
         if let Some(body) = &operation.request_body {
-            parameters.push(format!("_body: types::{}", naming::type_name(&body.schema)));
+            let kind = format!("types::{}", naming::type_name(&body.schema));
+            parameters.push(if body.required {
+                format!("_body: {kind}")
+            } else {
+                format!("_body: Option<{kind}>")
+            });
         }
         let parameters = if parameters.is_empty() {
             String::new()

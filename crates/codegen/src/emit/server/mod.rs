@@ -82,6 +82,16 @@ fn trait_ident(model: &ApiModel) -> Ident {
     naming::ident(&name)
 }
 
+/// The trait method's type for a request body: `Option` when it may be absent.
+fn body_type(body: &crate::model::RequestBody) -> TokenStream {
+    let kind = schema_type(&body.schema);
+    if body.required {
+        kind
+    } else {
+        quote!(Option<#kind>)
+    }
+}
+
 /// The types crate's type for component schema `name`.
 fn schema_type(name: &str) -> TokenStream {
     let ident = naming::ident(&naming::type_name(name));

@@ -114,6 +114,11 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
         Some(body) => {
             let kind = schema_type(&body.schema);
             let validate = super::validate::validator_ident(&body.schema);
+            let reader = if body.required {
+                format_ident!("read_body")
+            } else {
+                format_ident!("read_optional_body")
+            };
             let accepted = body
                 .content_types
                 .iter()
@@ -124,7 +129,7 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
                 });
             (
                 quote! {
-                    let (headers, body) = match runtime::read_body::<#kind>(request, &[#(#accepted),*], validate::#validate).await {
+                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate).await {
                         Ok(decoded) => decoded,
                         Err(response) => return response,
                     };
