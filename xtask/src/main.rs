@@ -33,6 +33,11 @@ enum Command {
         /// The spec to generate from, relative to the workspace root.
         #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
         spec: PathBuf,
+        /// Write `generated/` under this directory instead of the workspace
+        /// (for trying the generator on another spec without touching the
+        /// project's crates).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Compare the spec at a git revision with the working spec: every change,
     /// classified breaking / possibly breaking / compatible, with its direction,
@@ -56,10 +61,16 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Codegen { check, spec } => {
+        Command::Codegen { check, spec, out } => {
             let mode = if check { Mode::Check } else { Mode::Write };
+            let (root, spec) = match out {
+                // The spec stays relative to the workspace, the output goes
+                // to `out`.
+                Some(out) => (out, workspace_root().join(spec)),
+                None => (workspace_root(), spec),
+            };
             let status = codegen(
-                &workspace_root(),
+                &root,
                 &spec,
                 mode,
                 &mut std::io::stdout(),

@@ -101,6 +101,7 @@ fn progenitor_view(document: &Value) -> Value {
         }
     }
     drop_zero_minimums(&mut document);
+    type_untyped_string_enums(&mut document);
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
     document
@@ -177,6 +178,32 @@ fn raw_mixed_responses(document: &mut Value) {
                 }
             }
         }
+    }
+}
+
+/// Typify refuses an enum without `type` once `null` is among its values
+/// (`enum: [eu, null]`, or a nullable one): an enum of strings is given
+/// `type: string`, which says the same.
+fn type_untyped_string_enums(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if !object.contains_key("type")
+                && let Some(Value::Array(values)) = object.get("enum")
+                && values.iter().any(Value::is_string)
+                && values
+                    .iter()
+                    .all(|value| value.is_string() || value.is_null())
+            {
+                object.insert("type".into(), Value::String("string".into()));
+            }
+            for (key, child) in object.iter_mut() {
+                if !key.starts_with("x-") && key != "example" && key != "default" && key != "enum" {
+                    type_untyped_string_enums(child);
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(type_untyped_string_enums),
+        _ => {}
     }
 }
 

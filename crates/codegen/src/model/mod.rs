@@ -183,6 +183,9 @@ pub struct Response {
     pub description: String,
     /// Name of the component schema of the JSON body, if the response has one.
     pub schema: Option<String>,
+    /// The media type of a body passed through as bytes (not JSON), if the
+    /// response has one.
+    pub raw_media_type: Option<String>,
     pub headers: Vec<ResponseHeader>,
     /// The `components/responses` entry this response refers to, when it is
     /// one of [`ApiModel::shared_responses`].

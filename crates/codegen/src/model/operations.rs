@@ -401,7 +401,7 @@ fn build_responses(
         let mut response = build_response(spec, components, &pointer, code, &response)?;
         // Only responses with headers need a type of their own; the others
         // are a body or nothing, as compact inline as by name.
-        if !response.headers.is_empty() {
+        if !response.headers.is_empty() && response.raw_media_type.is_none() {
             response.shared = shared;
         }
         result.push(response);
@@ -433,20 +433,24 @@ fn build_response(
     status: u16,
     response: &OaResponse,
 ) -> Result<Response, Diagnostic> {
+    // A JSON body is typed by its schema; any other media type (an event
+    // stream, a file) is passed through as bytes.
     let mut schema = None;
+    let mut raw_media_type = None;
     for (media_type, content) in &response.content {
         let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
-        if media_type != JSON {
-            return Err(spec.error_at(
+        if media_type == JSON {
+            schema = Some(named_schema(
+                spec,
                 &content_pointer,
-                format!("response content type `{media_type}` is not supported; use `{JSON}`"),
-            ));
+                content.schema.as_ref(),
+            )?);
+        } else if raw_media_type.is_none() {
+            raw_media_type = Some(media_type.clone());
         }
-        schema = Some(named_schema(
-            spec,
-            &content_pointer,
-            content.schema.as_ref(),
-        )?);
+    }
+    if schema.is_some() {
+        raw_media_type = None;
     }
     let mut headers = Vec::new();
     for (name, header) in &response.headers {
@@ -492,6 +496,7 @@ fn build_response(
         status,
         description: response.description.clone(),
         schema,
+        raw_media_type,
         headers,
         shared: None,
     })

@@ -98,9 +98,20 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
     );
     let variants = operation.responses.iter().map(variant);
     let arms = operation.responses.iter().map(arm);
+    // A body passed through as bytes (`axum::body::Body`) is a stream: it
+    // can be neither cloned nor compared.
+    let derives = if operation
+        .responses
+        .iter()
+        .any(|response| response.raw_media_type.is_some())
+    {
+        quote!(#[derive(Debug)])
+    } else {
+        quote!(#[derive(Debug, Clone, PartialEq)])
+    };
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, PartialEq)]
+        #derives
         pub enum #ident {
             #(#variants)*
             /// 501 from the trait's default method: the server does not
@@ -130,7 +141,12 @@ fn variant(response: &Response) -> TokenStream {
         let shared = naming::ident(&naming::type_name(shared));
         return quote! { #(#[doc = #docs])* #variant(responses::#shared), };
     }
-    let body = response.schema.as_deref().map(schema_type);
+    let body = response.schema.as_deref().map(schema_type).or_else(|| {
+        response
+            .raw_media_type
+            .as_ref()
+            .map(|_| quote!(axum::body::Body))
+    });
     if response.headers.is_empty() {
         return match body {
             Some(body) => quote! { #(#[doc = #docs])* #variant(#body), },
@@ -158,20 +174,23 @@ fn arm(response: &Response) -> TokenStream {
     if response.shared.is_some() {
         return quote! { Self::#variant(response) => response.into_response_with(#status), };
     }
-    let body_response = if response.schema.is_some() {
-        quote!((#status, axum::Json(body)).into_response())
-    } else {
-        quote!(#status.into_response())
+    let has_body = response.schema.is_some() || response.raw_media_type.is_some();
+    let body_response = match (&response.schema, &response.raw_media_type) {
+        (Some(_), _) => quote!((#status, axum::Json(body)).into_response()),
+        (None, Some(media_type)) => quote! {
+            (#status, [(axum::http::header::CONTENT_TYPE, #media_type)], body).into_response()
+        },
+        (None, None) => quote!(#status.into_response()),
     };
     if response.headers.is_empty() {
-        return if response.schema.is_some() {
+        return if has_body {
             quote! { Self::#variant(body) => #body_response, }
         } else {
             quote! { Self::#variant => #body_response, }
         };
     }
     let fields = response.headers.iter().map(header_field);
-    let body_binding = response.schema.as_ref().map(|_| quote!(body,));
+    let body_binding = has_body.then(|| quote!(body,));
     let inserts = response.headers.iter().map(|header| {
         let field = header_field(header);
         insert_header(header, quote!(#field))
