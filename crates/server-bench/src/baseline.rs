@@ -2,8 +2,9 @@
 //! generated router on the benchmarked routes, the way an engineer would
 //! write it by hand. Serde decodes the body straight into a struct
 //! (JSON or form), the rules of the spec are checked on the struct, every
-//! broken rule is listed with the same messages, and errors use the same
-//! body. It is the yardstick the generated code must meet.
+//! broken rule is listed with the same messages, pointers and rule codes, and
+//! errors use the same body: the responses are byte for byte the generated
+//! router's (`crate::parity` checks it). It is the yardstick the generated code must meet.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -13,6 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::Deserialize;
 use tenant_api_server::types;
+use tenant_server_runtime::{ErrorBody, ErrorItem};
 
 use crate::work;
 
@@ -52,27 +54,68 @@ struct CreateProfile {
     kind: String,
 }
 
-fn length(text: &str, min: usize, max: usize, field: &str, out: &mut Vec<String>) {
+/// One broken rule, as the API contract lists it under `errors`.
+struct Broken {
+    pointer: &'static str,
+    code: &'static str,
+    detail: String,
+}
+
+fn length(
+    text: &str,
+    (min, max): (usize, usize),
+    (field, pointer): (&str, &'static str),
+    out: &mut Vec<Broken>,
+) {
     let count = text.chars().count();
     if count < min {
-        out.push(format!("'{field}' must be at least {min} characters long"));
+        out.push(Broken {
+            pointer,
+            code: "min_length",
+            detail: format!("'{field}' must be at least {min} characters long"),
+        });
     }
     if count > max {
-        out.push(format!("'{field}' must be at most {max} characters long"));
+        out.push(Broken {
+            pointer,
+            code: "max_length",
+            detail: format!("'{field}' must be at most {max} characters long"),
+        });
     }
 }
 
+/// An absolute URI (RFC 3986): a scheme, a colon and a non-empty rest of
+/// URI characters (`%` followed by two hex digits).
 fn is_uri(text: &str) -> bool {
     let Some((scheme, rest)) = text.split_once(':') else {
         return false;
     };
     let mut chars = scheme.chars();
-    chars
+    let scheme_ok = chars
         .next()
         .is_some_and(|first| first.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
-        && !rest.is_empty()
-        && !text.chars().any(char::is_whitespace)
+        && chars.all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c));
+    if !scheme_ok || rest.is_empty() {
+        return false;
+    }
+    let bytes = rest.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        if bytes[index] == b'%' {
+            let hex = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_hexdigit);
+            if !(hex(index + 1) && hex(index + 2)) {
+                return false;
+            }
+            index += 3;
+        } else if bytes[index].is_ascii_alphanumeric()
+            || b"-._~:/?#[]@!$&'()*+,;=".contains(&bytes[index])
+        {
+            index += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 async fn create_token_exchange_profile(headers: HeaderMap, body: Bytes) -> Response {
@@ -104,28 +147,52 @@ async fn create_token_exchange_profile(headers: HeaderMap, body: Bytes) -> Respo
         Ok(request) => request,
         Err(message) => return error(StatusCode::BAD_REQUEST, message, "invalid_body"),
     };
+    // The rules in the order of the schema's properties, each property's
+    // rules in the order the contract lists them.
     let mut broken = Vec::new();
-    length(&request.name, 3, 50, "name", &mut broken);
-    if !is_uri(&request.subject_token_type) {
-        broken.push("'subject_token_type' must be a valid url".into());
-    }
+    length(&request.name, (3, 50), ("name", "/name"), &mut broken);
     length(
         &request.subject_token_type,
-        8,
-        100,
-        "subject_token_type",
+        (8, 100),
+        ("subject_token_type", "/subject_token_type"),
         &mut broken,
     );
-    length(&request.action_id, 1, 36, "action_id", &mut broken);
+    if !is_uri(&request.subject_token_type) {
+        broken.push(Broken {
+            pointer: "/subject_token_type",
+            code: "format",
+            detail: "'subject_token_type' must be a valid url".into(),
+        });
+    }
+    length(
+        &request.action_id,
+        (1, 36),
+        ("action_id", "/action_id"),
+        &mut broken,
+    );
     if request.kind != "custom_authentication" {
-        broken.push("the type field must be custom".into());
+        broken.push(Broken {
+            pointer: "/type",
+            code: "enum",
+            detail: "the type field must be custom".into(),
+        });
     }
     if !broken.is_empty() {
-        return error(
+        let details: Vec<&str> = broken.iter().map(|b| b.detail.as_str()).collect();
+        let mut body = ErrorBody::new(
             StatusCode::BAD_REQUEST,
-            format!("Payload validation error: {}", broken.join("; ")),
+            format!("Payload validation error: {}", details.join("; ")),
             "invalid_body",
         );
+        body.errors = broken
+            .into_iter()
+            .map(|b| ErrorItem {
+                pointer: b.pointer.into(),
+                code: b.code.into(),
+                detail: b.detail,
+            })
+            .collect();
+        return body.into_response();
     }
     let typed = types::CreateTokenExchangeProfileRequest {
         action_id: request.action_id.parse().expect("checked above"),

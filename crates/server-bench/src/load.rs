@@ -21,16 +21,23 @@ pub struct Settings {
 }
 
 /// A kind of request the benchmark sends.
-struct Kind {
-    name: &'static str,
-    path: &'static str,
-    method: &'static str,
-    content_type: Option<&'static str>,
-    body: Option<&'static str>,
-    expected_status: u16,
+pub struct Kind {
+    pub name: &'static str,
+    pub path: &'static str,
+    pub method: &'static str,
+    pub content_type: Option<&'static str>,
+    pub body: Option<&'static str>,
+    pub expected_status: u16,
 }
 
-const KINDS: &[Kind] = &[
+impl Kind {
+    /// The name on the command line: `get`, `post-json`, ...
+    pub fn slug(&self) -> String {
+        self.name.to_ascii_lowercase().replace(' ', "-")
+    }
+}
+
+pub const KINDS: &[Kind] = &[
     Kind {
         name: "GET",
         path: "/api/v2/actions/modules/mod_bench",

@@ -10,6 +10,7 @@
 
 mod baseline;
 mod generated;
+mod inprocess;
 mod load;
 mod work;
 
@@ -42,6 +43,16 @@ enum Command {
     },
     /// Run the benchmark and print the comparison.
     Run(load::Settings),
+    /// Send requests of one kind to one server in process, without sockets
+    /// (a steady workload to profile, e.g. under `perf record` or callgrind).
+    Repeat {
+        #[arg(value_enum)]
+        server: Server,
+        /// `get`, `post-json`, `post-form` or `post-rejected`.
+        kind: String,
+        #[arg(long, default_value_t = 100_000)]
+        requests: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -54,6 +65,17 @@ fn main() -> ExitCode {
             runtime.block_on(serve(server, listen));
             ExitCode::SUCCESS
         }
+        Command::Repeat {
+            server,
+            kind,
+            requests,
+        } => match inprocess::repeat(server, &kind, requests) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
         Command::Run(settings) => match load::run(&settings) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
@@ -65,10 +87,7 @@ fn main() -> ExitCode {
 }
 
 async fn serve(server: Server, listen: SocketAddr) {
-    let router = match server {
-        Server::Generated => generated::router(),
-        Server::Baseline => baseline::router(),
-    };
+    let router = inprocess::router(server);
     let listener = tokio::net::TcpListener::bind(listen)
         .await
         .expect("the listen address is free");
