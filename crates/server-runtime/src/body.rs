@@ -4,10 +4,11 @@
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 use crate::checks::{Location, Violations};
 use crate::errors::{error_response, validation_failed};
+use crate::json::{Object, Value};
 
 /// Media type of JSON bodies.
 pub const JSON: &str = "application/json";
@@ -30,8 +31,9 @@ impl Default for RouterOptions {
 }
 
 /// Reads the body of `request`, decodes it by `Content-Type` (one of
-/// `accepted`), checks it with `validate` and converts it to `T`. Returns the
-/// request headers with it, since the body consumes the request.
+/// `accepted`) into a tree borrowing from the bytes, checks it with
+/// `validate` and converts it to `T`. Returns the request headers with it,
+/// since the body consumes the request.
 pub async fn read_body<T: serde::de::DeserializeOwned>(
     request: Request,
     accepted: &[&str],
@@ -52,9 +54,9 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     let mut violations = Violations::new();
     validate(&value, &Location::Body, &mut violations);
     if !violations.is_empty() {
-        return Err(validation_failed(&violations));
+        return Err(validation_failed(violations));
     }
-    Ok((headers, into_typed(value)?))
+    Ok((headers, into_typed(&value)?))
 }
 
 /// [`read_body`] for an optional body: a request without a body (no
@@ -79,7 +81,11 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
 }
 
 /// The body as JSON, whichever of the `accepted` media types it came in.
-pub fn decode_body(headers: &HeaderMap, body: &[u8], accepted: &[&str]) -> Result<Value, Response> {
+pub fn decode_body<'a>(
+    headers: &HeaderMap,
+    body: &'a [u8],
+    accepted: &[&str],
+) -> Result<Value<'a>, Response> {
     let unsupported = |found: &str| {
         error_response(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -106,14 +112,20 @@ pub fn decode_body(headers: &HeaderMap, body: &[u8], accepted: &[&str]) -> Resul
     if *media_type == FORM {
         form_to_value(body).map_err(|err| invalid(format!("Invalid form body: {err}")))
     } else {
-        serde_json::from_slice(body).map_err(|err| invalid(format!("Invalid JSON body: {err}")))
+        Value::from_slice(body).map_err(|err| invalid(format!("Invalid JSON body: {err}")))
     }
 }
 
 /// Converts the validated JSON into the typed body. Validation has already
 /// checked the spec's rules, so this fails only on something it cannot see.
-pub fn into_typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, Response> {
-    serde_path_to_error::deserialize(value).map_err(|err| {
+/// The typed value is read straight from the tree; only when that fails is
+/// the tree read again, as a `serde_json::Value` and tracking the path, for
+/// the message naming the field.
+pub fn into_typed<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, Response> {
+    if let Some(typed) = value.deserialize_into() {
+        return Ok(typed);
+    }
+    serde_path_to_error::deserialize(value.to_json()).map_err(|err| {
         let path = err.path().to_string();
         let message = if path == "." {
             format!("Payload validation error: {}", err.inner())
@@ -127,17 +139,29 @@ pub fn into_typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, Res
 /// Decodes `application/x-www-form-urlencoded` into JSON. Nested fields use
 /// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
 /// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`. Values
-/// stay strings.
-pub fn form_to_value(body: &[u8]) -> Result<Value, String> {
-    let mut root = Value::Object(Map::new());
+/// stay strings, borrowed from `body` when they needed no decoding.
+pub fn form_to_value(body: &[u8]) -> Result<Value<'_>, String> {
+    let mut root = Value::Object(Object::new());
     for (key, value) in form_urlencoded::parse(body) {
-        let segments = key_segments(&key)?;
-        insert(
-            &mut root,
-            &key,
-            &segments,
-            Value::String(value.into_owned()),
-        )?;
+        if let (Value::Object(object), false) = (&mut root, key.contains('[')) {
+            // A plain field, the common case: no path to walk.
+            if key.is_empty() {
+                return Err(format!("field name missing in `{key}`"));
+            }
+            if object.contains_key(&key) {
+                return Err(format!("`{key}` is given twice"));
+            }
+            object.push(key, Value::String(value));
+            continue;
+        }
+        let segments = match &key {
+            Cow::Borrowed(key) => key_segments(key)?.into_iter().map(Cow::Borrowed).collect(),
+            Cow::Owned(key) => key_segments(key)?
+                .into_iter()
+                .map(|segment| Cow::Owned(segment.to_string()))
+                .collect(),
+        };
+        insert(&mut root, &key, segments, Value::String(value))?;
     }
     Ok(root)
 }
@@ -162,46 +186,54 @@ fn key_segments(key: &str) -> Result<Vec<&str>, String> {
     Ok(segments)
 }
 
-fn insert(node: &mut Value, key: &str, segments: &[&str], leaf: Value) -> Result<(), String> {
-    let Some((segment, rest)) = segments.split_first() else {
-        return Err(format!("`{key}` is given twice"));
-    };
-    let fresh = || match rest.first() {
-        None => leaf.clone(),
-        Some(next) if next.is_empty() || next.parse::<usize>().is_ok() => Value::Array(Vec::new()),
-        Some(_) => Value::Object(Map::new()),
-    };
-    let child = match node {
-        Value::Object(object) => {
-            if rest.is_empty() && object.contains_key(*segment) {
-                return Err(format!("`{key}` is given twice"));
+fn insert<'a>(
+    root: &mut Value<'a>,
+    key: &str,
+    segments: Vec<Cow<'a, str>>,
+    leaf: Value<'a>,
+) -> Result<(), String> {
+    let mut node = root;
+    let mut leaf = Some(leaf);
+    let mut segments = segments.into_iter().peekable();
+    while let Some(segment) = segments.next() {
+        let next = segments.peek();
+        let last = next.is_none();
+        let mut fresh = || match next {
+            None => leaf.take().unwrap_or(Value::Null),
+            Some(next) if next.is_empty() || next.parse::<usize>().is_ok() => {
+                Value::Array(Vec::new())
             }
-            object.entry(segment.to_string()).or_insert_with(fresh)
-        }
-        Value::Array(items) => {
-            let index = if segment.is_empty() {
-                items.len()
-            } else {
-                segment
-                    .parse::<usize>()
-                    .map_err(|_| format!("`{key}` mixes list and field syntax"))?
-            };
-            if index > items.len() {
-                return Err(format!("`{key}`: list indexes must count up from 0"));
+            Some(_) => Value::Object(Object::new()),
+        };
+        node = match node {
+            Value::Object(object) => {
+                if last && object.contains_key(&segment) {
+                    return Err(format!("`{key}` is given twice"));
+                }
+                object.get_or_insert_with(segment, fresh)
             }
-            if index == items.len() {
-                items.push(fresh());
-            } else if rest.is_empty() {
-                return Err(format!("`{key}` is given twice"));
+            Value::Array(items) => {
+                let index = if segment.is_empty() {
+                    items.len()
+                } else {
+                    segment
+                        .parse::<usize>()
+                        .map_err(|_| format!("`{key}` mixes list and field syntax"))?
+                };
+                if index > items.len() {
+                    return Err(format!("`{key}`: list indexes must count up from 0"));
+                }
+                if index == items.len() {
+                    items.push(fresh());
+                } else if last {
+                    return Err(format!("`{key}` is given twice"));
+                }
+                &mut items[index]
             }
-            &mut items[index]
-        }
-        _ => return Err(format!("`{key}` mixes a value with nested fields")),
-    };
-    if rest.is_empty() {
-        return Ok(());
+            _ => return Err(format!("`{key}` mixes a value with nested fields")),
+        };
     }
-    insert(child, key, rest, leaf)
+    Ok(())
 }
 
 #[cfg(test)]
@@ -210,8 +242,8 @@ mod tests {
     use axum::http::HeaderValue;
     use serde_json::json;
 
-    fn form(body: &str) -> Result<Value, String> {
-        form_to_value(body.as_bytes())
+    fn form(body: &str) -> Result<serde_json::Value, String> {
+        form_to_value(body.as_bytes()).map(|value| value.to_json())
     }
 
     #[test]
@@ -262,13 +294,13 @@ mod tests {
             br#"{"a":1}"#,
             &accepted,
         );
-        assert_eq!(json_body.unwrap(), json!({"a": 1}));
+        assert_eq!(json_body.unwrap().to_json(), json!({"a": 1}));
         let form_body = decode_body(
             &with_content_type("Application/X-WWW-Form-Urlencoded"),
             b"a=1",
             &accepted,
         );
-        assert_eq!(form_body.unwrap(), json!({"a": "1"}));
+        assert_eq!(form_body.unwrap().to_json(), json!({"a": "1"}));
     }
 
     #[test]
@@ -289,11 +321,19 @@ mod tests {
         name: String,
     }
 
-    #[test]
-    fn typing_failures_name_the_field() {
-        let failed = into_typed::<Named>(json!({"name": 3})).unwrap_err();
+    #[tokio::test]
+    async fn typing_failures_name_the_field() {
+        let failed = into_typed::<Named>(&Value::from(json!({"name": 3}))).unwrap_err();
         assert_eq!(failed.status(), StatusCode::BAD_REQUEST);
-        assert!(into_typed::<Named>(json!({"name": "x"})).is_ok());
+        let body = axum::body::to_bytes(failed.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            body["message"],
+            "Payload validation error: 'name': invalid type: integer `3`, expected a string"
+        );
+        assert!(into_typed::<Named>(&Value::from(json!({"name": "x"}))).is_ok());
     }
 
     fn reject_all(_: &Value, _: &Location, out: &mut Violations) {

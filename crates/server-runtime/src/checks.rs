@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde_json::{Map, Value};
+use crate::json::{Object, Value};
 
 /// One broken rule: where (a JSON Pointer into the body), which rule (a
 /// stable code) and a sentence naming the field and the rule. The submitted
@@ -68,6 +68,15 @@ impl Violations {
     }
 }
 
+impl IntoIterator for Violations {
+    type Item = Violation;
+    type IntoIter = std::vec::IntoIter<Violation>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
 /// Where a value is in the body: a chain of property names and list
 /// positions, kept on the stack as validation descends. It is spelled out
 /// (`destination.configuration.url`, `list[2]`) only when a rule is broken,
@@ -97,16 +106,41 @@ impl<'a> Location<'a> {
 
     /// The JSON Pointer (RFC 6901) of the value: `/destination/url`, `/list/2`.
     pub fn pointer(&self) -> String {
+        let mut pointer = String::new();
+        self.write_pointer(&mut pointer);
+        pointer
+    }
+
+    fn write_pointer(&self, out: &mut String) {
         match self {
-            Location::Body | Location::Parameter(..) => String::new(),
+            Location::Body | Location::Parameter(..) => {}
             Location::Property(parent, name) => {
-                format!(
-                    "{}/{}",
-                    parent.pointer(),
-                    name.replace('~', "~0").replace('/', "~1")
-                )
+                parent.write_pointer(out);
+                out.push('/');
+                for c in name.chars() {
+                    match c {
+                        '~' => out.push_str("~0"),
+                        '/' => out.push_str("~1"),
+                        c => out.push(c),
+                    }
+                }
             }
-            Location::Item(parent, position) => format!("{}/{position}", parent.pointer()),
+            Location::Item(parent, position) => {
+                parent.write_pointer(out);
+                out.push('/');
+                out.push_str(&position.to_string());
+            }
+        }
+    }
+
+    /// Where the parameter the value is part of travels, if it is one.
+    fn parameter_location(&self) -> Option<&'static str> {
+        match self {
+            Location::Body => None,
+            Location::Parameter(location, _) => Some(location),
+            Location::Property(parent, _) | Location::Item(parent, _) => {
+                parent.parameter_location()
+            }
         }
     }
 
@@ -136,12 +170,20 @@ impl fmt::Display for Location<'_> {
     }
 }
 
-pub(crate) fn describe(at: &Location) -> String {
-    match (at, at.parameter()) {
-        (Location::Body, _) => "the body".to_string(),
-        (at, Some((location, _))) => format!("{location} parameter '{at}'"),
-        (at, None) => format!("'{at}'"),
+/// `the body`, the quoted path, or for a parameter `query parameter 'take'`:
+/// written straight into the message.
+pub(crate) fn describe<'a>(at: &'a Location<'a>) -> impl fmt::Display + 'a {
+    struct Described<'a>(&'a Location<'a>);
+    impl fmt::Display for Described<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            match (self.0, self.0.parameter_location()) {
+                (Location::Body, _) => f.write_str("the body"),
+                (at, Some(location)) => write!(f, "{location} parameter '{at}'"),
+                (at, None) => write!(f, "'{at}'"),
+            }
+        }
     }
+    Described(at)
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -167,11 +209,11 @@ fn wrong_kind(value: &Value, at: &Location, expected: &str, out: &mut Violations
     );
 }
 
-pub fn expect_object<'v>(
-    value: &'v Value,
+pub fn expect_object<'v, 'a>(
+    value: &'v Value<'a>,
     at: &Location,
     out: &mut Violations,
-) -> Option<&'v Map<String, Value>> {
+) -> Option<&'v Object<'a>> {
     let object = value.as_object();
     if object.is_none() {
         wrong_kind(value, at, "an object", out);
@@ -179,11 +221,11 @@ pub fn expect_object<'v>(
     object
 }
 
-pub fn expect_array<'v>(
-    value: &'v Value,
+pub fn expect_array<'v, 'a>(
+    value: &'v Value<'a>,
     at: &Location,
     out: &mut Violations,
-) -> Option<&'v Vec<Value>> {
+) -> Option<&'v [Value<'a>]> {
     let items = value.as_array();
     if items.is_none() {
         wrong_kind(value, at, "a list", out);
@@ -200,10 +242,13 @@ pub fn expect_string<'v>(value: &'v Value, at: &Location, out: &mut Violations) 
 }
 
 pub fn expect_integer(value: &Value, at: &Location, out: &mut Violations) -> Option<f64> {
-    let number = value
-        .as_i64()
-        .map(|n| n as f64)
-        .or_else(|| value.as_u64().map(|n| n as f64));
+    let number = match value {
+        Value::Number(number) => number
+            .as_i64()
+            .map(|n| n as f64)
+            .or_else(|| number.as_u64().map(|n| n as f64)),
+        _ => None,
+    };
     if number.is_none() {
         wrong_kind(value, at, "an integer", out);
     }
@@ -211,7 +256,10 @@ pub fn expect_integer(value: &Value, at: &Location, out: &mut Violations) -> Opt
 }
 
 pub fn expect_number(value: &Value, at: &Location, out: &mut Violations) -> Option<f64> {
-    let number = value.as_f64();
+    let number = match value {
+        Value::Number(number) => number.as_f64(),
+        _ => None,
+    };
     if number.is_none() {
         wrong_kind(value, at, "a number", out);
     }
@@ -219,28 +267,23 @@ pub fn expect_number(value: &Value, at: &Location, out: &mut Violations) -> Opti
 }
 
 pub fn expect_boolean(value: &Value, at: &Location, out: &mut Violations) {
-    if !value.is_boolean() {
+    if !matches!(value, Value::Bool(_)) {
         wrong_kind(value, at, "a boolean", out);
     }
 }
 
-pub fn required(object: &Map<String, Value>, at: &Location, names: &[&str], out: &mut Violations) {
+pub fn required(object: &Object, at: &Location, names: &[&str], out: &mut Violations) {
     for name in names {
-        if !object.contains_key(*name) {
+        if !object.contains_key(name) {
             let at = at.property(name);
             out.add(&at, "required", format!("{} is required", describe(&at)));
         }
     }
 }
 
-pub fn no_other_properties(
-    object: &Map<String, Value>,
-    at: &Location,
-    known: &[&str],
-    out: &mut Violations,
-) {
+pub fn no_other_properties(object: &Object, at: &Location, known: &[&str], out: &mut Violations) {
     for name in object.keys() {
-        if !known.contains(&name.as_str()) {
+        if !known.contains(&name) {
             let at = at.property(name);
             out.add(
                 &at,
@@ -251,8 +294,12 @@ pub fn no_other_properties(
     }
 }
 
+// Lengths count characters, stopping as soon as the answer is known: a
+// string of `n` bytes has at most `n` characters.
+
 pub fn min_length(text: &str, min: usize, at: &Location, out: &mut Violations) {
-    if text.chars().count() < min {
+    let short = min > 0 && (text.len() < min || text.chars().nth(min - 1).is_none());
+    if short {
         out.add(
             at,
             "min_length",
@@ -262,7 +309,7 @@ pub fn min_length(text: &str, min: usize, at: &Location, out: &mut Violations) {
 }
 
 pub fn max_length(text: &str, max: usize, at: &Location, out: &mut Violations) {
-    if text.chars().count() > max {
+    if text.len() > max && text.chars().nth(max).is_some() {
         out.add(
             at,
             "max_length",
@@ -399,12 +446,7 @@ fn is_uri(text: &str) -> bool {
 }
 
 /// A discriminator property that is missing or not a string.
-pub fn required_string(
-    object: &Map<String, Value>,
-    at: &Location,
-    name: &str,
-    out: &mut Violations,
-) {
+pub fn required_string(object: &Object, at: &Location, name: &str, out: &mut Violations) {
     let at = at.property(name);
     match object.get(name) {
         None => out.add(&at, "required", format!("{} is required", describe(&at))),
@@ -441,6 +483,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// The body tree of a `json!` literal.
+    fn tree(value: serde_json::Value) -> Value<'static> {
+        Value::from(value)
+    }
+
     /// The details `check` reports.
     fn messages(check: impl FnOnce(&mut Violations)) -> Vec<String> {
         let mut out = Violations::new();
@@ -455,7 +502,7 @@ mod tests {
         let mut out = Violations::new();
         let parent = field("a");
         max_length("toolong", 3, &parent.property("b").item(1), &mut out);
-        let object = json!({});
+        let object = tree(json!({}));
         required(object.as_object().unwrap(), &parent, &["c"], &mut out);
         let found: Vec<(&str, &str)> = out.iter().map(|v| (v.pointer.as_str(), v.code)).collect();
         assert_eq!(found, [("/a/b/1", "max_length"), ("/a/c", "required")]);
@@ -493,7 +540,7 @@ mod tests {
         assert_eq!(a.property("").to_string(), "a.\"\"");
         assert_eq!(
             messages(|out| {
-                expect_string(&json!(1), &Location::Body, out);
+                expect_string(&tree(json!(1)), &Location::Body, out);
             }),
             ["the body must be a string, not a number"]
         );
@@ -504,39 +551,39 @@ mod tests {
         let at = &field("field");
         assert_eq!(
             messages(|out| {
-                expect_object(&json!([]), at, out);
+                expect_object(&tree(json!([])), at, out);
             }),
             ["'field' must be an object, not a list"]
         );
         assert_eq!(
             messages(|out| {
-                expect_array(&json!({}), at, out);
+                expect_array(&tree(json!({})), at, out);
             }),
             ["'field' must be a list, not an object"]
         );
         assert_eq!(
             messages(|out| {
-                expect_integer(&json!(1.5), at, out);
+                expect_integer(&tree(json!(1.5)), at, out);
             }),
             ["'field' must be an integer, not a number"]
         );
         assert_eq!(
             messages(|out| {
-                expect_number(&json!("1"), at, out);
+                expect_number(&tree(json!("1")), at, out);
             }),
             ["'field' must be a number, not a string"]
         );
         assert_eq!(
-            messages(|out| expect_boolean(&json!(null), at, out)),
+            messages(|out| expect_boolean(&tree(json!(null)), at, out)),
             ["'field' must be a boolean, not null"]
         );
         assert_eq!(
-            expect_integer(&json!(7), at, &mut Violations::new()),
+            expect_integer(&tree(json!(7)), at, &mut Violations::new()),
             Some(7.0)
         );
         assert!(
             messages(|out| {
-                expect_object(&json!({}), at, out);
+                expect_object(&tree(json!({})), at, out);
             })
             .is_empty()
         );
@@ -544,7 +591,7 @@ mod tests {
 
     #[test]
     fn required_and_unknown_properties() {
-        let object = json!({"a": 1, "z": 2});
+        let object = tree(json!({"a": 1, "z": 2}));
         let object = object.as_object().unwrap();
         assert_eq!(
             messages(|out| required(object, &field("p"), &["a", "b"], out)),
@@ -568,6 +615,18 @@ mod tests {
             ["'n' must be at least 3 characters long"]
         );
         assert!(messages(|out| min_length("abc", 3, &field("n"), out)).is_empty());
+        // Two bytes, one character.
+        assert_eq!(
+            messages(|out| min_length("é", 2, &field("n"), out)),
+            ["'n' must be at least 2 characters long"]
+        );
+        assert!(messages(|out| min_length("éé", 2, &field("n"), out)).is_empty());
+        assert!(messages(|out| min_length("", 0, &field("n"), out)).is_empty());
+        assert!(messages(|out| max_length("", 0, &field("n"), out)).is_empty());
+        assert_eq!(
+            messages(|out| max_length("a", 0, &field("n"), out)),
+            ["'n' must be at most 0 characters long"]
+        );
     }
 
     #[test]
@@ -581,7 +640,7 @@ mod tests {
 
     #[test]
     fn item_counts() {
-        let items = [json!(1), json!(2)];
+        let items = [tree(json!(1)), tree(json!(2))];
         assert_eq!(
             messages(|out| min_items(&items, 3, &field("l"), out)),
             ["'l' must contain at least 3 items"]
@@ -664,7 +723,7 @@ mod tests {
 
     #[test]
     fn discriminators_and_shapes() {
-        let object = json!({"type": 1});
+        let object = tree(json!({"type": 1}));
         let object = object.as_object().unwrap();
         assert_eq!(
             messages(|out| required_string(object, &field("d"), "type", out)),

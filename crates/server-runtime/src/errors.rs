@@ -88,13 +88,13 @@ pub fn status(code: u16) -> StatusCode {
 
 /// The 400 response for a body that broke the spec's rules: the message
 /// lists every detail, and `errors` every violation with its pointer.
-pub fn validation_failed(violations: &Violations) -> Response {
+pub fn validation_failed(violations: Violations) -> Response {
     rejected(violations, "Payload validation error", "invalid_body")
 }
 
 /// The 400 for parameters (path, query or headers) that broke the spec's
 /// rules: every violation, each with its `in` and `name`.
-pub fn parameters_rejected(violations: &Violations) -> Response {
+pub fn parameters_rejected(violations: Violations) -> Response {
     rejected(
         violations,
         "Parameter validation error",
@@ -102,29 +102,31 @@ pub fn parameters_rejected(violations: &Violations) -> Response {
     )
 }
 
-fn rejected(violations: &Violations, title: &str, error_code: &str) -> Response {
-    let details: Vec<&str> = violations.iter().map(|v| v.detail.as_str()).collect();
-    let mut body = ErrorBody::new(
-        StatusCode::BAD_REQUEST,
-        format!("{title}: {}", details.join("; ")),
-        error_code,
-    );
+fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
+    let mut message = format!("{title}: ");
+    for (index, violation) in violations.iter().enumerate() {
+        if index > 0 {
+            message.push_str("; ");
+        }
+        message.push_str(&violation.detail);
+    }
+    let mut body = ErrorBody::new(StatusCode::BAD_REQUEST, message, error_code);
     body.errors = violations
-        .iter()
-        .map(|violation| match &violation.parameter {
+        .into_iter()
+        .map(|violation| match violation.parameter {
             Some((location, name)) => ErrorItem {
                 pointer: None,
                 location: Some(location),
-                name: Some(name.clone()),
+                name: Some(name),
                 code: violation.code.to_string(),
-                detail: violation.detail.clone(),
+                detail: violation.detail,
             },
             None => ErrorItem {
-                pointer: Some(violation.pointer.clone()),
+                pointer: Some(violation.pointer),
                 location: None,
                 name: None,
                 code: violation.code.to_string(),
-                detail: violation.detail.clone(),
+                detail: violation.detail,
             },
         })
         .collect();
@@ -207,7 +209,7 @@ mod tests {
     async fn validation_failures_list_every_violation_with_its_pointer() {
         use crate::checks::{Location, max_length, required};
         let mut violations = Violations::new();
-        let body = serde_json::json!({});
+        let body = crate::json::Value::from(serde_json::json!({}));
         required(
             body.as_object().unwrap(),
             &Location::Body,
@@ -220,7 +222,7 @@ mod tests {
             &Location::Body.property("b"),
             &mut violations,
         );
-        let (code, body) = json_of(validation_failed(&violations)).await;
+        let (code, body) = json_of(validation_failed(violations)).await;
         assert_eq!(code, StatusCode::BAD_REQUEST);
         assert_eq!(
             body["message"],

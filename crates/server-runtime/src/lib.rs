@@ -20,6 +20,7 @@ mod auth;
 mod body;
 pub mod checks;
 mod errors;
+pub mod json;
 pub mod params;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};

@@ -14,10 +14,10 @@ use axum::extract::RawPathParams;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use crate::checks::{Location, Violations, describe};
 use crate::errors::parameters_rejected;
+use crate::json::Value;
 
 /// The scalar types a parameter's text is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +56,7 @@ impl In {
 }
 
 /// The rule checks of a parameter's schema, as generated for bodies.
-pub type Check = fn(&Value, &Location, &mut Violations);
+pub type Check = fn(&Value<'_>, &Location, &mut Violations);
 
 /// The parameters of one request, read one by one; the rules they break are
 /// collected and answered together by [`Parameters::finish`].
@@ -148,7 +148,7 @@ impl<'r> Parameters<'r> {
         if self.violations.is_empty() {
             Ok(())
         } else {
-            Err(parameters_rejected(&self.violations))
+            Err(parameters_rejected(self.violations))
         }
     }
 
@@ -177,7 +177,7 @@ impl<'r> Parameters<'r> {
                 Shape::List(_) => Value::Array(Vec::new()),
                 Shape::Scalar(_) => Value::Null,
             };
-            return serde_json::from_value(absent).unwrap_or_default();
+            return absent.deserialize_into().unwrap_or_default();
         }
         let value = match shape {
             // A repeated scalar is read by its first occurrence, as axum's
@@ -214,7 +214,7 @@ impl<'r> Parameters<'r> {
                 return T::default();
             }
         }
-        serde_json::from_value(value).unwrap_or_else(|_| {
+        value.deserialize_into().unwrap_or_else(|| {
             // The shape and the binding's type come from one schema; what
             // still fails (an integer beyond `i64`) is the client's to fix.
             out.add(
@@ -254,21 +254,25 @@ impl<'r> Parameters<'r> {
     }
 }
 
-fn read_scalar(text: &str, scalar: Scalar) -> Option<Value> {
+fn read_scalar<'r>(text: &Cow<'r, str>, scalar: Scalar) -> Option<Value<'r>> {
     match scalar {
-        Scalar::String => Some(Value::String(text.to_string())),
+        Scalar::String => Some(Value::String(text.clone())),
         Scalar::Integer => text
             .parse::<i64>()
             .ok()
-            .map(Value::from)
-            .or_else(|| text.parse::<u64>().ok().map(Value::from)),
+            .map(|number| Value::Number(number.into()))
+            .or_else(|| {
+                text.parse::<u64>()
+                    .ok()
+                    .map(|number| Value::Number(number.into()))
+            }),
         Scalar::Number => text
             .parse::<f64>()
             .ok()
             .filter(|number| number.is_finite())
             .and_then(serde_json::Number::from_f64)
             .map(Value::Number),
-        Scalar::Boolean => match text {
+        Scalar::Boolean => match text.as_ref() {
             "true" => Some(Value::Bool(true)),
             "false" => Some(Value::Bool(false)),
             _ => None,
@@ -367,7 +371,7 @@ mod tests {
 
     #[test]
     fn the_schema_rules_are_checked_on_the_typed_value() {
-        fn take_rules(value: &Value, at: &Location, out: &mut Violations) {
+        fn take_rules(value: &Value<'_>, at: &Location, out: &mut Violations) {
             if let Some(number) = checks::expect_integer(value, at, out) {
                 checks::minimum(number, 1.0, at, out);
             }

@@ -646,7 +646,7 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
 /// schema a request body uses.
 mod validate {
     use tenant_server_runtime::checks::{self as check, Location, Violations};
-    use serde_json::Value;
+    use tenant_server_runtime::json::Value;
 
     /// Checks a value against the `CreateEventStreamRequest` schema.
     pub(crate) fn create_event_stream_request(

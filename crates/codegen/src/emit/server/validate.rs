@@ -1,9 +1,9 @@
 //! Renders the model's request-body [`Check`]s as the crate's private
 //! `validate` module: one function per schema a request body reaches. The
-//! generated code has `value: &Value`, `at: &Location` (where in the body the
-//! value is, spelled out only when a rule is broken) and
-//! `out: &mut Violations` in scope, and calls the rule checks of
-//! `tenant_server_runtime::checks`.
+//! generated code has `value: &Value` (the runtime's JSON tree, borrowing
+//! from the body), `at: &Location` (where in the body the value is, spelled
+//! out only when a rule is broken) and `out: &mut Violations` in scope, and
+//! calls the rule checks of `tenant_server_runtime::checks`.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
@@ -46,7 +46,7 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
         /// schema a request body uses.
         mod validate {
             use #runtime::checks::{self as check, Location, Violations};
-            use serde_json::Value;
+            use #runtime::json::Value;
 
             #(#functions)*
 
@@ -80,7 +80,7 @@ pub(super) fn render(check: &Check) -> TokenStream {
             quote! {
                 if let Some(object) = check::expect_object(value, at, out) {
                     match object.get(#property) {
-                        Some(Value::String(kind)) => match kind.as_str() {
+                        Some(Value::String(kind)) => match kind.as_ref() {
                             #(#arms)*
                             other => check::one_of_values(other, &[#(#keys),*], &at.property(#property), out),
                         },
@@ -163,7 +163,7 @@ fn render_object(object: &ObjectCheck) -> TokenStream {
             let inner = render(extra);
             checks.push(quote! {
                 for (name, value) in object {
-                    if ![#(#known),*].contains(&name.as_str()) {
+                    if ![#(#known),*].contains(&name) {
                         let at = &at.property(name);
                         #inner
                     }
