@@ -28,7 +28,7 @@ async fn start(config: Config) -> Server {
     Server {
         base: format!("http://{address}/api/v2"),
         root: format!("http://{address}"),
-        http: reqwest::Client::new(),
+        http: workspace_tests::http(),
     }
 }
 
@@ -69,7 +69,7 @@ impl Server {
         );
         Client::new_with_client(
             &self.base,
-            reqwest::Client::builder()
+            workspace_tests::http_builder()
                 .default_headers(headers)
                 .build()
                 .unwrap(),

@@ -194,7 +194,7 @@ impl TestServer {
         Self {
             base: format!("http://{address}/api/v2"),
             api,
-            http: reqwest::Client::new(),
+            http: workspace_tests::http(),
         }
     }
 
@@ -204,7 +204,7 @@ impl TestServer {
             reqwest::header::AUTHORIZATION,
             format!("Bearer {token}").parse().unwrap(),
         );
-        let http = reqwest::Client::builder()
+        let http = workspace_tests::http_builder()
             .default_headers(headers)
             .build()
             .unwrap();
@@ -808,7 +808,7 @@ async fn operations_a_server_does_not_implement_answer_501() {
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
 
-    let response = reqwest::Client::new()
+    let response = workspace_tests::http()
         .get(format!("http://{address}/api/v2/actions/modules/mod_1"))
         .bearer_auth("any")
         .send()
@@ -829,7 +829,7 @@ async fn operations_a_server_does_not_implement_answer_501() {
 
     // A body is still validated before the (default) method is reached.
     let (status, _) = workspace_tests::post_raw(
-        &reqwest::Client::new(),
+        &workspace_tests::http(),
         &format!("http://{address}/api/v2/token-exchange-profiles"),
         "any",
         "application/json",

@@ -106,3 +106,16 @@ pub async fn post_raw(
         response.json().await.unwrap_or(serde_json::Value::Null),
     )
 }
+
+/// A `reqwest::Client` builder for raw HTTP in tests. The generated client's
+/// default TLS leaves reqwest without a built-in crypto provider, so every
+/// other client in the program must have one installed first.
+pub fn http_builder() -> reqwest::ClientBuilder {
+    tenant_api_client::install_crypto_provider();
+    reqwest::Client::builder()
+}
+
+/// A plain `reqwest::Client` for raw HTTP in tests (see [`http_builder`]).
+pub fn http() -> reqwest::Client {
+    http_builder().build().expect("a reqwest client")
+}

@@ -55,6 +55,8 @@ impl Client {
     /// `reqwest::Client`, and should include a scheme and hostname,
     /// as well as port and a path stem if applicable.
     pub fn new(baseurl: &str, inner: crate::hooks::Hooks) -> Self {
+        #[cfg(feature = "rustls")] install_crypto_provider();
+
         #[cfg(not(target_arch = "wasm32"))]
         let client = {
             let dur = ::std::time::Duration::from_secs(15u64);
@@ -806,6 +808,22 @@ pub mod prelude {
 }
 
 pub use hooks::{Hooks, Transport};
+
+/// Makes rustls's `ring` provider the process's default, unless a
+/// provider is installed already; calling it again does nothing.
+///
+/// With the default `rustls` feature, reqwest has no built-in crypto
+/// provider and refuses to build a client (it panics) while none is
+/// installed. [`Client::new`] calls this first, so it always works;
+/// call it yourself before building any other `reqwest::Client` in
+/// the same program (for [`Client::new_with_client`], say), or enable
+/// the `rustls-aws-lc` feature instead.
+#[cfg(feature = "rustls")]
+pub fn install_crypto_provider() {
+    if rustls::crypto::CryptoProvider::get_default().is_none() {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    }
+}
 
 pub mod hooks {
     use std::future::Future;

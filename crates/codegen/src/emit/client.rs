@@ -23,6 +23,7 @@ pub fn emit_client(
     client: TokenStream,
 ) -> Result<TokenStream, Diagnostic> {
     let client = reexport_types(spec, client)?;
+    let client = provider_before_new(spec, client)?;
 
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
@@ -35,6 +36,23 @@ pub fn emit_client(
         #client
 
         pub use hooks::{Hooks, Transport};
+
+        /// Makes rustls's `ring` provider the process's default, unless a
+        /// provider is installed already; calling it again does nothing.
+        ///
+        /// With the default `rustls` feature, reqwest has no built-in crypto
+        /// provider and refuses to build a client (it panics) while none is
+        /// installed. [`Client::new`] calls this first, so it always works;
+        /// call it yourself before building any other `reqwest::Client` in
+        /// the same program (for [`Client::new_with_client`], say), or enable
+        /// the `rustls-aws-lc` feature instead.
+        #[cfg(feature = "rustls")]
+        pub fn install_crypto_provider() {
+            if rustls::crypto::CryptoProvider::get_default().is_none() {
+                // Another thread may install one first: either way, one is.
+                let _ = rustls::crypto::ring::default_provider().install_default();
+            }
+        }
 
         pub mod hooks {
             #(#hooks_items)*
@@ -58,6 +76,36 @@ fn reexport_types(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream,
         /// The API's types, defined once in the types crate and shared with the server.
         pub use ::#types_crate as types;
     };
+    Ok(quote!(#file))
+}
+
+/// Makes progenitor's `Client::new` install the crypto provider before it
+/// builds its `reqwest::Client`, so building one cannot panic.
+fn provider_before_new(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream, Diagnostic> {
+    let internal = |cause: &str| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
+    let mut file: syn::File = syn::parse2(client)
+        .map_err(|err| internal(&format!("progenitor output does not parse: {err}")))?;
+    let new = file
+        .items
+        .iter_mut()
+        .filter_map(|item| match item {
+            syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
+            _ => None,
+        })
+        .filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("Client")))
+        .flat_map(|block| block.items.iter_mut())
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(function) if function.sig.ident == "new" => Some(function),
+            _ => None,
+        })
+        .ok_or_else(|| internal("progenitor output has no `Client::new`"))?;
+    new.block.stmts.insert(
+        0,
+        syn::parse_quote! {
+            #[cfg(feature = "rustls")]
+            install_crypto_provider();
+        },
+    );
     Ok(quote!(#file))
 }
 

@@ -81,7 +81,7 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 ///   a `writeOnly` one of a schema returned in responses: requests never
 ///   carry the first, responses never the second. A schema used both ways has
 ///   one type, in which such a field is an `Option`.
-fn progenitor_view(document: &Value) -> Value {
+pub fn progenitor_view(document: &Value) -> Value {
     let mut document = document.clone();
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {
