@@ -187,7 +187,9 @@ async fn create_token_exchange_profile(headers: HeaderMap, body: Bytes) -> Respo
         body.errors = broken
             .into_iter()
             .map(|b| ErrorItem {
-                pointer: b.pointer.into(),
+                pointer: Some(b.pointer.into()),
+                location: None,
+                name: None,
                 code: b.code.into(),
                 detail: b.detail,
             })

@@ -353,9 +353,9 @@ mod tests {
                 "query parameter 'ids[1]' must be an integer".into(),
             ),
             (
-                Some(("header", "x-page".into())),
+                Some(("header", "X-Page".into())),
                 "type",
-                "header parameter 'x-page' must be an integer".into(),
+                "header parameter 'X-Page' must be an integer".into(),
             ),
             (
                 Some(("query", "q".into())),
