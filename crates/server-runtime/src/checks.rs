@@ -390,6 +390,42 @@ pub fn exclusive_maximum(number: f64, max: f64, at: &Location, out: &mut Violati
     }
 }
 
+/// A compiled `pattern` (an ECMA-262 regular expression, as JSON Schema and
+/// the generated types read it). Generated validators keep one in a static.
+#[derive(Debug)]
+pub struct Pattern {
+    source: &'static str,
+    regex: regress::Regex,
+}
+
+impl Pattern {
+    /// Compiles `source`. The generator refuses a spec whose pattern does not
+    /// compile, so generated code never reaches the panic.
+    pub fn new(source: &'static str) -> Self {
+        let regex = regress::Regex::new(source)
+            .unwrap_or_else(|err| panic!("invalid pattern {source:?}: {err}"));
+        Self { source, regex }
+    }
+
+    /// Whether the pattern matches somewhere in `text` (JSON Schema's
+    /// `pattern` is not anchored; a spec anchors it with `^` and `$`).
+    pub fn matches(&self, text: &str) -> bool {
+        self.regex.find(text).is_some()
+    }
+}
+
+/// The string must match the `pattern`. The detail names the pattern, which
+/// comes from the spec, never the submitted text.
+pub fn pattern(text: &str, pattern: &Pattern, at: &Location, out: &mut Violations) {
+    if !pattern.matches(text) {
+        out.add(
+            at,
+            "pattern",
+            format!("{} must match the pattern {}", describe(at), pattern.source),
+        );
+    }
+}
+
 /// Checks the formats with a defined syntax; others are documentation only.
 pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
     let valid = match format {
@@ -719,6 +755,35 @@ mod tests {
             messages(|out| format("anything", "token-exchange-profile-id", &field("i"), out))
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn patterns_search_the_text_and_name_the_rule_not_the_value() {
+        let https = Pattern::new("^https://");
+        assert!(
+            messages(|out| pattern("https://hooks.example/x", &https, &field("e"), out)).is_empty()
+        );
+        assert_eq!(
+            messages(|out| pattern("http://hooks.example/secret-path", &https, &field("e"), out)),
+            ["'e' must match the pattern ^https://"]
+        );
+        // Not anchored unless the pattern says so, as in JSON Schema.
+        let digits = Pattern::new("[0-9]{3}");
+        assert!(digits.matches("ab123cd"));
+        let exact = Pattern::new("^[0-9]{12}$");
+        assert!(exact.matches("123456789012"));
+        for wrong in [
+            "12345678901",
+            "1234567890123",
+            "12345678901a",
+            "123456789012\n",
+        ] {
+            assert!(!exact.matches(wrong), "{wrong:?}");
+        }
+        let mut out = Violations::new();
+        pattern("x", &exact, &field("id"), &mut out);
+        let found: Vec<(&str, &str)> = out.iter().map(|v| (v.pointer.as_str(), v.code)).collect();
+        assert_eq!(found, [("/id", "pattern")]);
     }
 
     #[test]

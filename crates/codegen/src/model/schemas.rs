@@ -94,6 +94,25 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
             ));
         }
     }
+    match schema.get("pattern") {
+        None => {}
+        // The generated types and the server compile it with regress at run
+        // time; a pattern it cannot compile would panic there.
+        Some(Value::String(pattern)) => {
+            if let Err(err) = regress::Regex::new(pattern) {
+                return Err(spec.error_at(
+                    &pointer_join(pointer, "pattern"),
+                    format!("`pattern` is not a valid ECMA-262 regular expression: {err}"),
+                ));
+            }
+        }
+        Some(_) => {
+            return Err(spec.error_at(
+                &pointer_join(pointer, "pattern"),
+                "`pattern` must be a string",
+            ));
+        }
+    }
     if let Some(Value::Object(properties)) = schema.get("properties") {
         for name in properties.keys() {
             check_schema(

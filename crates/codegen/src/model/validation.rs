@@ -96,6 +96,9 @@ pub struct StringCheck {
     pub min_length: Option<usize>,
     pub max_length: Option<usize>,
     pub format: Option<String>,
+    /// The `pattern` (ECMA-262, not anchored); checked to compile when the
+    /// schemas are read.
+    pub pattern: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -463,6 +466,10 @@ fn string_check(schema: &Map<String, Value>) -> Check {
             .get("format")
             .and_then(Value::as_str)
             .map(str::to_string),
+        pattern: schema
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(str::to_string),
     })
 }
 
@@ -550,8 +557,19 @@ mod tests {
                 min_length: None,
                 max_length: Some(5),
                 format: None,
+                pattern: None,
             })
         );
+    }
+
+    #[test]
+    fn patterns_are_kept_for_the_server_to_check() {
+        let Check::String(string) =
+            compile_schema(json!({"type": "string", "pattern": "^https://"}))
+        else {
+            panic!()
+        };
+        assert_eq!(string.pattern.as_deref(), Some("^https://"));
     }
 
     #[test]

@@ -244,6 +244,15 @@ fn render_string(string: &StringCheck) -> TokenStream {
     if let Some(format) = &string.format {
         checks.push(quote!(check::format(text, #format, at, out);));
     }
+    if let Some(pattern) = &string.pattern {
+        checks.push(quote! {
+            {
+                static PATTERN: ::std::sync::LazyLock<check::Pattern> =
+                    ::std::sync::LazyLock::new(|| check::Pattern::new(#pattern));
+                check::pattern(text, &PATTERN, at, out);
+            }
+        });
+    }
     if checks.is_empty() {
         quote!(check::expect_string(value, at, out);)
     } else {
