@@ -674,3 +674,454 @@ async fn unauthenticated_requests_get_a_bearer_challenge() {
         r#"Bearer error="invalid_token""#
     );
 }
+
+/// A stream request to `destination`, as JSON.
+fn stream_to(destination: Value) -> Value {
+    json!({
+        "subscriptions": [{"event_type": "user.created"}],
+        "destination": destination,
+    })
+}
+
+fn webhook(authorization: Value) -> Value {
+    json!({
+        "type": "webhook",
+        "configuration": {
+            "webhook_endpoint": "https://hooks.example.com/events",
+            "webhook_authorization": authorization,
+        }
+    })
+}
+
+/// Every destination variant and every authorization method of the
+/// platform's published definition, sent through the generated client and
+/// returned in its shapes; the raw responses never carry a credential.
+#[tokio::test]
+async fn every_destination_variant_and_authorization_method_round_trips_without_secrets() {
+    let server = start_default().await;
+    let token = server.global_token().await;
+    let client = server.client(&token);
+    let cases = [
+        (
+            webhook(json!({"method": "basic", "username": "hook", "password": "basic-secret-41"})),
+            Some("basic-secret-41"),
+            json!({"method": "basic", "username": "hook"}),
+        ),
+        (
+            webhook(json!({"method": "bearer", "token": "bearer-secret-42"})),
+            Some("bearer-secret-42"),
+            json!({"method": "bearer"}),
+        ),
+        (
+            webhook(json!({
+                "method": "custom_header", "header_key": "X-Hook-Key", "header_value": "header-secret-43"
+            })),
+            Some("header-secret-43"),
+            json!({"method": "custom_header", "header_key": "X-Hook-Key"}),
+        ),
+    ];
+    for (destination, secret, echoed) in cases {
+        let request: types::CreateEventStreamRequest =
+            serde_json::from_value(stream_to(destination.clone())).unwrap();
+        let stream = client
+            .create_event_stream()
+            .body(request)
+            .send()
+            .await
+            .unwrap()
+            .into_inner();
+        let types::EventStreamDestination::WebhookDestination(webhook) = &stream.destination else {
+            panic!("{:?}", stream.destination)
+        };
+        assert_eq!(
+            webhook.configuration.webhook_endpoint.as_str(),
+            "https://hooks.example.com/events"
+        );
+        assert_eq!(
+            serde_json::to_value(&webhook.configuration.webhook_authorization).unwrap(),
+            echoed
+        );
+
+        // The raw response text, and form bodies too.
+        for (content_type, body) in [
+            (
+                "application/json",
+                stream_to(destination.clone()).to_string(),
+            ),
+            (
+                "application/x-www-form-urlencoded",
+                form_of(&stream_to(destination.clone())),
+            ),
+        ] {
+            let response = server
+                .http
+                .post(format!("{}/event-streams", server.base))
+                .bearer_auth(&token)
+                .header("content-type", content_type)
+                .body(body)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(response.status(), 201, "{content_type}");
+            let text = response.text().await.unwrap();
+            let secret = secret.unwrap();
+            assert!(!text.contains(secret), "{content_type}: {text}");
+            let returned: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                returned["destination"]["configuration"]["webhook_authorization"], echoed,
+                "{content_type}"
+            );
+        }
+    }
+
+    // EventBridge: the service sets the partner event source, whatever the
+    // request says.
+    let eventbridge = json!({
+        "type": "eventbridge",
+        "configuration": {
+            "aws_account_id": "123456789012",
+            "aws_region": "eu-central-1",
+            "aws_partner_event_source": "aws.partner/spoofed/by-the-caller",
+        }
+    });
+    let stream = client
+        .create_event_stream()
+        .body(
+            serde_json::from_value::<types::CreateEventStreamRequest>(stream_to(eventbridge))
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap()
+        .into_inner();
+    let types::EventStreamDestination::EventBridgeDestination(eventbridge) = &stream.destination
+    else {
+        panic!("{:?}", stream.destination)
+    };
+    assert_eq!(
+        eventbridge.configuration.aws_account_id.as_str(),
+        "123456789012"
+    );
+    assert_eq!(
+        eventbridge.configuration.aws_region,
+        types::AwsRegion::EuCentral1
+    );
+    assert_eq!(
+        eventbridge
+            .configuration
+            .aws_partner_event_source
+            .as_deref(),
+        Some(tenant_reference_server::store::partner_event_source(&stream.id).as_str())
+    );
+
+    // Action: the action receives the events.
+    let stream = client
+        .create_event_stream()
+        .body(
+            serde_json::from_value::<types::CreateEventStreamRequest>(stream_to(json!({
+                "type": "action", "configuration": {"action_id": "act_post_login"}
+            })))
+            .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap()
+        .into_inner();
+    let types::EventStreamDestination::ActionDestination(action) = &stream.destination else {
+        panic!("{:?}", stream.destination)
+    };
+    assert_eq!(action.configuration.action_id, "act_post_login");
+}
+
+/// `application/x-www-form-urlencoded` with bracket notation, from JSON
+/// objects, lists and strings.
+fn form_of(value: &Value) -> String {
+    fn walk(prefix: &str, value: &Value, out: &mut form_urlencoded::Serializer<'_, String>) {
+        match value {
+            Value::Object(object) => {
+                for (key, child) in object {
+                    let name = if prefix.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{prefix}[{key}]")
+                    };
+                    walk(&name, child, out);
+                }
+            }
+            Value::Array(items) => {
+                for (index, child) in items.iter().enumerate() {
+                    walk(&format!("{prefix}[{index}]"), child, out);
+                }
+            }
+            Value::String(text) => {
+                out.append_pair(prefix, text);
+            }
+            other => panic!("form bodies hold text only: {other}"),
+        }
+    }
+    let mut out = form_urlencoded::Serializer::new(String::new());
+    walk("", value, &mut out);
+    out.finish()
+}
+
+/// A bad destination is refused with every broken rule under `errors`, each
+/// with a JSON Pointer into the body, and no submitted value repeated.
+#[tokio::test]
+async fn a_bad_destination_lists_every_broken_rule_with_its_pointer() {
+    let server = start_default().await;
+    let token = server.global_token().await;
+    let cases = [
+        (
+            json!({"type": "eventbridge", "configuration": {
+                "aws_account_id": "12345-secretish", "aws_region": "mars-north-1"
+            }}),
+            vec![
+                ("/destination/configuration/aws_account_id", "pattern"),
+                ("/destination/configuration/aws_region", "enum"),
+            ],
+        ),
+        (
+            webhook(json!({"method": "basic", "username": "a:b"})),
+            vec![
+                (
+                    "/destination/configuration/webhook_authorization/password",
+                    "required",
+                ),
+                (
+                    "/destination/configuration/webhook_authorization/username",
+                    "pattern",
+                ),
+            ],
+        ),
+        (
+            json!({"type": "webhook", "configuration": {
+                "webhook_endpoint": "http://plain.example/hook",
+                "webhook_authorization": {"method": "custom_header", "header_key": "Bad Header"}
+            }}),
+            vec![
+                ("/destination/configuration/webhook_endpoint", "pattern"),
+                (
+                    "/destination/configuration/webhook_authorization/header_value",
+                    "required",
+                ),
+                (
+                    "/destination/configuration/webhook_authorization/header_key",
+                    "pattern",
+                ),
+            ],
+        ),
+        (
+            webhook(json!({"method": "digest", "username": "hook"})),
+            vec![(
+                "/destination/configuration/webhook_authorization/method",
+                "enum",
+            )],
+        ),
+        (
+            json!({"type": "kafka", "configuration": {}}),
+            vec![("/destination/type", "enum")],
+        ),
+        (
+            json!({"type": "action", "configuration": {}}),
+            vec![("/destination/configuration/action_id", "required")],
+        ),
+    ];
+    for (destination, expected) in cases {
+        let body = stream_to(destination.clone());
+        let (status, error) = server
+            .post_raw(
+                &token,
+                "/event-streams",
+                "application/json",
+                body.to_string(),
+            )
+            .await;
+        assert_eq!(status, 400, "{destination}: {error}");
+        let found: Vec<(&str, &str)> = error["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{error}"))
+            .iter()
+            .map(|item| {
+                (
+                    item["pointer"].as_str().unwrap(),
+                    item["code"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(found, expected, "{destination}");
+        let text = error.to_string();
+        for secretish in [
+            "12345-secretish",
+            "mars-north-1",
+            "plain.example",
+            "Bad Header",
+        ] {
+            assert!(!text.contains(secretish), "{text}");
+        }
+    }
+
+    // The generated client reads the same list as typed fields.
+    let client = server.client(&token);
+    let mut request: types::CreateEventStreamRequest = serde_json::from_value(stream_to(webhook(
+        json!({"method": "bearer", "token": "t"}),
+    )))
+    .unwrap();
+    request.name = Some("taken".parse().unwrap());
+    client
+        .create_event_stream()
+        .body(request.clone())
+        .send()
+        .await
+        .unwrap();
+    match client.create_event_stream().body(request).send().await {
+        Err(Error::ErrorResponse(response)) => {
+            assert_eq!(response.status(), 409);
+            assert!(
+                response.errors.is_empty(),
+                "a conflict is not a broken rule"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    let response = server
+        .http
+        .post(format!("{}/event-streams", server.base))
+        .bearer_auth(&token)
+        .json(&stream_to(json!({"type": "eventbridge", "configuration": {
+            "aws_account_id": "1234567890123", "aws_region": "us-east-1"
+        }})))
+        .send()
+        .await
+        .unwrap();
+    let error: types::Error = response.json().await.unwrap();
+    assert_eq!(error.errors.len(), 1, "{error:?}");
+    assert_eq!(
+        (
+            error.errors[0].pointer.as_str(),
+            error.errors[0].code.as_str()
+        ),
+        ("/destination/configuration/aws_account_id", "pattern")
+    );
+    assert_eq!(
+        error.errors[0].detail,
+        "'destination.configuration.aws_account_id' must match the pattern ^[0-9]{12}$"
+    );
+}
+
+/// The URI rule: an absolute URI of RFC 3986, `urn:` values included, and
+/// nothing with spaces, controls or characters a URI cannot hold.
+#[tokio::test]
+async fn subject_token_types_follow_the_stricter_uri_rule() {
+    let server = start_default().await;
+    let token = server.global_token().await;
+    for accepted in [
+        "urn:partner:token",
+        "https://partner.example/token-type?v=%2F",
+    ] {
+        let (status, body) = server
+            .post_raw(
+                &token,
+                "/token-exchange-profiles",
+                "application/json",
+                samples::profile_request(accepted, "act_token_exchange").to_string(),
+            )
+            .await;
+        assert_eq!(status, 201, "{accepted}: {body}");
+        assert_eq!(body["subject_token_type"], accepted);
+    }
+    for refused in [
+        "urn:partner token",
+        "urn:partner\u{7}token",
+        "urn:partner:token\n",
+        "urn:partner<token>",
+        "https://a/{tenant}",
+        "partner-token-type",
+        "https://a/%zz-token",
+    ] {
+        let (status, body) = server
+            .post_raw(
+                &token,
+                "/token-exchange-profiles",
+                "application/json",
+                samples::profile_request(refused, "act_token_exchange").to_string(),
+            )
+            .await;
+        assert_eq!(status, 400, "{refused:?}: {body}");
+        let codes: Vec<(&str, &str)> = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|item| {
+                (
+                    item["pointer"].as_str().unwrap(),
+                    item["code"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        // The seed's format and the pattern beside it agree.
+        assert_eq!(
+            codes,
+            [
+                ("/subject_token_type", "format"),
+                ("/subject_token_type", "pattern")
+            ],
+            "{refused:?}"
+        );
+    }
+}
+
+/// Templates arrive in the platform's real shape: typed attribute
+/// definitions, the vendor keys, and OIDC overrides.
+#[tokio::test]
+async fn templates_carry_real_user_attributes() {
+    let server = start_default().await;
+    let client = server.client(&server.global_token().await);
+    let template = client
+        .get_user_attribute_profile_template()
+        .id("uapt_workforce")
+        .send()
+        .await
+        .unwrap()
+        .into_inner();
+    let profile = &template.template;
+    assert_eq!(
+        profile.user_id.oidc_mapping,
+        Some(types::UserIdMappingOidcMapping::Sub)
+    );
+    let overrides = profile.user_id.strategy_overrides.as_ref().unwrap();
+    assert_eq!(
+        overrides.waad.as_ref().unwrap().oidc_mapping,
+        Some(types::StrategyOverrideOidcMapping::Oid)
+    );
+    let attributes = profile.user_attributes.as_ref().unwrap();
+    assert!((1..=64).contains(&attributes.len()));
+    let email = &attributes["email"];
+    assert!(email.profile_required);
+    assert_eq!(email.auth0_mapping.as_str(), "email");
+    assert_eq!(
+        email
+            .oidc_mapping
+            .as_ref()
+            .map(|oidc| oidc.mapping.as_str()),
+        Some("email")
+    );
+    let vendor = email.strategy_overrides.as_ref().unwrap();
+    assert!(vendor.okta.is_some() && vendor.google_apps.is_some());
+    assert!(vendor.extra.is_empty(), "{:?}", vendor.extra);
+    assert!(attributes["department"].oidc_mapping.is_none());
+
+    let customer = client
+        .get_user_attribute_profile_template()
+        .id("uapt_customer")
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        customer
+            .template
+            .user_attributes
+            .as_ref()
+            .unwrap()
+            .contains_key("phone_number")
+    );
+}

@@ -142,7 +142,11 @@ fn template_json() -> Value {
                     "vendor-federation": {"saml_mapping": ["upn"]}
                 }
             },
-            "user_attributes": {"email": {"label": "Email", "required": true}}
+            "user_attributes": {"email": {
+                "description": "Email address", "label": "Email",
+                "profile_required": true, "auth0_mapping": "email",
+                "oidc_mapping": {"mapping": "email"}
+            }}
         }
     })
 }
@@ -517,15 +521,15 @@ async fn every_constraint_is_enforced_before_the_trait_is_called() {
         (
             "/event-streams",
             stream("/destination/type", json!("queue")),
-            "'destination.type' must be one of: webhook",
+            "'destination.type' must be one of: webhook, eventbridge, action",
         ),
         (
             "/event-streams",
             stream(
                 "/destination/configuration/webhook_authorization/method",
-                json!("bearer"),
+                json!("digest"),
             ),
-            "'destination.configuration.webhook_authorization.method' must be one of: basic",
+            "'destination.configuration.webhook_authorization.method' must be one of: basic, bearer, custom_header",
         ),
         (
             "/event-streams",
@@ -906,17 +910,14 @@ async fn validation_errors_are_structured_with_pointers() {
 #[tokio::test]
 async fn the_client_reads_structured_errors_as_typed_fields() {
     let server = TestServer::start().await;
-    let request = types::CreateTokenExchangeProfileRequest {
-        name: "Partner tokens".parse().unwrap(),
-        // Long enough for the type, but not a URI: only the server's
-        // format check catches it.
-        subject_token_type: "not a uri".parse().unwrap(),
-        action_id: "act_1".parse().unwrap(),
-        type_: types::TokenExchangeProfileType::CustomAuthentication,
-    };
+    // The subject token type's pattern is checked by its type now, so the
+    // rule only the server checks is `minItems` (the list type cannot say it).
+    let mut request: types::CreateEventStreamRequest =
+        serde_json::from_value(stream_json()).unwrap();
+    request.subscriptions = Some(types::EventStreamSubscriptions(Vec::new()));
     let error = server
         .client(ALL_SCOPES)
-        .create_token_exchange_profile()
+        .create_event_stream()
         .body(request)
         .send()
         .await
@@ -930,5 +931,5 @@ async fn the_client_reads_structured_errors_as_typed_fields() {
         .iter()
         .map(|item| (item.pointer.as_str(), item.code.as_str()))
         .collect();
-    assert_eq!(items, [("/subject_token_type", "format")]);
+    assert_eq!(items, [("/subscriptions", "min_items")]);
 }

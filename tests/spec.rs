@@ -238,20 +238,256 @@ fn event_streams_state_the_seed() {
         (&status["enum"], &status["maxLength"]),
         (&json!(["enabled", "disabled"]), &json!(8))
     );
+    // The seed's webhook variant with basic authorization, as it shows them.
     assert_eq!(
-        schema(&spec, "WebhookAuthorizationMethod")["enum"],
+        schema(&spec, "WebhookBasicAuthorizationMethod")["enum"],
         json!(["basic"])
     );
     assert_eq!(
         schema(&spec, "WebhookDestinationType")["enum"],
         json!(["webhook"])
     );
-    assert!(
-        schema(&spec, "WebhookAuthorization")["properties"]
-            .get("password")
-            .is_none(),
-        "credentials are never returned"
+    let basic = schema(&spec, "WebhookBasicAuthorization");
+    assert_eq!(basic["required"], json!(["method", "username"]));
+    assert_eq!(
+        schema(&spec, "WebhookConfiguration")["required"],
+        json!(["webhook_endpoint", "webhook_authorization"])
     );
+}
+
+/// The refs of a discriminated `oneOf`, and its mapping, by discriminator value.
+fn variants(spec: &LoadedSpec, name: &str, property: &str) -> Vec<(String, String)> {
+    let union = schema(spec, name);
+    assert_eq!(union["discriminator"]["propertyName"], property, "{name}");
+    let one_of: Vec<&str> = union["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|variant| variant["$ref"].as_str().unwrap())
+        .collect();
+    let mapping = union["discriminator"]["mapping"].as_object().unwrap();
+    assert_eq!(
+        mapping
+            .values()
+            .map(|v| v.as_str().unwrap())
+            .collect::<Vec<_>>(),
+        one_of,
+        "{name}: every variant is mapped, in order"
+    );
+    mapping
+        .iter()
+        .map(|(value, target)| {
+            let target = target.as_str().unwrap().rsplit('/').next().unwrap();
+            // The variant's own discriminator property pins the same value.
+            let tag = &schema(spec, target)["properties"][property]["$ref"];
+            let tag = tag.as_str().unwrap().rsplit('/').next().unwrap();
+            assert_eq!(schema(spec, tag)["enum"], json!([value]), "{target}");
+            assert!(
+                schema(spec, target)["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&json!(property)),
+                "{target}"
+            );
+            (value.clone(), target.to_string())
+        })
+        .collect()
+}
+
+/// The properties a schema declares.
+fn property_names(spec: &LoadedSpec, name: &str) -> Vec<String> {
+    schema(spec, name)["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// Destinations and webhook authorization follow the platform's published
+/// definition and SDKs: three destination types, three methods, credentials
+/// sent but never returned.
+#[test]
+fn destinations_and_webhook_authorization_follow_the_published_definition() {
+    let spec = spec();
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        variants(&spec, "EventStreamDestination", "type"),
+        pairs(&[
+            ("webhook", "WebhookDestination"),
+            ("eventbridge", "EventBridgeDestination"),
+            ("action", "ActionDestination"),
+        ])
+    );
+    assert_eq!(
+        variants(&spec, "EventStreamDestinationInput", "type"),
+        pairs(&[
+            ("webhook", "WebhookDestinationInput"),
+            ("eventbridge", "EventBridgeDestination"),
+            ("action", "ActionDestination"),
+        ])
+    );
+    assert_eq!(
+        variants(&spec, "WebhookAuthorization", "method"),
+        pairs(&[
+            ("basic", "WebhookBasicAuthorization"),
+            ("bearer", "WebhookBearerAuthorization"),
+            ("custom_header", "WebhookCustomHeaderAuthorization"),
+        ])
+    );
+    assert_eq!(
+        variants(&spec, "WebhookAuthorizationInput", "method"),
+        pairs(&[
+            ("basic", "WebhookBasicAuthorizationInput"),
+            ("bearer", "WebhookBearerAuthorizationInput"),
+            ("custom_header", "WebhookCustomHeaderAuthorizationInput"),
+        ])
+    );
+    // Requests carry the credential, write-only; responses have no property
+    // that could carry one.
+    for (input, output, secret, echoed) in [
+        (
+            "WebhookBasicAuthorizationInput",
+            "WebhookBasicAuthorization",
+            "password",
+            Some("username"),
+        ),
+        (
+            "WebhookBearerAuthorizationInput",
+            "WebhookBearerAuthorization",
+            "token",
+            None,
+        ),
+        (
+            "WebhookCustomHeaderAuthorizationInput",
+            "WebhookCustomHeaderAuthorization",
+            "header_value",
+            Some("header_key"),
+        ),
+    ] {
+        let input_schema = schema(&spec, input);
+        assert_eq!(
+            input_schema["properties"][secret]["writeOnly"], true,
+            "{input}"
+        );
+        assert!(
+            input_schema["required"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(secret))
+        );
+        let mut expected = vec!["method".to_string()];
+        expected.extend(echoed.map(str::to_string));
+        assert_eq!(property_names(&spec, output), expected, "{output}");
+    }
+    assert_eq!(schema(&spec, "WebhookEndpoint")["pattern"], "^https://");
+    let eventbridge = schema(&spec, "EventBridgeConfiguration");
+    assert_eq!(
+        eventbridge["properties"]["aws_account_id"]["pattern"],
+        "^[0-9]{12}$"
+    );
+    assert_eq!(
+        eventbridge["properties"]["aws_partner_event_source"]["readOnly"], true,
+        "set by the service"
+    );
+    assert_eq!(
+        schema(&spec, "ActionDestinationConfiguration")["required"],
+        json!(["action_id"])
+    );
+
+    // The region list and the field names are the published definition's.
+    let published = published();
+    let published_schemas = &published["components"]["schemas"];
+    assert_eq!(
+        schema(&spec, "AwsRegion")["enum"],
+        published_schemas["EventStreamEventBridgeAWSRegionEnum"]["enum"]
+    );
+    for (ours, theirs) in [
+        (
+            "EventBridgeConfiguration",
+            "EventStreamEventBridgeConfiguration",
+        ),
+        (
+            "ActionDestinationConfiguration",
+            "EventStreamActionConfiguration",
+        ),
+        ("WebhookConfiguration", "EventStreamWebhookConfiguration"),
+        ("WebhookBasicAuthorization", "EventStreamWebhookBasicAuth"),
+        ("WebhookBearerAuthorization", "EventStreamWebhookBearerAuth"),
+        (
+            "WebhookCustomHeaderAuthorization",
+            "EventStreamWebhookCustomHeaderAuth",
+        ),
+    ] {
+        let theirs: Vec<String> = published_schemas[theirs]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        assert_eq!(property_names(&spec, ours), theirs, "{ours}");
+    }
+}
+
+fn published() -> Value {
+    serde_json::from_str(
+        &std::fs::read_to_string(
+            workspace_root().join("../shared/specs/platform-management-api.oas.json"),
+        )
+        .expect("the platform's published definition next to the workspace"),
+    )
+    .unwrap()
+}
+
+/// The seed's `format: url` stays; the `pattern` beside it states the same
+/// rule, and it accepts exactly what the server's `url` check accepts.
+#[test]
+fn the_uri_pattern_agrees_with_the_servers_url_check() {
+    use tenant_server_runtime::checks::{self, Location, Pattern, Violations};
+    let spec = spec();
+    let subject = schema(&spec, "SubjectTokenType");
+    assert_eq!(subject["format"], "url");
+    assert!(
+        subject["x-gap-decision"]
+            .as_str()
+            .unwrap()
+            .contains("urn:partner:token")
+    );
+    let source: &'static str = subject["pattern"].as_str().unwrap().to_string().leak();
+    let pattern = Pattern::new(source);
+    let samples = [
+        ("urn:partner:token", true),
+        ("urn:ietf:params:oauth:token-type:jwt", true),
+        ("https://partner.example/token?kind=a&b=%2F#frag", true),
+        ("mailto:a@b.c", true),
+        ("x+y.z-w:[::1]", true),
+        ("partner-token", false),
+        ("1urn:partner", false),
+        ("urn:", false),
+        (":nothing", false),
+        ("urn:partner token", false),
+        ("urn:partner\ttoken", false),
+        ("urn:partner\u{7f}", false),
+        ("urn:partner:token\n", false),
+        ("urn:a<b>", false),
+        ("https://a/{x}", false),
+        ("https://a|b", false),
+        ("urn:\\x", false),
+        ("urn:é", false),
+        ("https://a/%zz", false),
+        ("https://a/%4", false),
+    ];
+    let at = Location::Property(&Location::Body, "subject_token_type");
+    for (sample, valid) in samples {
+        let mut out = Violations::new();
+        checks::format(sample, "url", &at, &mut out);
+        assert_eq!(out.is_empty(), valid, "the url check on {sample:?}");
+        assert_eq!(pattern.matches(sample), valid, "the pattern on {sample:?}");
+    }
 }
 
 /// The platform's published definition (and its SDKs) require only
@@ -264,13 +500,7 @@ fn event_stream_creation_follows_the_published_definition() {
         schema(&spec, "CreateEventStreamRequest")["required"],
         json!(["destination"])
     );
-    let published: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            workspace_root().join("../shared/specs/platform-management-api.oas.json"),
-        )
-        .expect("the platform's published definition next to the workspace"),
-    )
-    .unwrap();
+    let published = published();
     let published_required =
         &published["components"]["schemas"]["CreateEventStreamWebHookRequestContent"]["required"];
     assert_eq!(published_required, &json!(["destination"]));
@@ -381,9 +611,87 @@ fn strategy_overrides_name_the_seeds_and_the_platforms_keys_and_keep_others() {
         overrides["additionalProperties"]["$ref"],
         "#/components/schemas/StrategyOverride"
     );
+    // Each override may also name the OIDC claim, from the platform's list.
     assert_eq!(
-        schema(&spec, "UserAttributes")["additionalProperties"],
-        true
+        schema(&spec, "StrategyOverride")["properties"]["oidc_mapping"]["enum"],
+        json!(["sub", "oid", "email"])
+    );
+    assert_eq!(
+        schema(&spec, "UserIdMapping")["properties"]["oidc_mapping"]["enum"],
+        json!(["sub"])
+    );
+    // Attribute overrides have the same keys, and keep others too.
+    let attribute_overrides = schema(&spec, "UserAttributeStrategyOverrides");
+    assert_eq!(
+        attribute_overrides["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect::<Vec<_>>(),
+        keys
+    );
+    assert_eq!(
+        attribute_overrides["additionalProperties"]["$ref"],
+        "#/components/schemas/UserAttributeStrategyOverride"
+    );
+}
+
+/// `user_attributes` in the platform's real shape: 1 to 64 named attribute
+/// definitions, with the published definition's fields and constraints.
+#[test]
+fn user_attributes_take_the_published_shape() {
+    let spec = spec();
+    let map = schema(&spec, "UserAttributes");
+    assert_eq!(
+        (&map["minProperties"], &map["maxProperties"]),
+        (&json!(1), &json!(64))
+    );
+    assert_eq!(
+        map["additionalProperties"]["$ref"],
+        "#/components/schemas/UserAttribute"
+    );
+    let published = published();
+    let published_schemas = &published["components"]["schemas"];
+    let theirs = &published_schemas["UserAttributeProfileUserAttributeAdditionalProperties"];
+    let ours = schema(&spec, "UserAttribute");
+    assert_eq!(
+        ours["required"],
+        json!(["description", "label", "profile_required", "auth0_mapping"])
+    );
+    assert_eq!(ours["required"], theirs["required"]);
+    assert_eq!(
+        property_names(&spec, "UserAttribute"),
+        theirs["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect::<Vec<_>>()
+    );
+    for field in ["description", "label", "auth0_mapping", "scim_mapping"] {
+        for keyword in ["type", "minLength", "maxLength"] {
+            assert_eq!(
+                ours["properties"][field][keyword], theirs["properties"][field][keyword],
+                "{field}.{keyword}"
+            );
+        }
+    }
+    assert_eq!(ours["properties"]["profile_required"]["type"], "boolean");
+    let oidc = schema(&spec, "UserAttributeOidcMapping");
+    let their_oidc = &published_schemas["UserAttributeProfileOidcMapping"];
+    assert_eq!(oidc["required"], their_oidc["required"]);
+    assert_eq!(
+        property_names(&spec, "UserAttributeOidcMapping"),
+        ["mapping", "display_name"]
+    );
+    let saml = schema(&spec, "UserAttributeSamlMapping");
+    let their_saml = &published_schemas["UserAttributeProfileSamlMapping"];
+    assert_eq!(saml["type"], "array");
+    assert_eq!(saml["minItems"], their_saml["minItems"]);
+    assert_eq!(saml["items"]["maxLength"], their_saml["items"]["maxLength"]);
+    assert_eq!(
+        property_names(&spec, "UserAttributeStrategyOverride"),
+        ["oidc_mapping", "saml_mapping", "scim_mapping"]
     );
 }
 
@@ -521,7 +829,17 @@ fn every_gap_of_the_seed_has_a_recorded_decision() {
         "/components/schemas/EventStreamStatus",
         "/components/schemas/EventStreamSubscription/properties/event_type",
         "/components/schemas/EventStreamDestination",
+        "/components/schemas/EventStreamDestinationInput",
+        "/components/schemas/WebhookEndpoint",
+        "/components/schemas/WebhookAuthorization",
         "/components/schemas/WebhookAuthorizationInput",
+        "/components/schemas/WebhookUsername",
+        "/components/schemas/EventBridgeConfiguration",
+        "/components/schemas/AwsRegion",
+        "/components/schemas/ActionDestinationConfiguration",
+        "/components/schemas/StrategyOverride/properties/oidc_mapping",
+        "/components/schemas/UserAttributeStrategyOverrides",
+        "/components/schemas/SubjectTokenType",
         "/components/schemas/PushNotificationApnsProvider",
     ];
     for pointer in decided {

@@ -15,8 +15,8 @@
 //! - **Timeouts** (10 s to connect, 30 s per request by default), a
 //!   `User-Agent` naming this crate and version, and a `tracing` span per call.
 //! - **Forward compatibility**: unknown response fields are ignored, and
-//!   where the spec allows extra members (vendor `strategy_overrides` keys,
-//!   `user_attributes`) they are kept.
+//!   where the spec allows extra members (further `strategy_overrides`
+//!   keys, attribute names in `user_attributes`) they are kept.
 //!
 //! With client credentials:
 //!

@@ -100,14 +100,12 @@ impl Store {
             return Err(CreateStreamError::NameTaken);
         }
         let now = chrono::Utc::now();
+        let id = ulid::Ulid::generate().to_string();
         let stream = types::EventStream {
-            id: ulid::Ulid::generate()
-                .to_string()
-                .parse()
-                .expect("a ULID has 26 characters"),
+            destination: without_credentials(request.destination, &id),
+            id: id.parse().expect("a ULID has 26 characters"),
             name: request.name,
             subscriptions: request.subscriptions,
-            destination: without_credentials(request.destination),
             status: request.status.unwrap_or(types::EventStreamStatus::Enabled),
             created_at: now,
             updated_at: now,
@@ -117,21 +115,68 @@ impl Store {
     }
 }
 
-/// The destination as stored and returned: the webhook password is dropped
-/// here, and the response type has no field that could carry it.
+/// The partner event source the service creates for an EventBridge
+/// destination: AWS's `aws.partner/{partner}/{name}` form, named after the
+/// stream so each stream has its own.
+pub fn partner_event_source(stream_id: &str) -> String {
+    format!(
+        "aws.partner/tenant-management/{}",
+        stream_id.to_ascii_lowercase()
+    )
+}
+
+/// The destination as stored and returned. Credentials (the basic password,
+/// the bearer token, the custom header's value) are dropped here, and the
+/// response types have no field that could carry them; an EventBridge
+/// destination gets the partner event source the service sets, whatever the
+/// request said.
 fn without_credentials(
     destination: types::EventStreamDestinationInput,
+    stream_id: &str,
 ) -> types::EventStreamDestination {
-    let webhook = destination.0;
-    let authorization = webhook.configuration.webhook_authorization;
-    types::EventStreamDestination(types::WebhookDestination {
-        type_: webhook.type_,
-        configuration: types::WebhookConfiguration {
-            webhook_endpoint: webhook.configuration.webhook_endpoint,
-            webhook_authorization: types::WebhookAuthorization {
-                method: authorization.method,
-                username: authorization.username,
-            },
-        },
-    })
+    use types::{EventStreamDestinationInput as Input, WebhookAuthorizationInput as AuthInput};
+    match destination {
+        Input::WebhookDestinationInput(webhook) => {
+            let authorization = match webhook.configuration.webhook_authorization {
+                AuthInput::BasicAuthorizationInput(basic) => {
+                    types::WebhookAuthorization::BasicAuthorization(
+                        types::WebhookBasicAuthorization {
+                            method: basic.method,
+                            username: basic.username,
+                        },
+                    )
+                }
+                AuthInput::BearerAuthorizationInput(bearer) => {
+                    types::WebhookAuthorization::BearerAuthorization(
+                        types::WebhookBearerAuthorization {
+                            method: bearer.method,
+                        },
+                    )
+                }
+                AuthInput::CustomHeaderAuthorizationInput(header) => {
+                    types::WebhookAuthorization::CustomHeaderAuthorization(
+                        types::WebhookCustomHeaderAuthorization {
+                            method: header.method,
+                            header_key: header.header_key,
+                        },
+                    )
+                }
+            };
+            types::EventStreamDestination::WebhookDestination(types::WebhookDestination {
+                type_: webhook.type_,
+                configuration: types::WebhookConfiguration {
+                    webhook_endpoint: webhook.configuration.webhook_endpoint,
+                    webhook_authorization: authorization,
+                },
+            })
+        }
+        Input::EventBridgeDestination(mut eventbridge) => {
+            eventbridge.configuration.aws_partner_event_source =
+                Some(partner_event_source(stream_id));
+            types::EventStreamDestination::EventBridgeDestination(eventbridge)
+        }
+        Input::ActionDestination(action) => {
+            types::EventStreamDestination::ActionDestination(action)
+        }
+    }
 }

@@ -180,7 +180,7 @@ impl Client {
 
     /// Create an event stream
     ///
-    /// Creates a stream that forwards the subscribed event types to a destination. Only the webhook destination is described.
+    /// Creates a stream that forwards the subscribed event types to a destination: a webhook, an Amazon EventBridge partner event source or an action.
     ///
     /// Requires the `create:event_streams` scope.
     ///

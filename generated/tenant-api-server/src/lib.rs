@@ -421,7 +421,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
 
     /// Create an event stream
     ///
-    /// Creates a stream that forwards the subscribed event types to a destination. Only the webhook destination is described.
+    /// Creates a stream that forwards the subscribed event types to a destination: a webhook, an Amazon EventBridge partner event source or an action.
     ///
     /// Requires the `create:event_streams` scope.
     ///
@@ -648,6 +648,100 @@ mod validate {
     use tenant_server_runtime::checks::{self as check, Location, Violations};
     use tenant_server_runtime::json::Value;
 
+    /// Checks a value against the `ActionDestination` schema.
+    pub(crate) fn action_destination(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["type", "configuration"], out);
+            if let Some(value) = object.get("type") {
+                let at = &at.property("type");
+                action_destination_type(value, at, out);
+            }
+            if let Some(value) = object.get("configuration") {
+                let at = &at.property("configuration");
+                action_destination_configuration(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `ActionDestinationConfiguration` schema.
+    pub(crate) fn action_destination_configuration(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["action_id"], out);
+            if let Some(value) = object.get("action_id") {
+                let at = &at.property("action_id");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `ActionDestinationType` schema.
+    pub(crate) fn action_destination_type(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["action"], at, out);
+        }
+    }
+
+    /// Checks a value against the `AwsRegion` schema.
+    pub(crate) fn aws_region(value: &Value, at: &Location, out: &mut Violations) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(
+                text,
+                &[
+                    "af-south-1",
+                    "ap-east-1",
+                    "ap-east-2",
+                    "ap-northeast-1",
+                    "ap-northeast-2",
+                    "ap-northeast-3",
+                    "ap-south-1",
+                    "ap-south-2",
+                    "ap-southeast-1",
+                    "ap-southeast-2",
+                    "ap-southeast-3",
+                    "ap-southeast-4",
+                    "ap-southeast-5",
+                    "ap-southeast-6",
+                    "ap-southeast-7",
+                    "ca-central-1",
+                    "ca-west-1",
+                    "eu-central-1",
+                    "eu-central-2",
+                    "eu-north-1",
+                    "eu-south-1",
+                    "eu-south-2",
+                    "eu-west-1",
+                    "eu-west-2",
+                    "eu-west-3",
+                    "il-central-1",
+                    "me-central-1",
+                    "me-south-1",
+                    "mx-central-1",
+                    "sa-east-1",
+                    "us-gov-east-1",
+                    "us-gov-west-1",
+                    "us-east-1",
+                    "us-east-2",
+                    "us-west-1",
+                    "us-west-2",
+                ],
+                at,
+                out,
+            );
+        }
+    }
+
     /// Checks a value against the `CreateEventStreamRequest` schema.
     pub(crate) fn create_event_stream_request(
         value: &Value,
@@ -713,13 +807,91 @@ mod validate {
         }
     }
 
+    /// Checks a value against the `EventBridgeConfiguration` schema.
+    pub(crate) fn event_bridge_configuration(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["aws_account_id", "aws_region"], out);
+            if let Some(value) = object.get("aws_account_id") {
+                let at = &at.property("aws_account_id");
+                if let Some(text) = check::expect_string(value, at, out) {
+                    {
+                        static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
+                        check::Pattern::new("^[0-9]{12}$"));
+                        check::pattern(text, &PATTERN, at, out);
+                    }
+                }
+            }
+            if let Some(value) = object.get("aws_region") {
+                let at = &at.property("aws_region");
+                aws_region(value, at, out);
+            }
+            if let Some(value) = object.get("aws_partner_event_source") {
+                let at = &at.property("aws_partner_event_source");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `EventBridgeDestination` schema.
+    pub(crate) fn event_bridge_destination(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["type", "configuration"], out);
+            if let Some(value) = object.get("type") {
+                let at = &at.property("type");
+                event_bridge_destination_type(value, at, out);
+            }
+            if let Some(value) = object.get("configuration") {
+                let at = &at.property("configuration");
+                event_bridge_configuration(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `EventBridgeDestinationType` schema.
+    pub(crate) fn event_bridge_destination_type(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["eventbridge"], at, out);
+        }
+    }
+
     /// Checks a value against the `EventStreamDestinationInput` schema.
     pub(crate) fn event_stream_destination_input(
         value: &Value,
         at: &Location,
         out: &mut Violations,
     ) {
-        webhook_destination_input(value, at, out);
+        if let Some(object) = check::expect_object(value, at, out) {
+            match object.get("type") {
+                Some(Value::String(kind)) => {
+                    match kind.as_str() {
+                        "webhook" => webhook_destination_input(value, at, out),
+                        "eventbridge" => event_bridge_destination(value, at, out),
+                        "action" => action_destination(value, at, out),
+                        other => {
+                            check::one_of_values(
+                                other,
+                                &["webhook", "eventbridge", "action"],
+                                &at.property("type"),
+                                out,
+                            )
+                        }
+                    }
+                }
+                _ => check::required_string(object, at, "type", out),
+            }
+        }
     }
 
     /// Checks a value against the `EventStreamName` schema.
@@ -781,6 +953,13 @@ mod validate {
             check::min_length(text, 8usize, at, out);
             check::max_length(text, 100usize, at, out);
             check::format(text, "url", at, out);
+            {
+                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
+                check::Pattern::new(
+                    "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
+                ));
+                check::pattern(text, &PATTERN, at, out);
+            }
         }
     }
 
@@ -831,14 +1010,44 @@ mod validate {
         out: &mut Violations,
     ) {
         if let Some(object) = check::expect_object(value, at, out) {
+            match object.get("method") {
+                Some(Value::String(kind)) => {
+                    match kind.as_str() {
+                        "basic" => webhook_basic_authorization_input(value, at, out),
+                        "bearer" => webhook_bearer_authorization_input(value, at, out),
+                        "custom_header" => {
+                            webhook_custom_header_authorization_input(value, at, out)
+                        }
+                        other => {
+                            check::one_of_values(
+                                other,
+                                &["basic", "bearer", "custom_header"],
+                                &at.property("method"),
+                                out,
+                            )
+                        }
+                    }
+                }
+                _ => check::required_string(object, at, "method", out),
+            }
+        }
+    }
+
+    /// Checks a value against the `WebhookBasicAuthorizationInput` schema.
+    pub(crate) fn webhook_basic_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
             check::required(object, at, &["method", "username", "password"], out);
             if let Some(value) = object.get("method") {
                 let at = &at.property("method");
-                webhook_authorization_method(value, at, out);
+                webhook_basic_authorization_method(value, at, out);
             }
             if let Some(value) = object.get("username") {
                 let at = &at.property("username");
-                check::expect_string(value, at, out);
+                webhook_username(value, at, out);
             }
             if let Some(value) = object.get("password") {
                 let at = &at.property("password");
@@ -847,14 +1056,44 @@ mod validate {
         }
     }
 
-    /// Checks a value against the `WebhookAuthorizationMethod` schema.
-    pub(crate) fn webhook_authorization_method(
+    /// Checks a value against the `WebhookBasicAuthorizationMethod` schema.
+    pub(crate) fn webhook_basic_authorization_method(
         value: &Value,
         at: &Location,
         out: &mut Violations,
     ) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::one_of_values(text, &["basic"], at, out);
+        }
+    }
+
+    /// Checks a value against the `WebhookBearerAuthorizationInput` schema.
+    pub(crate) fn webhook_bearer_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "token"], out);
+            if let Some(value) = object.get("method") {
+                let at = &at.property("method");
+                webhook_bearer_authorization_method(value, at, out);
+            }
+            if let Some(value) = object.get("token") {
+                let at = &at.property("token");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `WebhookBearerAuthorizationMethod` schema.
+    pub(crate) fn webhook_bearer_authorization_method(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["bearer"], at, out);
         }
     }
 
@@ -873,12 +1112,46 @@ mod validate {
             );
             if let Some(value) = object.get("webhook_endpoint") {
                 let at = &at.property("webhook_endpoint");
-                check::expect_string(value, at, out);
+                webhook_endpoint(value, at, out);
             }
             if let Some(value) = object.get("webhook_authorization") {
                 let at = &at.property("webhook_authorization");
                 webhook_authorization_input(value, at, out);
             }
+        }
+    }
+
+    /// Checks a value against the `WebhookCustomHeaderAuthorizationInput` schema.
+    pub(crate) fn webhook_custom_header_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "header_key", "header_value"], out);
+            if let Some(value) = object.get("method") {
+                let at = &at.property("method");
+                webhook_custom_header_authorization_method(value, at, out);
+            }
+            if let Some(value) = object.get("header_key") {
+                let at = &at.property("header_key");
+                webhook_header_key(value, at, out);
+            }
+            if let Some(value) = object.get("header_value") {
+                let at = &at.property("header_value");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `WebhookCustomHeaderAuthorizationMethod` schema.
+    pub(crate) fn webhook_custom_header_authorization_method(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["custom_header"], at, out);
         }
     }
 
@@ -909,6 +1182,45 @@ mod validate {
     ) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::one_of_values(text, &["webhook"], at, out);
+        }
+    }
+
+    /// Checks a value against the `WebhookEndpoint` schema.
+    pub(crate) fn webhook_endpoint(value: &Value, at: &Location, out: &mut Violations) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            {
+                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
+                check::Pattern::new("^https://"));
+                check::pattern(text, &PATTERN, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `WebhookHeaderKey` schema.
+    pub(crate) fn webhook_header_key(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::min_length(text, 1usize, at, out);
+            {
+                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
+                check::Pattern::new("^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$"));
+                check::pattern(text, &PATTERN, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `WebhookUsername` schema.
+    pub(crate) fn webhook_username(value: &Value, at: &Location, out: &mut Violations) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::max_length(text, 128usize, at, out);
+            {
+                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
+                check::Pattern::new("^[^:]+$"));
+                check::pattern(text, &PATTERN, at, out);
+            }
         }
     }
 }

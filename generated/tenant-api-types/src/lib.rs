@@ -12,6 +12,92 @@
 //! fields when converted into the struct.
 #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
 
+/// An action destination, an action of the tenant that receives the events.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct ActionDestination {
+    pub configuration: ActionDestinationConfiguration,
+    #[serde(rename = "type")]
+    pub type_: ActionDestinationType,
+}
+
+impl ActionDestination {
+    pub fn builder() -> builder::ActionDestination {
+        Default::default()
+    }
+}
+
+/// Configuration of an action destination.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct ActionDestinationConfiguration {
+    /// ID of the action that receives the events.
+    pub action_id: ::std::string::String,
+}
+
+impl ActionDestinationConfiguration {
+    pub fn builder() -> builder::ActionDestinationConfiguration {
+        Default::default()
+    }
+}
+
+/// The destination type of an action.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ActionDestinationType {
+    #[serde(rename = "action")]
+    Action,
+}
+
+impl ::std::fmt::Display for ActionDestinationType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Action => f.write_str("action"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for ActionDestinationType {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "action" => Ok(Self::Action),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for ActionDestinationType {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
 /// An action module, with its draft version and latest published version.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModule {
@@ -99,6 +185,205 @@ impl ActionModuleVersionReference {
     }
 }
 
+/// The AWS region of an Amazon EventBridge destination.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum AwsRegion {
+    #[serde(rename = "af-south-1")]
+    AfSouth1,
+    #[serde(rename = "ap-east-1")]
+    ApEast1,
+    #[serde(rename = "ap-east-2")]
+    ApEast2,
+    #[serde(rename = "ap-northeast-1")]
+    ApNortheast1,
+    #[serde(rename = "ap-northeast-2")]
+    ApNortheast2,
+    #[serde(rename = "ap-northeast-3")]
+    ApNortheast3,
+    #[serde(rename = "ap-south-1")]
+    ApSouth1,
+    #[serde(rename = "ap-south-2")]
+    ApSouth2,
+    #[serde(rename = "ap-southeast-1")]
+    ApSoutheast1,
+    #[serde(rename = "ap-southeast-2")]
+    ApSoutheast2,
+    #[serde(rename = "ap-southeast-3")]
+    ApSoutheast3,
+    #[serde(rename = "ap-southeast-4")]
+    ApSoutheast4,
+    #[serde(rename = "ap-southeast-5")]
+    ApSoutheast5,
+    #[serde(rename = "ap-southeast-6")]
+    ApSoutheast6,
+    #[serde(rename = "ap-southeast-7")]
+    ApSoutheast7,
+    #[serde(rename = "ca-central-1")]
+    CaCentral1,
+    #[serde(rename = "ca-west-1")]
+    CaWest1,
+    #[serde(rename = "eu-central-1")]
+    EuCentral1,
+    #[serde(rename = "eu-central-2")]
+    EuCentral2,
+    #[serde(rename = "eu-north-1")]
+    EuNorth1,
+    #[serde(rename = "eu-south-1")]
+    EuSouth1,
+    #[serde(rename = "eu-south-2")]
+    EuSouth2,
+    #[serde(rename = "eu-west-1")]
+    EuWest1,
+    #[serde(rename = "eu-west-2")]
+    EuWest2,
+    #[serde(rename = "eu-west-3")]
+    EuWest3,
+    #[serde(rename = "il-central-1")]
+    IlCentral1,
+    #[serde(rename = "me-central-1")]
+    MeCentral1,
+    #[serde(rename = "me-south-1")]
+    MeSouth1,
+    #[serde(rename = "mx-central-1")]
+    MxCentral1,
+    #[serde(rename = "sa-east-1")]
+    SaEast1,
+    #[serde(rename = "us-gov-east-1")]
+    UsGovEast1,
+    #[serde(rename = "us-gov-west-1")]
+    UsGovWest1,
+    #[serde(rename = "us-east-1")]
+    UsEast1,
+    #[serde(rename = "us-east-2")]
+    UsEast2,
+    #[serde(rename = "us-west-1")]
+    UsWest1,
+    #[serde(rename = "us-west-2")]
+    UsWest2,
+}
+
+impl ::std::fmt::Display for AwsRegion {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::AfSouth1 => f.write_str("af-south-1"),
+            Self::ApEast1 => f.write_str("ap-east-1"),
+            Self::ApEast2 => f.write_str("ap-east-2"),
+            Self::ApNortheast1 => f.write_str("ap-northeast-1"),
+            Self::ApNortheast2 => f.write_str("ap-northeast-2"),
+            Self::ApNortheast3 => f.write_str("ap-northeast-3"),
+            Self::ApSouth1 => f.write_str("ap-south-1"),
+            Self::ApSouth2 => f.write_str("ap-south-2"),
+            Self::ApSoutheast1 => f.write_str("ap-southeast-1"),
+            Self::ApSoutheast2 => f.write_str("ap-southeast-2"),
+            Self::ApSoutheast3 => f.write_str("ap-southeast-3"),
+            Self::ApSoutheast4 => f.write_str("ap-southeast-4"),
+            Self::ApSoutheast5 => f.write_str("ap-southeast-5"),
+            Self::ApSoutheast6 => f.write_str("ap-southeast-6"),
+            Self::ApSoutheast7 => f.write_str("ap-southeast-7"),
+            Self::CaCentral1 => f.write_str("ca-central-1"),
+            Self::CaWest1 => f.write_str("ca-west-1"),
+            Self::EuCentral1 => f.write_str("eu-central-1"),
+            Self::EuCentral2 => f.write_str("eu-central-2"),
+            Self::EuNorth1 => f.write_str("eu-north-1"),
+            Self::EuSouth1 => f.write_str("eu-south-1"),
+            Self::EuSouth2 => f.write_str("eu-south-2"),
+            Self::EuWest1 => f.write_str("eu-west-1"),
+            Self::EuWest2 => f.write_str("eu-west-2"),
+            Self::EuWest3 => f.write_str("eu-west-3"),
+            Self::IlCentral1 => f.write_str("il-central-1"),
+            Self::MeCentral1 => f.write_str("me-central-1"),
+            Self::MeSouth1 => f.write_str("me-south-1"),
+            Self::MxCentral1 => f.write_str("mx-central-1"),
+            Self::SaEast1 => f.write_str("sa-east-1"),
+            Self::UsGovEast1 => f.write_str("us-gov-east-1"),
+            Self::UsGovWest1 => f.write_str("us-gov-west-1"),
+            Self::UsEast1 => f.write_str("us-east-1"),
+            Self::UsEast2 => f.write_str("us-east-2"),
+            Self::UsWest1 => f.write_str("us-west-1"),
+            Self::UsWest2 => f.write_str("us-west-2"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for AwsRegion {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "af-south-1" => Ok(Self::AfSouth1),
+            "ap-east-1" => Ok(Self::ApEast1),
+            "ap-east-2" => Ok(Self::ApEast2),
+            "ap-northeast-1" => Ok(Self::ApNortheast1),
+            "ap-northeast-2" => Ok(Self::ApNortheast2),
+            "ap-northeast-3" => Ok(Self::ApNortheast3),
+            "ap-south-1" => Ok(Self::ApSouth1),
+            "ap-south-2" => Ok(Self::ApSouth2),
+            "ap-southeast-1" => Ok(Self::ApSoutheast1),
+            "ap-southeast-2" => Ok(Self::ApSoutheast2),
+            "ap-southeast-3" => Ok(Self::ApSoutheast3),
+            "ap-southeast-4" => Ok(Self::ApSoutheast4),
+            "ap-southeast-5" => Ok(Self::ApSoutheast5),
+            "ap-southeast-6" => Ok(Self::ApSoutheast6),
+            "ap-southeast-7" => Ok(Self::ApSoutheast7),
+            "ca-central-1" => Ok(Self::CaCentral1),
+            "ca-west-1" => Ok(Self::CaWest1),
+            "eu-central-1" => Ok(Self::EuCentral1),
+            "eu-central-2" => Ok(Self::EuCentral2),
+            "eu-north-1" => Ok(Self::EuNorth1),
+            "eu-south-1" => Ok(Self::EuSouth1),
+            "eu-south-2" => Ok(Self::EuSouth2),
+            "eu-west-1" => Ok(Self::EuWest1),
+            "eu-west-2" => Ok(Self::EuWest2),
+            "eu-west-3" => Ok(Self::EuWest3),
+            "il-central-1" => Ok(Self::IlCentral1),
+            "me-central-1" => Ok(Self::MeCentral1),
+            "me-south-1" => Ok(Self::MeSouth1),
+            "mx-central-1" => Ok(Self::MxCentral1),
+            "sa-east-1" => Ok(Self::SaEast1),
+            "us-gov-east-1" => Ok(Self::UsGovEast1),
+            "us-gov-west-1" => Ok(Self::UsGovWest1),
+            "us-east-1" => Ok(Self::UsEast1),
+            "us-east-2" => Ok(Self::UsEast2),
+            "us-west-1" => Ok(Self::UsWest1),
+            "us-west-2" => Ok(Self::UsWest2),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for AwsRegion {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
 /// An event stream to create.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
@@ -164,7 +449,7 @@ impl Error {
 /// One broken rule of a request.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ErrorItem {
-    /// The rule: type, required, additional_property, min_length, max_length, enum, format, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
+    /// The rule: type, required, additional_property, min_length, max_length, enum, format, pattern, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
     pub code: ::std::string::String,
     /// The field and the rule it breaks, in a sentence.
     pub detail: ::std::string::String,
@@ -175,6 +460,165 @@ pub struct ErrorItem {
 impl ErrorItem {
     pub fn builder() -> builder::ErrorItem {
         Default::default()
+    }
+}
+
+/// Configuration of an Amazon EventBridge destination.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct EventBridgeConfiguration {
+    /// The AWS account that receives the events, 12 digits.
+    pub aws_account_id: EventBridgeConfigurationAwsAccountId,
+    /// The partner event source the service created for the stream.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub aws_partner_event_source: ::std::option::Option<::std::string::String>,
+    pub aws_region: AwsRegion,
+}
+
+impl EventBridgeConfiguration {
+    pub fn builder() -> builder::EventBridgeConfiguration {
+        Default::default()
+    }
+}
+
+/// The AWS account that receives the events, 12 digits.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct EventBridgeConfigurationAwsAccountId(::std::string::String);
+
+impl ::std::ops::Deref for EventBridgeConfigurationAwsAccountId {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<EventBridgeConfigurationAwsAccountId>
+for ::std::string::String {
+    fn from(value: EventBridgeConfigurationAwsAccountId) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^[0-9]{12}$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[0-9]{12}$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for EventBridgeConfigurationAwsAccountId {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for EventBridgeConfigurationAwsAccountId {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// An Amazon EventBridge destination: events go to a partner event source the service creates in the given AWS account and region.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct EventBridgeDestination {
+    pub configuration: EventBridgeConfiguration,
+    #[serde(rename = "type")]
+    pub type_: EventBridgeDestinationType,
+}
+
+impl EventBridgeDestination {
+    pub fn builder() -> builder::EventBridgeDestination {
+        Default::default()
+    }
+}
+
+/// The destination type of Amazon EventBridge.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum EventBridgeDestinationType {
+    #[serde(rename = "eventbridge")]
+    Eventbridge,
+}
+
+impl ::std::fmt::Display for EventBridgeDestinationType {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Eventbridge => f.write_str("eventbridge"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for EventBridgeDestinationType {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "eventbridge" => Ok(Self::Eventbridge),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for EventBridgeDestinationType {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationType {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 
@@ -201,53 +645,57 @@ impl EventStream {
     }
 }
 
-/// Where the stream delivers events. Only the webhook variant is described.
+/// Where the stream delivers events, as the service returns it: a webhook, an Amazon EventBridge partner event source or an action. Credentials are never returned.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct EventStreamDestination(pub WebhookDestination);
-
-impl ::std::ops::Deref for EventStreamDestination {
-    type Target = WebhookDestination;
-
-    fn deref(&self) -> &WebhookDestination {
-        &self.0
-    }
-}
-
-impl ::std::convert::From<EventStreamDestination> for WebhookDestination {
-    fn from(value: EventStreamDestination) -> Self {
-        value.0
-    }
+#[serde(untagged)]
+pub enum EventStreamDestination {
+    WebhookDestination(WebhookDestination),
+    EventBridgeDestination(EventBridgeDestination),
+    ActionDestination(ActionDestination),
 }
 
 impl ::std::convert::From<WebhookDestination> for EventStreamDestination {
     fn from(value: WebhookDestination) -> Self {
-        Self(value)
+        Self::WebhookDestination(value)
     }
 }
 
-/// Where the stream is to deliver events, with the credentials the destination needs. Only the webhook variant is described.
+impl ::std::convert::From<EventBridgeDestination> for EventStreamDestination {
+    fn from(value: EventBridgeDestination) -> Self {
+        Self::EventBridgeDestination(value)
+    }
+}
+
+impl ::std::convert::From<ActionDestination> for EventStreamDestination {
+    fn from(value: ActionDestination) -> Self {
+        Self::ActionDestination(value)
+    }
+}
+
+/// Where the stream is to deliver events, with the credentials the destination needs: a webhook, an Amazon EventBridge partner event source or an action.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(transparent)]
-pub struct EventStreamDestinationInput(pub WebhookDestinationInput);
-
-impl ::std::ops::Deref for EventStreamDestinationInput {
-    type Target = WebhookDestinationInput;
-
-    fn deref(&self) -> &WebhookDestinationInput {
-        &self.0
-    }
-}
-
-impl ::std::convert::From<EventStreamDestinationInput> for WebhookDestinationInput {
-    fn from(value: EventStreamDestinationInput) -> Self {
-        value.0
-    }
+#[serde(untagged)]
+pub enum EventStreamDestinationInput {
+    WebhookDestinationInput(WebhookDestinationInput),
+    EventBridgeDestination(EventBridgeDestination),
+    ActionDestination(ActionDestination),
 }
 
 impl ::std::convert::From<WebhookDestinationInput> for EventStreamDestinationInput {
     fn from(value: WebhookDestinationInput) -> Self {
-        Self(value)
+        Self::WebhookDestinationInput(value)
+    }
+}
+
+impl ::std::convert::From<EventBridgeDestination> for EventStreamDestinationInput {
+    fn from(value: EventBridgeDestination) -> Self {
+        Self::EventBridgeDestination(value)
+    }
+}
+
+impl ::std::convert::From<ActionDestination> for EventStreamDestinationInput {
+    fn from(value: ActionDestination) -> Self {
+        Self::ActionDestination(value)
     }
 }
 
@@ -511,6 +959,9 @@ impl PushNotificationApnsProvider {
 /// The user identifier mapping for one connection strategy.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
+    /// Claim that carries the user identifier in OpenID Connect for this strategy.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub oidc_mapping: ::std::option::Option<StrategyOverrideOidcMapping>,
     /// SAML attributes that carry the user identifier.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
@@ -525,7 +976,74 @@ impl StrategyOverride {
     }
 }
 
-/// Subject token type, a URI. The profile whose value matches a token exchange request's subject token type is executed for it. Unique within a tenant.
+/// Claim that carries the user identifier in OpenID Connect for this strategy.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum StrategyOverrideOidcMapping {
+    #[serde(rename = "sub")]
+    Sub,
+    #[serde(rename = "oid")]
+    Oid,
+    #[serde(rename = "email")]
+    Email,
+}
+
+impl ::std::fmt::Display for StrategyOverrideOidcMapping {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Sub => f.write_str("sub"),
+            Self::Oid => f.write_str("oid"),
+            Self::Email => f.write_str("email"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for StrategyOverrideOidcMapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "sub" => Ok(Self::Sub),
+            "oid" => Ok(Self::Oid),
+            "email" => Ok(Self::Email),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for StrategyOverrideOidcMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for StrategyOverrideOidcMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+/// Subject token type, an absolute URI (RFC 3986), such as `urn:partner:token` or `https://partner.example/token`. The profile whose value matches a token exchange request's subject token type is executed for it. Unique within a tenant. `format: url` is the seed's; the `pattern` states the same rule for tools that do not know that format.
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct SubjectTokenType(::std::string::String);
@@ -555,6 +1073,20 @@ impl ::std::str::FromStr for SubjectTokenType {
         }
         if value.chars().count() < 8usize {
             return Err("shorter than 8 characters".into());
+        }
+
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        {
+            ::regress::Regex::new(
+                    "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
+                )
+                .unwrap()
+        });
+        if PATTERN.find(value).is_none() {
+            return Err(
+                "doesn't match pattern \"^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$\""
+                    .into(),
+            );
         }
         Ok(Self(value.to_string()))
     }
@@ -816,6 +1348,392 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType
     }
 }
 
+/// How one user attribute maps to the user profile and to each protocol.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct UserAttribute {
+    /// The user profile field the attribute maps to.
+    pub auth0_mapping: UserAttributeAuth0Mapping,
+    /// Description of the attribute.
+    pub description: UserAttributeDescription,
+    /// Display label of the attribute.
+    pub label: UserAttributeLabel,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
+    /// Whether the attribute is required in the profile.
+    pub profile_required: bool,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
+    /// SCIM attribute the attribute maps to.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub scim_mapping: ::std::option::Option<UserAttributeScimMapping>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub strategy_overrides: ::std::option::Option<UserAttributeStrategyOverrides>,
+}
+
+impl UserAttribute {
+    pub fn builder() -> builder::UserAttribute {
+        Default::default()
+    }
+}
+
+/// The user profile field the attribute maps to.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeAuth0Mapping(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeAuth0Mapping {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeAuth0Mapping> for ::std::string::String {
+    fn from(value: UserAttributeAuth0Mapping) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeAuth0Mapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 50usize {
+            return Err("longer than 50 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeAuth0Mapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeAuth0Mapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// Description of the attribute.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeDescription(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeDescription {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeDescription> for ::std::string::String {
+    fn from(value: UserAttributeDescription) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeDescription {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeDescription {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// Display label of the attribute.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeLabel(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeLabel {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeLabel> for ::std::string::String {
+    fn from(value: UserAttributeLabel) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeLabel {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeLabel {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// The OpenID Connect claim an attribute maps to.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct UserAttributeOidcMapping {
+    /// Display name of the claim.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub display_name: ::std::option::Option<UserAttributeOidcMappingDisplayName>,
+    /// Name of the claim.
+    pub mapping: UserAttributeOidcMappingMapping,
+}
+
+impl UserAttributeOidcMapping {
+    pub fn builder() -> builder::UserAttributeOidcMapping {
+        Default::default()
+    }
+}
+
+/// Display name of the claim.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeOidcMappingDisplayName(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeOidcMappingDisplayName>
+for ::std::string::String {
+    fn from(value: UserAttributeOidcMappingDisplayName) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 50usize {
+            return Err("longer than 50 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingDisplayName {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for UserAttributeOidcMappingDisplayName {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// Name of the claim.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeOidcMappingMapping(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeOidcMappingMapping> for ::std::string::String {
+    fn from(value: UserAttributeOidcMappingMapping) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 50usize {
+            return Err("longer than 50 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeOidcMappingMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
 /// The profile a template describes.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
@@ -848,32 +1766,321 @@ impl UserAttributeProfileTemplate {
     }
 }
 
-/// Attribute definitions, keyed by attribute name.
+/// SAML attributes an attribute maps to.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(transparent)]
+pub struct UserAttributeSamlMapping(pub ::std::vec::Vec<UserAttributeSamlMappingItem>);
+
+impl ::std::ops::Deref for UserAttributeSamlMapping {
+    type Target = ::std::vec::Vec<UserAttributeSamlMappingItem>;
+
+    fn deref(&self) -> &::std::vec::Vec<UserAttributeSamlMappingItem> {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeSamlMapping>
+for ::std::vec::Vec<UserAttributeSamlMappingItem> {
+    fn from(value: UserAttributeSamlMapping) -> Self {
+        value.0
+    }
+}
+
+impl ::std::convert::From<::std::vec::Vec<UserAttributeSamlMappingItem>>
+for UserAttributeSamlMapping {
+    fn from(value: ::std::vec::Vec<UserAttributeSamlMappingItem>) -> Self {
+        Self(value)
+    }
+}
+
+/// `UserAttributeSamlMappingItem`
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeSamlMappingItem(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeSamlMappingItem {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeSamlMappingItem> for ::std::string::String {
+    fn from(value: UserAttributeSamlMappingItem) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeSamlMappingItem {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeSamlMappingItem {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeSamlMappingItem {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// SCIM attribute the attribute maps to.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeScimMapping(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeScimMapping {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeScimMapping> for ::std::string::String {
+    fn from(value: UserAttributeScimMapping) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeScimMapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserAttributeScimMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// An attribute's mapping for one connection strategy.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+pub struct UserAttributeStrategyOverride {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
+    /// SCIM attribute the attribute maps to for this strategy.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub scim_mapping: ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
+}
+
+impl UserAttributeStrategyOverride {
+    pub fn builder() -> builder::UserAttributeStrategyOverride {
+        Default::default()
+    }
+}
+
+/// SCIM attribute the attribute maps to for this strategy.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct UserAttributeStrategyOverrideScimMapping(::std::string::String);
+
+impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<UserAttributeStrategyOverrideScimMapping>
+for ::std::string::String {
+    fn from(value: UserAttributeStrategyOverrideScimMapping) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserAttributeStrategyOverrideScimMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for UserAttributeStrategyOverrideScimMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// Overrides of an attribute's mapping per connection strategy, with the same keys as the user identifier's overrides; every other key must hold a mapping of the same shape and is kept as it is.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct UserAttributeStrategyOverrides {
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub ad: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub adfs: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(
+        rename = "google-apps",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
+    pub google_apps: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub oidc: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub okta: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub pingfederate: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub samlp: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub waad: ::std::option::Option<UserAttributeStrategyOverride>,
+    #[serde(flatten)]
+    pub extra: ::std::collections::BTreeMap<
+        ::std::string::String,
+        UserAttributeStrategyOverride,
+    >,
+}
+
+impl UserAttributeStrategyOverrides {
+    pub fn builder() -> builder::UserAttributeStrategyOverrides {
+        Default::default()
+    }
+}
+
+/// Attribute definitions, keyed by attribute name: 1 to 64 entries, each saying how the attribute maps to the user profile, OpenID Connect, SAML and SCIM.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct UserAttributes(
-    pub ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+    pub ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
 );
 
 impl ::std::ops::Deref for UserAttributes {
-    type Target = ::serde_json::Map<::std::string::String, ::serde_json::Value>;
+    type Target = ::std::collections::BTreeMap<::std::string::String, UserAttribute>;
 
-    fn deref(&self) -> &::serde_json::Map<::std::string::String, ::serde_json::Value> {
+    fn deref(
+        &self,
+    ) -> &::std::collections::BTreeMap<::std::string::String, UserAttribute> {
         &self.0
     }
 }
 
 impl ::std::convert::From<UserAttributes>
-for ::serde_json::Map<::std::string::String, ::serde_json::Value> {
+for ::std::collections::BTreeMap<::std::string::String, UserAttribute> {
     fn from(value: UserAttributes) -> Self {
         value.0
     }
 }
 
-impl ::std::convert::From<::serde_json::Map<::std::string::String, ::serde_json::Value>>
-for UserAttributes {
+impl ::std::convert::From<
+    ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
+> for UserAttributes {
     fn from(
-        value: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
+        value: ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
     ) -> Self {
         Self(value)
     }
@@ -882,9 +2089,9 @@ for UserAttributes {
 /// How the user identifier maps to each protocol.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
-    /// Claim that carries the user identifier in OpenID Connect, for example `sub`.
+    /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
-    pub oidc_mapping: ::std::option::Option<::std::string::String>,
+    pub oidc_mapping: ::std::option::Option<UserIdMappingOidcMapping>,
     /// SAML attributes that carry the user identifier.
     #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
@@ -898,6 +2105,65 @@ pub struct UserIdMapping {
 impl UserIdMapping {
     pub fn builder() -> builder::UserIdMapping {
         Default::default()
+    }
+}
+
+/// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum UserIdMappingOidcMapping {
+    #[serde(rename = "sub")]
+    Sub,
+}
+
+impl ::std::fmt::Display for UserIdMappingOidcMapping {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Sub => f.write_str("sub"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for UserIdMappingOidcMapping {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "sub" => Ok(Self::Sub),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for UserIdMappingOidcMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for UserIdMappingOidcMapping {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 
@@ -933,37 +2199,91 @@ impl UserIdStrategyOverrides {
     }
 }
 
-/// Authorization of calls to the webhook endpoint. Credentials are never returned.
+/// Authorization of calls to the webhook endpoint, as the service returns it: the method, and the user name (`basic`) or the header name (`custom_header`). Credentials are never returned.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookAuthorization {
-    pub method: WebhookAuthorizationMethod,
-    /// User name for basic authorization.
-    pub username: ::std::string::String,
+#[serde(untagged)]
+pub enum WebhookAuthorization {
+    BasicAuthorization(WebhookBasicAuthorization),
+    BearerAuthorization(WebhookBearerAuthorization),
+    CustomHeaderAuthorization(WebhookCustomHeaderAuthorization),
 }
 
-impl WebhookAuthorization {
-    pub fn builder() -> builder::WebhookAuthorization {
+impl ::std::convert::From<WebhookBasicAuthorization> for WebhookAuthorization {
+    fn from(value: WebhookBasicAuthorization) -> Self {
+        Self::BasicAuthorization(value)
+    }
+}
+
+impl ::std::convert::From<WebhookBearerAuthorization> for WebhookAuthorization {
+    fn from(value: WebhookBearerAuthorization) -> Self {
+        Self::BearerAuthorization(value)
+    }
+}
+
+impl ::std::convert::From<WebhookCustomHeaderAuthorization> for WebhookAuthorization {
+    fn from(value: WebhookCustomHeaderAuthorization) -> Self {
+        Self::CustomHeaderAuthorization(value)
+    }
+}
+
+/// Authorization of calls to the webhook endpoint, with its credential: `basic` sends `username` and `password`, `bearer` sends `token`, `custom_header` sends `header_key` and `header_value`.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[serde(untagged)]
+pub enum WebhookAuthorizationInput {
+    BasicAuthorizationInput(WebhookBasicAuthorizationInput),
+    BearerAuthorizationInput(WebhookBearerAuthorizationInput),
+    CustomHeaderAuthorizationInput(WebhookCustomHeaderAuthorizationInput),
+}
+
+impl ::std::convert::From<WebhookBasicAuthorizationInput> for WebhookAuthorizationInput {
+    fn from(value: WebhookBasicAuthorizationInput) -> Self {
+        Self::BasicAuthorizationInput(value)
+    }
+}
+
+impl ::std::convert::From<WebhookBearerAuthorizationInput>
+for WebhookAuthorizationInput {
+    fn from(value: WebhookBearerAuthorizationInput) -> Self {
+        Self::BearerAuthorizationInput(value)
+    }
+}
+
+impl ::std::convert::From<WebhookCustomHeaderAuthorizationInput>
+for WebhookAuthorizationInput {
+    fn from(value: WebhookCustomHeaderAuthorizationInput) -> Self {
+        Self::CustomHeaderAuthorizationInput(value)
+    }
+}
+
+/// Basic authorization, as returned (without the password).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct WebhookBasicAuthorization {
+    pub method: WebhookBasicAuthorizationMethod,
+    pub username: WebhookUsername,
+}
+
+impl WebhookBasicAuthorization {
+    pub fn builder() -> builder::WebhookBasicAuthorization {
         Default::default()
     }
 }
 
-/// Authorization of calls to the webhook endpoint, with its credential.
+/// Basic authorization, as sent on creation.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookAuthorizationInput {
-    pub method: WebhookAuthorizationMethod,
+pub struct WebhookBasicAuthorizationInput {
+    pub method: WebhookBasicAuthorizationMethod,
     /// Password for basic authorization. Never returned.
     pub password: ::std::string::String,
-    /// User name for basic authorization.
-    pub username: ::std::string::String,
+    pub username: WebhookUsername,
 }
 
-impl WebhookAuthorizationInput {
-    pub fn builder() -> builder::WebhookAuthorizationInput {
+impl WebhookBasicAuthorizationInput {
+    pub fn builder() -> builder::WebhookBasicAuthorizationInput {
         Default::default()
     }
 }
 
-/// The authorization method. Only `basic` is described.
+/// Basic authorization (an `Authorization` header with the `Basic` scheme).
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -976,12 +2296,12 @@ impl WebhookAuthorizationInput {
     PartialEq,
     PartialOrd
 )]
-pub enum WebhookAuthorizationMethod {
+pub enum WebhookBasicAuthorizationMethod {
     #[serde(rename = "basic")]
     Basic,
 }
 
-impl ::std::fmt::Display for WebhookAuthorizationMethod {
+impl ::std::fmt::Display for WebhookBasicAuthorizationMethod {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Basic => f.write_str("basic"),
@@ -989,7 +2309,7 @@ impl ::std::fmt::Display for WebhookAuthorizationMethod {
     }
 }
 
-impl ::std::str::FromStr for WebhookAuthorizationMethod {
+impl ::std::str::FromStr for WebhookBasicAuthorizationMethod {
     type Err = self::error::ConversionError;
 
     fn from_str(
@@ -1002,7 +2322,7 @@ impl ::std::str::FromStr for WebhookAuthorizationMethod {
     }
 }
 
-impl ::std::convert::TryFrom<&str> for WebhookAuthorizationMethod {
+impl ::std::convert::TryFrom<&str> for WebhookBasicAuthorizationMethod {
     type Error = self::error::ConversionError;
 
     fn try_from(
@@ -1012,7 +2332,93 @@ impl ::std::convert::TryFrom<&str> for WebhookAuthorizationMethod {
     }
 }
 
-impl ::std::convert::TryFrom<::std::string::String> for WebhookAuthorizationMethod {
+impl ::std::convert::TryFrom<::std::string::String> for WebhookBasicAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+/// Bearer authorization, as returned (without the token).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct WebhookBearerAuthorization {
+    pub method: WebhookBearerAuthorizationMethod,
+}
+
+impl WebhookBearerAuthorization {
+    pub fn builder() -> builder::WebhookBearerAuthorization {
+        Default::default()
+    }
+}
+
+/// Bearer authorization, as sent on creation.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct WebhookBearerAuthorizationInput {
+    pub method: WebhookBearerAuthorizationMethod,
+    /// Token sent with the `Bearer` scheme. Never returned.
+    pub token: ::std::string::String,
+}
+
+impl WebhookBearerAuthorizationInput {
+    pub fn builder() -> builder::WebhookBearerAuthorizationInput {
+        Default::default()
+    }
+}
+
+/// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum WebhookBearerAuthorizationMethod {
+    #[serde(rename = "bearer")]
+    Bearer,
+}
+
+impl ::std::fmt::Display for WebhookBearerAuthorizationMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Bearer => f.write_str("bearer"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for WebhookBearerAuthorizationMethod {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "bearer" => Ok(Self::Bearer),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for WebhookBearerAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for WebhookBearerAuthorizationMethod {
     type Error = self::error::ConversionError;
 
     fn try_from(
@@ -1026,8 +2432,7 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookAuthorizationMeth
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
-    /// Endpoint that receives the events.
-    pub webhook_endpoint: ::std::string::String,
+    pub webhook_endpoint: WebhookEndpoint,
 }
 
 impl WebhookConfiguration {
@@ -1040,13 +2445,100 @@ impl WebhookConfiguration {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
-    /// Endpoint that receives the events.
-    pub webhook_endpoint: ::std::string::String,
+    pub webhook_endpoint: WebhookEndpoint,
 }
 
 impl WebhookConfigurationInput {
     pub fn builder() -> builder::WebhookConfigurationInput {
         Default::default()
+    }
+}
+
+/// Authorization by a custom header, as returned (without its value).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct WebhookCustomHeaderAuthorization {
+    pub header_key: WebhookHeaderKey,
+    pub method: WebhookCustomHeaderAuthorizationMethod,
+}
+
+impl WebhookCustomHeaderAuthorization {
+    pub fn builder() -> builder::WebhookCustomHeaderAuthorization {
+        Default::default()
+    }
+}
+
+/// Authorization by a custom header, as sent on creation.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct WebhookCustomHeaderAuthorizationInput {
+    pub header_key: WebhookHeaderKey,
+    /// Value of the header. Never returned.
+    pub header_value: ::std::string::String,
+    pub method: WebhookCustomHeaderAuthorizationMethod,
+}
+
+impl WebhookCustomHeaderAuthorizationInput {
+    pub fn builder() -> builder::WebhookCustomHeaderAuthorizationInput {
+        Default::default()
+    }
+}
+
+/// Authorization by a custom header.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum WebhookCustomHeaderAuthorizationMethod {
+    #[serde(rename = "custom_header")]
+    CustomHeader,
+}
+
+impl ::std::fmt::Display for WebhookCustomHeaderAuthorizationMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::CustomHeader => f.write_str("custom_header"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for WebhookCustomHeaderAuthorizationMethod {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "custom_header" => Ok(Self::CustomHeader),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for WebhookCustomHeaderAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for WebhookCustomHeaderAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 
@@ -1078,7 +2570,7 @@ impl WebhookDestinationInput {
     }
 }
 
-/// The destination type.
+/// The destination type of a webhook.
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -1137,8 +2629,336 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
     }
 }
 
+/// Endpoint that receives the events, an `https://` URL.
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WebhookEndpoint(::std::string::String);
+
+impl ::std::ops::Deref for WebhookEndpoint {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<WebhookEndpoint> for ::std::string::String {
+    fn from(value: WebhookEndpoint) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for WebhookEndpoint {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^https://").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^https://\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for WebhookEndpoint {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for WebhookEndpoint {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// Name of the HTTP header (an RFC 9110 token).
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WebhookHeaderKey(::std::string::String);
+
+impl ::std::ops::Deref for WebhookHeaderKey {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<WebhookHeaderKey> for ::std::string::String {
+    fn from(value: WebhookHeaderKey) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for WebhookHeaderKey {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() < 1usize {
+            return Err("shorter than 1 characters".into());
+        }
+
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for WebhookHeaderKey {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for WebhookHeaderKey {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
+/// User name for basic authorization; it cannot hold a colon (RFC 7617).
+#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[serde(transparent)]
+pub struct WebhookUsername(::std::string::String);
+
+impl ::std::ops::Deref for WebhookUsername {
+    type Target = ::std::string::String;
+
+    fn deref(&self) -> &::std::string::String {
+        &self.0
+    }
+}
+
+impl ::std::convert::From<WebhookUsername> for ::std::string::String {
+    fn from(value: WebhookUsername) -> Self {
+        value.0
+    }
+}
+
+impl ::std::str::FromStr for WebhookUsername {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        if value.chars().count() > 128usize {
+            return Err("longer than 128 characters".into());
+        }
+
+        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
+        { ::regress::Regex::new("^[^:]+$").unwrap() });
+        if PATTERN.find(value).is_none() {
+            return Err("doesn't match pattern \"^[^:]+$\"".into());
+        }
+        Ok(Self(value.to_string()))
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for WebhookUsername {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for WebhookUsername {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
+    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
+    where
+        D: ::serde::Deserializer<'de>,
+    {
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+}
+
 /// Types for composing complex structures.
 pub mod builder {
+    #[derive(Clone, Debug)]
+    pub struct ActionDestination {
+        configuration: ::std::result::Result<
+            super::ActionDestinationConfiguration,
+            ::std::string::String,
+        >,
+        type_: ::std::result::Result<
+            super::ActionDestinationType,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for ActionDestination {
+        fn default() -> Self {
+            Self {
+                configuration: Err("no value supplied for configuration".to_string()),
+                type_: Err("no value supplied for type_".to_string()),
+            }
+        }
+    }
+
+    impl ActionDestination {
+        pub fn configuration<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::ActionDestinationConfiguration>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.configuration = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for configuration: {e}")
+                });
+            self
+        }
+
+        pub fn type_<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::ActionDestinationType>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.type_ = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for type_: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<ActionDestination> for super::ActionDestination {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: ActionDestination,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                configuration: value.configuration?,
+                type_: value.type_?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::ActionDestination> for ActionDestination {
+        fn from(value: super::ActionDestination) -> Self {
+            Self {
+                configuration: Ok(value.configuration),
+                type_: Ok(value.type_),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct ActionDestinationConfiguration {
+        action_id: ::std::result::Result<::std::string::String, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for ActionDestinationConfiguration {
+        fn default() -> Self {
+            Self {
+                action_id: Err("no value supplied for action_id".to_string()),
+            }
+        }
+    }
+
+    impl ActionDestinationConfiguration {
+        pub fn action_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.action_id = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for action_id: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<ActionDestinationConfiguration>
+    for super::ActionDestinationConfiguration {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: ActionDestinationConfiguration,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                action_id: value.action_id?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::ActionDestinationConfiguration>
+    for ActionDestinationConfiguration {
+        fn from(value: super::ActionDestinationConfiguration) -> Self {
+            Self {
+                action_id: Ok(value.action_id),
+            }
+        }
+    }
+
     #[derive(Clone, Debug)]
     pub struct ActionModule {
         actions_using_module_total: ::std::result::Result<u64, ::std::string::String>,
@@ -2072,6 +3892,168 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
+    pub struct EventBridgeConfiguration {
+        aws_account_id: ::std::result::Result<
+            super::EventBridgeConfigurationAwsAccountId,
+            ::std::string::String,
+        >,
+        aws_partner_event_source: ::std::result::Result<
+            ::std::option::Option<::std::string::String>,
+            ::std::string::String,
+        >,
+        aws_region: ::std::result::Result<super::AwsRegion, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for EventBridgeConfiguration {
+        fn default() -> Self {
+            Self {
+                aws_account_id: Err("no value supplied for aws_account_id".to_string()),
+                aws_partner_event_source: Ok(Default::default()),
+                aws_region: Err("no value supplied for aws_region".to_string()),
+            }
+        }
+    }
+
+    impl EventBridgeConfiguration {
+        pub fn aws_account_id<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::EventBridgeConfigurationAwsAccountId>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.aws_account_id = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for aws_account_id: {e}")
+                });
+            self
+        }
+
+        pub fn aws_partner_event_source<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.aws_partner_event_source = value
+                .try_into()
+                .map_err(|e| {
+                    format!(
+                        "error converting supplied value for aws_partner_event_source: {e}"
+                    )
+                });
+            self
+        }
+
+        pub fn aws_region<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::AwsRegion>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.aws_region = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for aws_region: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<EventBridgeConfiguration>
+    for super::EventBridgeConfiguration {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: EventBridgeConfiguration,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                aws_account_id: value.aws_account_id?,
+                aws_partner_event_source: value.aws_partner_event_source?,
+                aws_region: value.aws_region?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::EventBridgeConfiguration>
+    for EventBridgeConfiguration {
+        fn from(value: super::EventBridgeConfiguration) -> Self {
+            Self {
+                aws_account_id: Ok(value.aws_account_id),
+                aws_partner_event_source: Ok(value.aws_partner_event_source),
+                aws_region: Ok(value.aws_region),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct EventBridgeDestination {
+        configuration: ::std::result::Result<
+            super::EventBridgeConfiguration,
+            ::std::string::String,
+        >,
+        type_: ::std::result::Result<
+            super::EventBridgeDestinationType,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for EventBridgeDestination {
+        fn default() -> Self {
+            Self {
+                configuration: Err("no value supplied for configuration".to_string()),
+                type_: Err("no value supplied for type_".to_string()),
+            }
+        }
+    }
+
+    impl EventBridgeDestination {
+        pub fn configuration<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::EventBridgeConfiguration>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.configuration = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for configuration: {e}")
+                });
+            self
+        }
+
+        pub fn type_<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::EventBridgeDestinationType>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.type_ = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for type_: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<EventBridgeDestination>
+    for super::EventBridgeDestination {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: EventBridgeDestination,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                configuration: value.configuration?,
+                type_: value.type_?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::EventBridgeDestination> for EventBridgeDestination {
+        fn from(value: super::EventBridgeDestination) -> Self {
+            Self {
+                configuration: Ok(value.configuration),
+                type_: Ok(value.type_),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
     pub struct EventStream {
         created_at: ::std::result::Result<
             ::chrono::DateTime<::chrono::offset::Utc>,
@@ -2371,6 +4353,10 @@ pub mod builder {
 
     #[derive(Clone, Debug)]
     pub struct StrategyOverride {
+        oidc_mapping: ::std::result::Result<
+            ::std::option::Option<super::StrategyOverrideOidcMapping>,
+            ::std::string::String,
+        >,
         saml_mapping: ::std::result::Result<
             ::std::vec::Vec<::std::string::String>,
             ::std::string::String,
@@ -2384,6 +4370,7 @@ pub mod builder {
     impl ::std::default::Default for StrategyOverride {
         fn default() -> Self {
             Self {
+                oidc_mapping: Ok(Default::default()),
                 saml_mapping: Ok(Default::default()),
                 scim_mapping: Ok(Default::default()),
             }
@@ -2391,6 +4378,21 @@ pub mod builder {
     }
 
     impl StrategyOverride {
+        pub fn oidc_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::StrategyOverrideOidcMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.oidc_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for oidc_mapping: {e}")
+                });
+            self
+        }
+
         pub fn saml_mapping<T>(mut self, value: T) -> Self
         where
             T: ::std::convert::TryInto<::std::vec::Vec<::std::string::String>>,
@@ -2425,6 +4427,7 @@ pub mod builder {
             value: StrategyOverride,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             Ok(Self {
+                oidc_mapping: value.oidc_mapping?,
                 saml_mapping: value.saml_mapping?,
                 scim_mapping: value.scim_mapping?,
             })
@@ -2434,6 +4437,7 @@ pub mod builder {
     impl ::std::convert::From<super::StrategyOverride> for StrategyOverride {
         fn from(value: super::StrategyOverride) -> Self {
             Self {
+                oidc_mapping: Ok(value.oidc_mapping),
                 saml_mapping: Ok(value.saml_mapping),
                 scim_mapping: Ok(value.scim_mapping),
             }
@@ -2602,6 +4606,276 @@ pub mod builder {
                 subject_token_type: Ok(value.subject_token_type),
                 type_: Ok(value.type_),
                 updated_at: Ok(value.updated_at),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct UserAttribute {
+        auth0_mapping: ::std::result::Result<
+            super::UserAttributeAuth0Mapping,
+            ::std::string::String,
+        >,
+        description: ::std::result::Result<
+            super::UserAttributeDescription,
+            ::std::string::String,
+        >,
+        label: ::std::result::Result<super::UserAttributeLabel, ::std::string::String>,
+        oidc_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeOidcMapping>,
+            ::std::string::String,
+        >,
+        profile_required: ::std::result::Result<bool, ::std::string::String>,
+        saml_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeSamlMapping>,
+            ::std::string::String,
+        >,
+        scim_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeScimMapping>,
+            ::std::string::String,
+        >,
+        strategy_overrides: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverrides>,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for UserAttribute {
+        fn default() -> Self {
+            Self {
+                auth0_mapping: Err("no value supplied for auth0_mapping".to_string()),
+                description: Err("no value supplied for description".to_string()),
+                label: Err("no value supplied for label".to_string()),
+                oidc_mapping: Ok(Default::default()),
+                profile_required: Err(
+                    "no value supplied for profile_required".to_string(),
+                ),
+                saml_mapping: Ok(Default::default()),
+                scim_mapping: Ok(Default::default()),
+                strategy_overrides: Ok(Default::default()),
+            }
+        }
+    }
+
+    impl UserAttribute {
+        pub fn auth0_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::UserAttributeAuth0Mapping>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.auth0_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for auth0_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn description<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::UserAttributeDescription>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.description = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for description: {e}")
+                });
+            self
+        }
+
+        pub fn label<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::UserAttributeLabel>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.label = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for label: {e}"));
+            self
+        }
+
+        pub fn oidc_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeOidcMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.oidc_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for oidc_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn profile_required<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<bool>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.profile_required = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for profile_required: {e}")
+                });
+            self
+        }
+
+        pub fn saml_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeSamlMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.saml_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for saml_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn scim_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeScimMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.scim_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for scim_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn strategy_overrides<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverrides>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.strategy_overrides = value
+                .try_into()
+                .map_err(|e| {
+                    format!(
+                        "error converting supplied value for strategy_overrides: {e}"
+                    )
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<UserAttribute> for super::UserAttribute {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: UserAttribute,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                auth0_mapping: value.auth0_mapping?,
+                description: value.description?,
+                label: value.label?,
+                oidc_mapping: value.oidc_mapping?,
+                profile_required: value.profile_required?,
+                saml_mapping: value.saml_mapping?,
+                scim_mapping: value.scim_mapping?,
+                strategy_overrides: value.strategy_overrides?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::UserAttribute> for UserAttribute {
+        fn from(value: super::UserAttribute) -> Self {
+            Self {
+                auth0_mapping: Ok(value.auth0_mapping),
+                description: Ok(value.description),
+                label: Ok(value.label),
+                oidc_mapping: Ok(value.oidc_mapping),
+                profile_required: Ok(value.profile_required),
+                saml_mapping: Ok(value.saml_mapping),
+                scim_mapping: Ok(value.scim_mapping),
+                strategy_overrides: Ok(value.strategy_overrides),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct UserAttributeOidcMapping {
+        display_name: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeOidcMappingDisplayName>,
+            ::std::string::String,
+        >,
+        mapping: ::std::result::Result<
+            super::UserAttributeOidcMappingMapping,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for UserAttributeOidcMapping {
+        fn default() -> Self {
+            Self {
+                display_name: Ok(Default::default()),
+                mapping: Err("no value supplied for mapping".to_string()),
+            }
+        }
+    }
+
+    impl UserAttributeOidcMapping {
+        pub fn display_name<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeOidcMappingDisplayName>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.display_name = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for display_name: {e}")
+                });
+            self
+        }
+
+        pub fn mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::UserAttributeOidcMappingMapping>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for mapping: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<UserAttributeOidcMapping>
+    for super::UserAttributeOidcMapping {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: UserAttributeOidcMapping,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                display_name: value.display_name?,
+                mapping: value.mapping?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::UserAttributeOidcMapping>
+    for UserAttributeOidcMapping {
+        fn from(value: super::UserAttributeOidcMapping) -> Self {
+            Self {
+                display_name: Ok(value.display_name),
+                mapping: Ok(value.mapping),
             }
         }
     }
@@ -2778,9 +5052,331 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
+    pub struct UserAttributeStrategyOverride {
+        oidc_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeOidcMapping>,
+            ::std::string::String,
+        >,
+        saml_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeSamlMapping>,
+            ::std::string::String,
+        >,
+        scim_mapping: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverrideScimMapping>,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for UserAttributeStrategyOverride {
+        fn default() -> Self {
+            Self {
+                oidc_mapping: Ok(Default::default()),
+                saml_mapping: Ok(Default::default()),
+                scim_mapping: Ok(Default::default()),
+            }
+        }
+    }
+
+    impl UserAttributeStrategyOverride {
+        pub fn oidc_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeOidcMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.oidc_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for oidc_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn saml_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeSamlMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.saml_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for saml_mapping: {e}")
+                });
+            self
+        }
+
+        pub fn scim_mapping<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverrideScimMapping>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.scim_mapping = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for scim_mapping: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<UserAttributeStrategyOverride>
+    for super::UserAttributeStrategyOverride {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: UserAttributeStrategyOverride,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                oidc_mapping: value.oidc_mapping?,
+                saml_mapping: value.saml_mapping?,
+                scim_mapping: value.scim_mapping?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::UserAttributeStrategyOverride>
+    for UserAttributeStrategyOverride {
+        fn from(value: super::UserAttributeStrategyOverride) -> Self {
+            Self {
+                oidc_mapping: Ok(value.oidc_mapping),
+                saml_mapping: Ok(value.saml_mapping),
+                scim_mapping: Ok(value.scim_mapping),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct UserAttributeStrategyOverrides {
+        ad: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        adfs: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        google_apps: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        oidc: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        okta: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        pingfederate: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        samlp: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        waad: ::std::result::Result<
+            ::std::option::Option<super::UserAttributeStrategyOverride>,
+            ::std::string::String,
+        >,
+        extra: ::std::result::Result<
+            ::std::collections::BTreeMap<
+                ::std::string::String,
+                super::UserAttributeStrategyOverride,
+            >,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for UserAttributeStrategyOverrides {
+        fn default() -> Self {
+            Self {
+                ad: Ok(Default::default()),
+                adfs: Ok(Default::default()),
+                google_apps: Ok(Default::default()),
+                oidc: Ok(Default::default()),
+                okta: Ok(Default::default()),
+                pingfederate: Ok(Default::default()),
+                samlp: Ok(Default::default()),
+                waad: Ok(Default::default()),
+                extra: Err("no value supplied for extra".to_string()),
+            }
+        }
+    }
+
+    impl UserAttributeStrategyOverrides {
+        pub fn ad<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.ad = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for ad: {e}"));
+            self
+        }
+
+        pub fn adfs<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.adfs = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for adfs: {e}"));
+            self
+        }
+
+        pub fn google_apps<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.google_apps = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for google_apps: {e}")
+                });
+            self
+        }
+
+        pub fn oidc<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.oidc = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for oidc: {e}"));
+            self
+        }
+
+        pub fn okta<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.okta = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for okta: {e}"));
+            self
+        }
+
+        pub fn pingfederate<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.pingfederate = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for pingfederate: {e}")
+                });
+            self
+        }
+
+        pub fn samlp<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.samlp = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for samlp: {e}"));
+            self
+        }
+
+        pub fn waad<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserAttributeStrategyOverride>,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.waad = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for waad: {e}"));
+            self
+        }
+
+        pub fn extra<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<
+                ::std::collections::BTreeMap<
+                    ::std::string::String,
+                    super::UserAttributeStrategyOverride,
+                >,
+            >,
+            T::Error: ::std::fmt::Display,
+        {
+            self.extra = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for extra: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<UserAttributeStrategyOverrides>
+    for super::UserAttributeStrategyOverrides {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: UserAttributeStrategyOverrides,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                ad: value.ad?,
+                adfs: value.adfs?,
+                google_apps: value.google_apps?,
+                oidc: value.oidc?,
+                okta: value.okta?,
+                pingfederate: value.pingfederate?,
+                samlp: value.samlp?,
+                waad: value.waad?,
+                extra: value.extra?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::UserAttributeStrategyOverrides>
+    for UserAttributeStrategyOverrides {
+        fn from(value: super::UserAttributeStrategyOverrides) -> Self {
+            Self {
+                ad: Ok(value.ad),
+                adfs: Ok(value.adfs),
+                google_apps: Ok(value.google_apps),
+                oidc: Ok(value.oidc),
+                okta: Ok(value.okta),
+                pingfederate: Ok(value.pingfederate),
+                samlp: Ok(value.samlp),
+                waad: Ok(value.waad),
+                extra: Ok(value.extra),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
     pub struct UserIdMapping {
         oidc_mapping: ::std::result::Result<
-            ::std::option::Option<::std::string::String>,
+            ::std::option::Option<super::UserIdMappingOidcMapping>,
             ::std::string::String,
         >,
         saml_mapping: ::std::result::Result<
@@ -2811,7 +5407,9 @@ pub mod builder {
     impl UserIdMapping {
         pub fn oidc_mapping<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+            T: ::std::convert::TryInto<
+                ::std::option::Option<super::UserIdMappingOidcMapping>,
+            >,
             T::Error: ::std::fmt::Display,
         {
             self.oidc_mapping = value
@@ -3097,15 +5695,15 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
-    pub struct WebhookAuthorization {
+    pub struct WebhookBasicAuthorization {
         method: ::std::result::Result<
-            super::WebhookAuthorizationMethod,
+            super::WebhookBasicAuthorizationMethod,
             ::std::string::String,
         >,
-        username: ::std::result::Result<::std::string::String, ::std::string::String>,
+        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
     }
 
-    impl ::std::default::Default for WebhookAuthorization {
+    impl ::std::default::Default for WebhookBasicAuthorization {
         fn default() -> Self {
             Self {
                 method: Err("no value supplied for method".to_string()),
@@ -3114,10 +5712,10 @@ pub mod builder {
         }
     }
 
-    impl WebhookAuthorization {
+    impl WebhookBasicAuthorization {
         pub fn method<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::WebhookAuthorizationMethod>,
+            T: ::std::convert::TryInto<super::WebhookBasicAuthorizationMethod>,
             T::Error: ::std::fmt::Display,
         {
             self.method = value
@@ -3128,7 +5726,7 @@ pub mod builder {
 
         pub fn username<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::string::String>,
+            T: ::std::convert::TryInto<super::WebhookUsername>,
             T::Error: ::std::fmt::Display,
         {
             self.username = value
@@ -3140,11 +5738,12 @@ pub mod builder {
         }
     }
 
-    impl ::std::convert::TryFrom<WebhookAuthorization> for super::WebhookAuthorization {
+    impl ::std::convert::TryFrom<WebhookBasicAuthorization>
+    for super::WebhookBasicAuthorization {
         type Error = super::error::ConversionError;
 
         fn try_from(
-            value: WebhookAuthorization,
+            value: WebhookBasicAuthorization,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             Ok(Self {
                 method: value.method?,
@@ -3153,8 +5752,9 @@ pub mod builder {
         }
     }
 
-    impl ::std::convert::From<super::WebhookAuthorization> for WebhookAuthorization {
-        fn from(value: super::WebhookAuthorization) -> Self {
+    impl ::std::convert::From<super::WebhookBasicAuthorization>
+    for WebhookBasicAuthorization {
+        fn from(value: super::WebhookBasicAuthorization) -> Self {
             Self {
                 method: Ok(value.method),
                 username: Ok(value.username),
@@ -3163,16 +5763,16 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
-    pub struct WebhookAuthorizationInput {
+    pub struct WebhookBasicAuthorizationInput {
         method: ::std::result::Result<
-            super::WebhookAuthorizationMethod,
+            super::WebhookBasicAuthorizationMethod,
             ::std::string::String,
         >,
         password: ::std::result::Result<::std::string::String, ::std::string::String>,
-        username: ::std::result::Result<::std::string::String, ::std::string::String>,
+        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
     }
 
-    impl ::std::default::Default for WebhookAuthorizationInput {
+    impl ::std::default::Default for WebhookBasicAuthorizationInput {
         fn default() -> Self {
             Self {
                 method: Err("no value supplied for method".to_string()),
@@ -3182,10 +5782,10 @@ pub mod builder {
         }
     }
 
-    impl WebhookAuthorizationInput {
+    impl WebhookBasicAuthorizationInput {
         pub fn method<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<super::WebhookAuthorizationMethod>,
+            T: ::std::convert::TryInto<super::WebhookBasicAuthorizationMethod>,
             T::Error: ::std::fmt::Display,
         {
             self.method = value
@@ -3209,7 +5809,7 @@ pub mod builder {
 
         pub fn username<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::string::String>,
+            T: ::std::convert::TryInto<super::WebhookUsername>,
             T::Error: ::std::fmt::Display,
         {
             self.username = value
@@ -3221,12 +5821,12 @@ pub mod builder {
         }
     }
 
-    impl ::std::convert::TryFrom<WebhookAuthorizationInput>
-    for super::WebhookAuthorizationInput {
+    impl ::std::convert::TryFrom<WebhookBasicAuthorizationInput>
+    for super::WebhookBasicAuthorizationInput {
         type Error = super::error::ConversionError;
 
         fn try_from(
-            value: WebhookAuthorizationInput,
+            value: WebhookBasicAuthorizationInput,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
             Ok(Self {
                 method: value.method?,
@@ -3236,13 +5836,126 @@ pub mod builder {
         }
     }
 
-    impl ::std::convert::From<super::WebhookAuthorizationInput>
-    for WebhookAuthorizationInput {
-        fn from(value: super::WebhookAuthorizationInput) -> Self {
+    impl ::std::convert::From<super::WebhookBasicAuthorizationInput>
+    for WebhookBasicAuthorizationInput {
+        fn from(value: super::WebhookBasicAuthorizationInput) -> Self {
             Self {
                 method: Ok(value.method),
                 password: Ok(value.password),
                 username: Ok(value.username),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct WebhookBearerAuthorization {
+        method: ::std::result::Result<
+            super::WebhookBearerAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for WebhookBearerAuthorization {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl WebhookBearerAuthorization {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookBearerAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<WebhookBearerAuthorization>
+    for super::WebhookBearerAuthorization {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: WebhookBearerAuthorization,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self { method: value.method? })
+        }
+    }
+
+    impl ::std::convert::From<super::WebhookBearerAuthorization>
+    for WebhookBearerAuthorization {
+        fn from(value: super::WebhookBearerAuthorization) -> Self {
+            Self { method: Ok(value.method) }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct WebhookBearerAuthorizationInput {
+        method: ::std::result::Result<
+            super::WebhookBearerAuthorizationMethod,
+            ::std::string::String,
+        >,
+        token: ::std::result::Result<::std::string::String, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for WebhookBearerAuthorizationInput {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+                token: Err("no value supplied for token".to_string()),
+            }
+        }
+    }
+
+    impl WebhookBearerAuthorizationInput {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookBearerAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+
+        pub fn token<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.token = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for token: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<WebhookBearerAuthorizationInput>
+    for super::WebhookBearerAuthorizationInput {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: WebhookBearerAuthorizationInput,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                method: value.method?,
+                token: value.token?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::WebhookBearerAuthorizationInput>
+    for WebhookBearerAuthorizationInput {
+        fn from(value: super::WebhookBearerAuthorizationInput) -> Self {
+            Self {
+                method: Ok(value.method),
+                token: Ok(value.token),
             }
         }
     }
@@ -3254,7 +5967,7 @@ pub mod builder {
             ::std::string::String,
         >,
         webhook_endpoint: ::std::result::Result<
-            ::std::string::String,
+            super::WebhookEndpoint,
             ::std::string::String,
         >,
     }
@@ -3290,7 +6003,7 @@ pub mod builder {
 
         pub fn webhook_endpoint<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::string::String>,
+            T: ::std::convert::TryInto<super::WebhookEndpoint>,
             T::Error: ::std::fmt::Display,
         {
             self.webhook_endpoint = value
@@ -3331,7 +6044,7 @@ pub mod builder {
             ::std::string::String,
         >,
         webhook_endpoint: ::std::result::Result<
-            ::std::string::String,
+            super::WebhookEndpoint,
             ::std::string::String,
         >,
     }
@@ -3367,7 +6080,7 @@ pub mod builder {
 
         pub fn webhook_endpoint<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::string::String>,
+            T: ::std::convert::TryInto<super::WebhookEndpoint>,
             T::Error: ::std::fmt::Display,
         {
             self.webhook_endpoint = value
@@ -3399,6 +6112,168 @@ pub mod builder {
             Self {
                 webhook_authorization: Ok(value.webhook_authorization),
                 webhook_endpoint: Ok(value.webhook_endpoint),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct WebhookCustomHeaderAuthorization {
+        header_key: ::std::result::Result<
+            super::WebhookHeaderKey,
+            ::std::string::String,
+        >,
+        method: ::std::result::Result<
+            super::WebhookCustomHeaderAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for WebhookCustomHeaderAuthorization {
+        fn default() -> Self {
+            Self {
+                header_key: Err("no value supplied for header_key".to_string()),
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl WebhookCustomHeaderAuthorization {
+        pub fn header_key<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_key = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_key: {e}")
+                });
+            self
+        }
+
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookCustomHeaderAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<WebhookCustomHeaderAuthorization>
+    for super::WebhookCustomHeaderAuthorization {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: WebhookCustomHeaderAuthorization,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                header_key: value.header_key?,
+                method: value.method?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::WebhookCustomHeaderAuthorization>
+    for WebhookCustomHeaderAuthorization {
+        fn from(value: super::WebhookCustomHeaderAuthorization) -> Self {
+            Self {
+                header_key: Ok(value.header_key),
+                method: Ok(value.method),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct WebhookCustomHeaderAuthorizationInput {
+        header_key: ::std::result::Result<
+            super::WebhookHeaderKey,
+            ::std::string::String,
+        >,
+        header_value: ::std::result::Result<
+            ::std::string::String,
+            ::std::string::String,
+        >,
+        method: ::std::result::Result<
+            super::WebhookCustomHeaderAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for WebhookCustomHeaderAuthorizationInput {
+        fn default() -> Self {
+            Self {
+                header_key: Err("no value supplied for header_key".to_string()),
+                header_value: Err("no value supplied for header_value".to_string()),
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl WebhookCustomHeaderAuthorizationInput {
+        pub fn header_key<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_key = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_key: {e}")
+                });
+            self
+        }
+
+        pub fn header_value<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_value = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_value: {e}")
+                });
+            self
+        }
+
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookCustomHeaderAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<WebhookCustomHeaderAuthorizationInput>
+    for super::WebhookCustomHeaderAuthorizationInput {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: WebhookCustomHeaderAuthorizationInput,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                header_key: value.header_key?,
+                header_value: value.header_value?,
+                method: value.method?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::WebhookCustomHeaderAuthorizationInput>
+    for WebhookCustomHeaderAuthorizationInput {
+        fn from(value: super::WebhookCustomHeaderAuthorizationInput) -> Self {
+            Self {
+                header_key: Ok(value.header_key),
+                header_value: Ok(value.header_value),
+                method: Ok(value.method),
             }
         }
     }
