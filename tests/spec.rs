@@ -240,14 +240,14 @@ fn event_streams_state_the_seed() {
     );
     // The seed's webhook variant with basic authorization, as it shows them.
     assert_eq!(
-        schema(&spec, "WebhookBasicAuthorizationMethod")["enum"],
+        schema(&spec, "BasicWebhookAuthorizationMethod")["enum"],
         json!(["basic"])
     );
     assert_eq!(
         schema(&spec, "WebhookDestinationType")["enum"],
         json!(["webhook"])
     );
-    let basic = schema(&spec, "WebhookBasicAuthorization");
+    let basic = schema(&spec, "BasicWebhookAuthorization");
     assert_eq!(basic["required"], json!(["method", "username"]));
     assert_eq!(
         schema(&spec, "WebhookConfiguration")["required"],
@@ -334,37 +334,37 @@ fn destinations_and_webhook_authorization_follow_the_published_definition() {
     assert_eq!(
         variants(&spec, "WebhookAuthorization", "method"),
         pairs(&[
-            ("basic", "WebhookBasicAuthorization"),
-            ("bearer", "WebhookBearerAuthorization"),
-            ("custom_header", "WebhookCustomHeaderAuthorization"),
+            ("basic", "BasicWebhookAuthorization"),
+            ("bearer", "BearerWebhookAuthorization"),
+            ("custom_header", "CustomHeaderWebhookAuthorization"),
         ])
     );
     assert_eq!(
         variants(&spec, "WebhookAuthorizationInput", "method"),
         pairs(&[
-            ("basic", "WebhookBasicAuthorizationInput"),
-            ("bearer", "WebhookBearerAuthorizationInput"),
-            ("custom_header", "WebhookCustomHeaderAuthorizationInput"),
+            ("basic", "BasicWebhookAuthorizationInput"),
+            ("bearer", "BearerWebhookAuthorizationInput"),
+            ("custom_header", "CustomHeaderWebhookAuthorizationInput"),
         ])
     );
     // Requests carry the credential, write-only; responses have no property
     // that could carry one.
     for (input, output, secret, echoed) in [
         (
-            "WebhookBasicAuthorizationInput",
-            "WebhookBasicAuthorization",
+            "BasicWebhookAuthorizationInput",
+            "BasicWebhookAuthorization",
             "password",
             Some("username"),
         ),
         (
-            "WebhookBearerAuthorizationInput",
-            "WebhookBearerAuthorization",
+            "BearerWebhookAuthorizationInput",
+            "BearerWebhookAuthorization",
             "token",
             None,
         ),
         (
-            "WebhookCustomHeaderAuthorizationInput",
-            "WebhookCustomHeaderAuthorization",
+            "CustomHeaderWebhookAuthorizationInput",
+            "CustomHeaderWebhookAuthorization",
             "header_value",
             Some("header_key"),
         ),
@@ -403,6 +403,10 @@ fn destinations_and_webhook_authorization_follow_the_published_definition() {
     let published = published();
     let published_schemas = &published["components"]["schemas"];
     assert_eq!(
+        schema(&spec, "EventBridgeConfiguration")["required"],
+        published_schemas["EventStreamEventBridgeConfiguration"]["required"]
+    );
+    assert_eq!(
         schema(&spec, "AwsRegion")["enum"],
         published_schemas["EventStreamEventBridgeAWSRegionEnum"]["enum"]
     );
@@ -416,10 +420,10 @@ fn destinations_and_webhook_authorization_follow_the_published_definition() {
             "EventStreamActionConfiguration",
         ),
         ("WebhookConfiguration", "EventStreamWebhookConfiguration"),
-        ("WebhookBasicAuthorization", "EventStreamWebhookBasicAuth"),
-        ("WebhookBearerAuthorization", "EventStreamWebhookBearerAuth"),
+        ("BasicWebhookAuthorization", "EventStreamWebhookBasicAuth"),
+        ("BearerWebhookAuthorization", "EventStreamWebhookBearerAuth"),
         (
-            "WebhookCustomHeaderAuthorization",
+            "CustomHeaderWebhookAuthorization",
             "EventStreamWebhookCustomHeaderAuth",
         ),
     ] {

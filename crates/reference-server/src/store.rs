@@ -138,24 +138,24 @@ fn without_credentials(
     match destination {
         Input::WebhookDestinationInput(webhook) => {
             let authorization = match webhook.configuration.webhook_authorization {
-                AuthInput::BasicAuthorizationInput(basic) => {
-                    types::WebhookAuthorization::BasicAuthorization(
-                        types::WebhookBasicAuthorization {
+                AuthInput::BasicWebhookAuthorizationInput(basic) => {
+                    types::WebhookAuthorization::BasicWebhookAuthorization(
+                        types::BasicWebhookAuthorization {
                             method: basic.method,
                             username: basic.username,
                         },
                     )
                 }
-                AuthInput::BearerAuthorizationInput(bearer) => {
-                    types::WebhookAuthorization::BearerAuthorization(
-                        types::WebhookBearerAuthorization {
+                AuthInput::BearerWebhookAuthorizationInput(bearer) => {
+                    types::WebhookAuthorization::BearerWebhookAuthorization(
+                        types::BearerWebhookAuthorization {
                             method: bearer.method,
                         },
                     )
                 }
-                AuthInput::CustomHeaderAuthorizationInput(header) => {
-                    types::WebhookAuthorization::CustomHeaderAuthorization(
-                        types::WebhookCustomHeaderAuthorization {
+                AuthInput::CustomHeaderWebhookAuthorizationInput(header) => {
+                    types::WebhookAuthorization::CustomHeaderWebhookAuthorization(
+                        types::CustomHeaderWebhookAuthorization {
                             method: header.method,
                             header_key: header.header_key,
                         },

@@ -742,6 +742,70 @@ mod validate {
         }
     }
 
+    /// Checks a value against the `BasicWebhookAuthorizationInput` schema.
+    pub(crate) fn basic_webhook_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "username", "password"], out);
+            if let Some(value) = object.get("method") {
+                let at = &at.property("method");
+                basic_webhook_authorization_method(value, at, out);
+            }
+            if let Some(value) = object.get("username") {
+                let at = &at.property("username");
+                webhook_username(value, at, out);
+            }
+            if let Some(value) = object.get("password") {
+                let at = &at.property("password");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `BasicWebhookAuthorizationMethod` schema.
+    pub(crate) fn basic_webhook_authorization_method(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["basic"], at, out);
+        }
+    }
+
+    /// Checks a value against the `BearerWebhookAuthorizationInput` schema.
+    pub(crate) fn bearer_webhook_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "token"], out);
+            if let Some(value) = object.get("method") {
+                let at = &at.property("method");
+                bearer_webhook_authorization_method(value, at, out);
+            }
+            if let Some(value) = object.get("token") {
+                let at = &at.property("token");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `BearerWebhookAuthorizationMethod` schema.
+    pub(crate) fn bearer_webhook_authorization_method(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["bearer"], at, out);
+        }
+    }
+
     /// Checks a value against the `CreateEventStreamRequest` schema.
     pub(crate) fn create_event_stream_request(
         value: &Value,
@@ -804,6 +868,40 @@ mod validate {
                 &["name", "subject_token_type", "action_id", "type"],
                 out,
             );
+        }
+    }
+
+    /// Checks a value against the `CustomHeaderWebhookAuthorizationInput` schema.
+    pub(crate) fn custom_header_webhook_authorization_input(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(object) = check::expect_object(value, at, out) {
+            check::required(object, at, &["method", "header_key", "header_value"], out);
+            if let Some(value) = object.get("method") {
+                let at = &at.property("method");
+                custom_header_webhook_authorization_method(value, at, out);
+            }
+            if let Some(value) = object.get("header_key") {
+                let at = &at.property("header_key");
+                webhook_header_key(value, at, out);
+            }
+            if let Some(value) = object.get("header_value") {
+                let at = &at.property("header_value");
+                check::expect_string(value, at, out);
+            }
+        }
+    }
+
+    /// Checks a value against the `CustomHeaderWebhookAuthorizationMethod` schema.
+    pub(crate) fn custom_header_webhook_authorization_method(
+        value: &Value,
+        at: &Location,
+        out: &mut Violations,
+    ) {
+        if let Some(text) = check::expect_string(value, at, out) {
+            check::one_of_values(text, &["custom_header"], at, out);
         }
     }
 
@@ -1013,10 +1111,10 @@ mod validate {
             match object.get("method") {
                 Some(Value::String(kind)) => {
                     match kind.as_str() {
-                        "basic" => webhook_basic_authorization_input(value, at, out),
-                        "bearer" => webhook_bearer_authorization_input(value, at, out),
+                        "basic" => basic_webhook_authorization_input(value, at, out),
+                        "bearer" => bearer_webhook_authorization_input(value, at, out),
                         "custom_header" => {
-                            webhook_custom_header_authorization_input(value, at, out)
+                            custom_header_webhook_authorization_input(value, at, out)
                         }
                         other => {
                             check::one_of_values(
@@ -1030,70 +1128,6 @@ mod validate {
                 }
                 _ => check::required_string(object, at, "method", out),
             }
-        }
-    }
-
-    /// Checks a value against the `WebhookBasicAuthorizationInput` schema.
-    pub(crate) fn webhook_basic_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "username", "password"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                webhook_basic_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("username") {
-                let at = &at.property("username");
-                webhook_username(value, at, out);
-            }
-            if let Some(value) = object.get("password") {
-                let at = &at.property("password");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
-
-    /// Checks a value against the `WebhookBasicAuthorizationMethod` schema.
-    pub(crate) fn webhook_basic_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["basic"], at, out);
-        }
-    }
-
-    /// Checks a value against the `WebhookBearerAuthorizationInput` schema.
-    pub(crate) fn webhook_bearer_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "token"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                webhook_bearer_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("token") {
-                let at = &at.property("token");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
-
-    /// Checks a value against the `WebhookBearerAuthorizationMethod` schema.
-    pub(crate) fn webhook_bearer_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["bearer"], at, out);
         }
     }
 
@@ -1118,40 +1152,6 @@ mod validate {
                 let at = &at.property("webhook_authorization");
                 webhook_authorization_input(value, at, out);
             }
-        }
-    }
-
-    /// Checks a value against the `WebhookCustomHeaderAuthorizationInput` schema.
-    pub(crate) fn webhook_custom_header_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "header_key", "header_value"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                webhook_custom_header_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("header_key") {
-                let at = &at.property("header_key");
-                webhook_header_key(value, at, out);
-            }
-            if let Some(value) = object.get("header_value") {
-                let at = &at.property("header_value");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
-
-    /// Checks a value against the `WebhookCustomHeaderAuthorizationMethod` schema.
-    pub(crate) fn webhook_custom_header_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["custom_header"], at, out);
         }
     }
 

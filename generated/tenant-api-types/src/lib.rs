@@ -384,6 +384,179 @@ impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
     }
 }
 
+/// Basic authorization, as returned (without the password).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct BasicWebhookAuthorization {
+    pub method: BasicWebhookAuthorizationMethod,
+    pub username: WebhookUsername,
+}
+
+impl BasicWebhookAuthorization {
+    pub fn builder() -> builder::BasicWebhookAuthorization {
+        Default::default()
+    }
+}
+
+/// Basic authorization, as sent on creation.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct BasicWebhookAuthorizationInput {
+    pub method: BasicWebhookAuthorizationMethod,
+    /// Password for basic authorization. Never returned.
+    pub password: ::std::string::String,
+    pub username: WebhookUsername,
+}
+
+impl BasicWebhookAuthorizationInput {
+    pub fn builder() -> builder::BasicWebhookAuthorizationInput {
+        Default::default()
+    }
+}
+
+/// Basic authorization (an `Authorization` header with the `Basic` scheme).
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum BasicWebhookAuthorizationMethod {
+    #[serde(rename = "basic")]
+    Basic,
+}
+
+impl ::std::fmt::Display for BasicWebhookAuthorizationMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Basic => f.write_str("basic"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for BasicWebhookAuthorizationMethod {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "basic" => Ok(Self::Basic),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for BasicWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+/// Bearer authorization, as returned (without the token).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct BearerWebhookAuthorization {
+    pub method: BearerWebhookAuthorizationMethod,
+}
+
+impl BearerWebhookAuthorization {
+    pub fn builder() -> builder::BearerWebhookAuthorization {
+        Default::default()
+    }
+}
+
+/// Bearer authorization, as sent on creation.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct BearerWebhookAuthorizationInput {
+    pub method: BearerWebhookAuthorizationMethod,
+    /// Token sent with the `Bearer` scheme. Never returned.
+    pub token: ::std::string::String,
+}
+
+impl BearerWebhookAuthorizationInput {
+    pub fn builder() -> builder::BearerWebhookAuthorizationInput {
+        Default::default()
+    }
+}
+
+/// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum BearerWebhookAuthorizationMethod {
+    #[serde(rename = "bearer")]
+    Bearer,
+}
+
+impl ::std::fmt::Display for BearerWebhookAuthorizationMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Bearer => f.write_str("bearer"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for BearerWebhookAuthorizationMethod {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "bearer" => Ok(Self::Bearer),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for BearerWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for BearerWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
 /// An event stream to create.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
@@ -416,6 +589,94 @@ pub struct CreateTokenExchangeProfileRequest {
 impl CreateTokenExchangeProfileRequest {
     pub fn builder() -> builder::CreateTokenExchangeProfileRequest {
         Default::default()
+    }
+}
+
+/// Authorization by a custom header, as returned (without its value).
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct CustomHeaderWebhookAuthorization {
+    pub header_key: WebhookHeaderKey,
+    pub method: CustomHeaderWebhookAuthorizationMethod,
+}
+
+impl CustomHeaderWebhookAuthorization {
+    pub fn builder() -> builder::CustomHeaderWebhookAuthorization {
+        Default::default()
+    }
+}
+
+/// Authorization by a custom header, as sent on creation.
+#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+pub struct CustomHeaderWebhookAuthorizationInput {
+    pub header_key: WebhookHeaderKey,
+    /// Value of the header. Never returned.
+    pub header_value: ::std::string::String,
+    pub method: CustomHeaderWebhookAuthorizationMethod,
+}
+
+impl CustomHeaderWebhookAuthorizationInput {
+    pub fn builder() -> builder::CustomHeaderWebhookAuthorizationInput {
+        Default::default()
+    }
+}
+
+/// Authorization by a custom header.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum CustomHeaderWebhookAuthorizationMethod {
+    #[serde(rename = "custom_header")]
+    CustomHeader,
+}
+
+impl ::std::fmt::Display for CustomHeaderWebhookAuthorizationMethod {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::CustomHeader => f.write_str("custom_header"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for CustomHeaderWebhookAuthorizationMethod {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "custom_header" => Ok(Self::CustomHeader),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for CustomHeaderWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String>
+for CustomHeaderWebhookAuthorizationMethod {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 
@@ -468,7 +729,7 @@ impl ErrorItem {
 pub struct EventBridgeConfiguration {
     /// The AWS account that receives the events, 12 digits.
     pub aws_account_id: EventBridgeConfigurationAwsAccountId,
-    /// The partner event source the service created for the stream.
+    /// The partner event source the service created for the stream. Set by the service; a value sent on creation is ignored.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub aws_partner_event_source: ::std::option::Option<::std::string::String>,
     pub aws_region: AwsRegion,
@@ -2203,26 +2464,26 @@ impl UserIdStrategyOverrides {
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum WebhookAuthorization {
-    BasicAuthorization(WebhookBasicAuthorization),
-    BearerAuthorization(WebhookBearerAuthorization),
-    CustomHeaderAuthorization(WebhookCustomHeaderAuthorization),
+    BasicWebhookAuthorization(BasicWebhookAuthorization),
+    BearerWebhookAuthorization(BearerWebhookAuthorization),
+    CustomHeaderWebhookAuthorization(CustomHeaderWebhookAuthorization),
 }
 
-impl ::std::convert::From<WebhookBasicAuthorization> for WebhookAuthorization {
-    fn from(value: WebhookBasicAuthorization) -> Self {
-        Self::BasicAuthorization(value)
+impl ::std::convert::From<BasicWebhookAuthorization> for WebhookAuthorization {
+    fn from(value: BasicWebhookAuthorization) -> Self {
+        Self::BasicWebhookAuthorization(value)
     }
 }
 
-impl ::std::convert::From<WebhookBearerAuthorization> for WebhookAuthorization {
-    fn from(value: WebhookBearerAuthorization) -> Self {
-        Self::BearerAuthorization(value)
+impl ::std::convert::From<BearerWebhookAuthorization> for WebhookAuthorization {
+    fn from(value: BearerWebhookAuthorization) -> Self {
+        Self::BearerWebhookAuthorization(value)
     }
 }
 
-impl ::std::convert::From<WebhookCustomHeaderAuthorization> for WebhookAuthorization {
-    fn from(value: WebhookCustomHeaderAuthorization) -> Self {
-        Self::CustomHeaderAuthorization(value)
+impl ::std::convert::From<CustomHeaderWebhookAuthorization> for WebhookAuthorization {
+    fn from(value: CustomHeaderWebhookAuthorization) -> Self {
+        Self::CustomHeaderWebhookAuthorization(value)
     }
 }
 
@@ -2230,201 +2491,28 @@ impl ::std::convert::From<WebhookCustomHeaderAuthorization> for WebhookAuthoriza
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum WebhookAuthorizationInput {
-    BasicAuthorizationInput(WebhookBasicAuthorizationInput),
-    BearerAuthorizationInput(WebhookBearerAuthorizationInput),
-    CustomHeaderAuthorizationInput(WebhookCustomHeaderAuthorizationInput),
+    BasicWebhookAuthorizationInput(BasicWebhookAuthorizationInput),
+    BearerWebhookAuthorizationInput(BearerWebhookAuthorizationInput),
+    CustomHeaderWebhookAuthorizationInput(CustomHeaderWebhookAuthorizationInput),
 }
 
-impl ::std::convert::From<WebhookBasicAuthorizationInput> for WebhookAuthorizationInput {
-    fn from(value: WebhookBasicAuthorizationInput) -> Self {
-        Self::BasicAuthorizationInput(value)
+impl ::std::convert::From<BasicWebhookAuthorizationInput> for WebhookAuthorizationInput {
+    fn from(value: BasicWebhookAuthorizationInput) -> Self {
+        Self::BasicWebhookAuthorizationInput(value)
     }
 }
 
-impl ::std::convert::From<WebhookBearerAuthorizationInput>
+impl ::std::convert::From<BearerWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
-    fn from(value: WebhookBearerAuthorizationInput) -> Self {
-        Self::BearerAuthorizationInput(value)
+    fn from(value: BearerWebhookAuthorizationInput) -> Self {
+        Self::BearerWebhookAuthorizationInput(value)
     }
 }
 
-impl ::std::convert::From<WebhookCustomHeaderAuthorizationInput>
+impl ::std::convert::From<CustomHeaderWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
-    fn from(value: WebhookCustomHeaderAuthorizationInput) -> Self {
-        Self::CustomHeaderAuthorizationInput(value)
-    }
-}
-
-/// Basic authorization, as returned (without the password).
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookBasicAuthorization {
-    pub method: WebhookBasicAuthorizationMethod,
-    pub username: WebhookUsername,
-}
-
-impl WebhookBasicAuthorization {
-    pub fn builder() -> builder::WebhookBasicAuthorization {
-        Default::default()
-    }
-}
-
-/// Basic authorization, as sent on creation.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookBasicAuthorizationInput {
-    pub method: WebhookBasicAuthorizationMethod,
-    /// Password for basic authorization. Never returned.
-    pub password: ::std::string::String,
-    pub username: WebhookUsername,
-}
-
-impl WebhookBasicAuthorizationInput {
-    pub fn builder() -> builder::WebhookBasicAuthorizationInput {
-        Default::default()
-    }
-}
-
-/// Basic authorization (an `Authorization` header with the `Basic` scheme).
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum WebhookBasicAuthorizationMethod {
-    #[serde(rename = "basic")]
-    Basic,
-}
-
-impl ::std::fmt::Display for WebhookBasicAuthorizationMethod {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Basic => f.write_str("basic"),
-        }
-    }
-}
-
-impl ::std::str::FromStr for WebhookBasicAuthorizationMethod {
-    type Err = self::error::ConversionError;
-
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "basic" => Ok(Self::Basic),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-
-impl ::std::convert::TryFrom<&str> for WebhookBasicAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-impl ::std::convert::TryFrom<::std::string::String> for WebhookBasicAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-/// Bearer authorization, as returned (without the token).
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookBearerAuthorization {
-    pub method: WebhookBearerAuthorizationMethod,
-}
-
-impl WebhookBearerAuthorization {
-    pub fn builder() -> builder::WebhookBearerAuthorization {
-        Default::default()
-    }
-}
-
-/// Bearer authorization, as sent on creation.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookBearerAuthorizationInput {
-    pub method: WebhookBearerAuthorizationMethod,
-    /// Token sent with the `Bearer` scheme. Never returned.
-    pub token: ::std::string::String,
-}
-
-impl WebhookBearerAuthorizationInput {
-    pub fn builder() -> builder::WebhookBearerAuthorizationInput {
-        Default::default()
-    }
-}
-
-/// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum WebhookBearerAuthorizationMethod {
-    #[serde(rename = "bearer")]
-    Bearer,
-}
-
-impl ::std::fmt::Display for WebhookBearerAuthorizationMethod {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Bearer => f.write_str("bearer"),
-        }
-    }
-}
-
-impl ::std::str::FromStr for WebhookBearerAuthorizationMethod {
-    type Err = self::error::ConversionError;
-
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "bearer" => Ok(Self::Bearer),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-
-impl ::std::convert::TryFrom<&str> for WebhookBearerAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-impl ::std::convert::TryFrom<::std::string::String>
-for WebhookBearerAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
+    fn from(value: CustomHeaderWebhookAuthorizationInput) -> Self {
+        Self::CustomHeaderWebhookAuthorizationInput(value)
     }
 }
 
@@ -2451,94 +2539,6 @@ pub struct WebhookConfigurationInput {
 impl WebhookConfigurationInput {
     pub fn builder() -> builder::WebhookConfigurationInput {
         Default::default()
-    }
-}
-
-/// Authorization by a custom header, as returned (without its value).
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookCustomHeaderAuthorization {
-    pub header_key: WebhookHeaderKey,
-    pub method: WebhookCustomHeaderAuthorizationMethod,
-}
-
-impl WebhookCustomHeaderAuthorization {
-    pub fn builder() -> builder::WebhookCustomHeaderAuthorization {
-        Default::default()
-    }
-}
-
-/// Authorization by a custom header, as sent on creation.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-pub struct WebhookCustomHeaderAuthorizationInput {
-    pub header_key: WebhookHeaderKey,
-    /// Value of the header. Never returned.
-    pub header_value: ::std::string::String,
-    pub method: WebhookCustomHeaderAuthorizationMethod,
-}
-
-impl WebhookCustomHeaderAuthorizationInput {
-    pub fn builder() -> builder::WebhookCustomHeaderAuthorizationInput {
-        Default::default()
-    }
-}
-
-/// Authorization by a custom header.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
-pub enum WebhookCustomHeaderAuthorizationMethod {
-    #[serde(rename = "custom_header")]
-    CustomHeader,
-}
-
-impl ::std::fmt::Display for WebhookCustomHeaderAuthorizationMethod {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::CustomHeader => f.write_str("custom_header"),
-        }
-    }
-}
-
-impl ::std::str::FromStr for WebhookCustomHeaderAuthorizationMethod {
-    type Err = self::error::ConversionError;
-
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        match value {
-            "custom_header" => Ok(Self::CustomHeader),
-            _ => Err("invalid value".into()),
-        }
-    }
-}
-
-impl ::std::convert::TryFrom<&str> for WebhookCustomHeaderAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-impl ::std::convert::TryFrom<::std::string::String>
-for WebhookCustomHeaderAuthorizationMethod {
-    type Error = self::error::ConversionError;
-
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
     }
 }
 
@@ -3472,6 +3472,272 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
+    pub struct BasicWebhookAuthorization {
+        method: ::std::result::Result<
+            super::BasicWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for BasicWebhookAuthorization {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+                username: Err("no value supplied for username".to_string()),
+            }
+        }
+    }
+
+    impl BasicWebhookAuthorization {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::BasicWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+
+        pub fn username<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookUsername>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.username = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for username: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<BasicWebhookAuthorization>
+    for super::BasicWebhookAuthorization {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: BasicWebhookAuthorization,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                method: value.method?,
+                username: value.username?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::BasicWebhookAuthorization>
+    for BasicWebhookAuthorization {
+        fn from(value: super::BasicWebhookAuthorization) -> Self {
+            Self {
+                method: Ok(value.method),
+                username: Ok(value.username),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct BasicWebhookAuthorizationInput {
+        method: ::std::result::Result<
+            super::BasicWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+        password: ::std::result::Result<::std::string::String, ::std::string::String>,
+        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for BasicWebhookAuthorizationInput {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+                password: Err("no value supplied for password".to_string()),
+                username: Err("no value supplied for username".to_string()),
+            }
+        }
+    }
+
+    impl BasicWebhookAuthorizationInput {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::BasicWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+
+        pub fn password<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.password = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for password: {e}")
+                });
+            self
+        }
+
+        pub fn username<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookUsername>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.username = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for username: {e}")
+                });
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<BasicWebhookAuthorizationInput>
+    for super::BasicWebhookAuthorizationInput {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: BasicWebhookAuthorizationInput,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                method: value.method?,
+                password: value.password?,
+                username: value.username?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::BasicWebhookAuthorizationInput>
+    for BasicWebhookAuthorizationInput {
+        fn from(value: super::BasicWebhookAuthorizationInput) -> Self {
+            Self {
+                method: Ok(value.method),
+                password: Ok(value.password),
+                username: Ok(value.username),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct BearerWebhookAuthorization {
+        method: ::std::result::Result<
+            super::BearerWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for BearerWebhookAuthorization {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl BearerWebhookAuthorization {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::BearerWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<BearerWebhookAuthorization>
+    for super::BearerWebhookAuthorization {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: BearerWebhookAuthorization,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self { method: value.method? })
+        }
+    }
+
+    impl ::std::convert::From<super::BearerWebhookAuthorization>
+    for BearerWebhookAuthorization {
+        fn from(value: super::BearerWebhookAuthorization) -> Self {
+            Self { method: Ok(value.method) }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct BearerWebhookAuthorizationInput {
+        method: ::std::result::Result<
+            super::BearerWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+        token: ::std::result::Result<::std::string::String, ::std::string::String>,
+    }
+
+    impl ::std::default::Default for BearerWebhookAuthorizationInput {
+        fn default() -> Self {
+            Self {
+                method: Err("no value supplied for method".to_string()),
+                token: Err("no value supplied for token".to_string()),
+            }
+        }
+    }
+
+    impl BearerWebhookAuthorizationInput {
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::BearerWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+
+        pub fn token<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.token = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for token: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<BearerWebhookAuthorizationInput>
+    for super::BearerWebhookAuthorizationInput {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: BearerWebhookAuthorizationInput,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                method: value.method?,
+                token: value.token?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::BearerWebhookAuthorizationInput>
+    for BearerWebhookAuthorizationInput {
+        fn from(value: super::BearerWebhookAuthorizationInput) -> Self {
+            Self {
+                method: Ok(value.method),
+                token: Ok(value.token),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
     pub struct CreateEventStreamRequest {
         destination: ::std::result::Result<
             super::EventStreamDestinationInput,
@@ -3691,6 +3957,168 @@ pub mod builder {
                 name: Ok(value.name),
                 subject_token_type: Ok(value.subject_token_type),
                 type_: Ok(value.type_),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct CustomHeaderWebhookAuthorization {
+        header_key: ::std::result::Result<
+            super::WebhookHeaderKey,
+            ::std::string::String,
+        >,
+        method: ::std::result::Result<
+            super::CustomHeaderWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for CustomHeaderWebhookAuthorization {
+        fn default() -> Self {
+            Self {
+                header_key: Err("no value supplied for header_key".to_string()),
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl CustomHeaderWebhookAuthorization {
+        pub fn header_key<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_key = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_key: {e}")
+                });
+            self
+        }
+
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::CustomHeaderWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<CustomHeaderWebhookAuthorization>
+    for super::CustomHeaderWebhookAuthorization {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: CustomHeaderWebhookAuthorization,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                header_key: value.header_key?,
+                method: value.method?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::CustomHeaderWebhookAuthorization>
+    for CustomHeaderWebhookAuthorization {
+        fn from(value: super::CustomHeaderWebhookAuthorization) -> Self {
+            Self {
+                header_key: Ok(value.header_key),
+                method: Ok(value.method),
+            }
+        }
+    }
+
+    #[derive(Clone, Debug)]
+    pub struct CustomHeaderWebhookAuthorizationInput {
+        header_key: ::std::result::Result<
+            super::WebhookHeaderKey,
+            ::std::string::String,
+        >,
+        header_value: ::std::result::Result<
+            ::std::string::String,
+            ::std::string::String,
+        >,
+        method: ::std::result::Result<
+            super::CustomHeaderWebhookAuthorizationMethod,
+            ::std::string::String,
+        >,
+    }
+
+    impl ::std::default::Default for CustomHeaderWebhookAuthorizationInput {
+        fn default() -> Self {
+            Self {
+                header_key: Err("no value supplied for header_key".to_string()),
+                header_value: Err("no value supplied for header_value".to_string()),
+                method: Err("no value supplied for method".to_string()),
+            }
+        }
+    }
+
+    impl CustomHeaderWebhookAuthorizationInput {
+        pub fn header_key<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_key = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_key: {e}")
+                });
+            self
+        }
+
+        pub fn header_value<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::string::String>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.header_value = value
+                .try_into()
+                .map_err(|e| {
+                    format!("error converting supplied value for header_value: {e}")
+                });
+            self
+        }
+
+        pub fn method<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<super::CustomHeaderWebhookAuthorizationMethod>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.method = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for method: {e}"));
+            self
+        }
+    }
+
+    impl ::std::convert::TryFrom<CustomHeaderWebhookAuthorizationInput>
+    for super::CustomHeaderWebhookAuthorizationInput {
+        type Error = super::error::ConversionError;
+
+        fn try_from(
+            value: CustomHeaderWebhookAuthorizationInput,
+        ) -> ::std::result::Result<Self, super::error::ConversionError> {
+            Ok(Self {
+                header_key: value.header_key?,
+                header_value: value.header_value?,
+                method: value.method?,
+            })
+        }
+    }
+
+    impl ::std::convert::From<super::CustomHeaderWebhookAuthorizationInput>
+    for CustomHeaderWebhookAuthorizationInput {
+        fn from(value: super::CustomHeaderWebhookAuthorizationInput) -> Self {
+            Self {
+                header_key: Ok(value.header_key),
+                header_value: Ok(value.header_value),
+                method: Ok(value.method),
             }
         }
     }
@@ -5695,272 +6123,6 @@ pub mod builder {
     }
 
     #[derive(Clone, Debug)]
-    pub struct WebhookBasicAuthorization {
-        method: ::std::result::Result<
-            super::WebhookBasicAuthorizationMethod,
-            ::std::string::String,
-        >,
-        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
-    }
-
-    impl ::std::default::Default for WebhookBasicAuthorization {
-        fn default() -> Self {
-            Self {
-                method: Err("no value supplied for method".to_string()),
-                username: Err("no value supplied for username".to_string()),
-            }
-        }
-    }
-
-    impl WebhookBasicAuthorization {
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookBasicAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-
-        pub fn username<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookUsername>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.username = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for username: {e}")
-                });
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookBasicAuthorization>
-    for super::WebhookBasicAuthorization {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookBasicAuthorization,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self {
-                method: value.method?,
-                username: value.username?,
-            })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookBasicAuthorization>
-    for WebhookBasicAuthorization {
-        fn from(value: super::WebhookBasicAuthorization) -> Self {
-            Self {
-                method: Ok(value.method),
-                username: Ok(value.username),
-            }
-        }
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct WebhookBasicAuthorizationInput {
-        method: ::std::result::Result<
-            super::WebhookBasicAuthorizationMethod,
-            ::std::string::String,
-        >,
-        password: ::std::result::Result<::std::string::String, ::std::string::String>,
-        username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
-    }
-
-    impl ::std::default::Default for WebhookBasicAuthorizationInput {
-        fn default() -> Self {
-            Self {
-                method: Err("no value supplied for method".to_string()),
-                password: Err("no value supplied for password".to_string()),
-                username: Err("no value supplied for username".to_string()),
-            }
-        }
-    }
-
-    impl WebhookBasicAuthorizationInput {
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookBasicAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-
-        pub fn password<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.password = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for password: {e}")
-                });
-            self
-        }
-
-        pub fn username<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookUsername>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.username = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for username: {e}")
-                });
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookBasicAuthorizationInput>
-    for super::WebhookBasicAuthorizationInput {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookBasicAuthorizationInput,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self {
-                method: value.method?,
-                password: value.password?,
-                username: value.username?,
-            })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookBasicAuthorizationInput>
-    for WebhookBasicAuthorizationInput {
-        fn from(value: super::WebhookBasicAuthorizationInput) -> Self {
-            Self {
-                method: Ok(value.method),
-                password: Ok(value.password),
-                username: Ok(value.username),
-            }
-        }
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct WebhookBearerAuthorization {
-        method: ::std::result::Result<
-            super::WebhookBearerAuthorizationMethod,
-            ::std::string::String,
-        >,
-    }
-
-    impl ::std::default::Default for WebhookBearerAuthorization {
-        fn default() -> Self {
-            Self {
-                method: Err("no value supplied for method".to_string()),
-            }
-        }
-    }
-
-    impl WebhookBearerAuthorization {
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookBearerAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookBearerAuthorization>
-    for super::WebhookBearerAuthorization {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookBearerAuthorization,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self { method: value.method? })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookBearerAuthorization>
-    for WebhookBearerAuthorization {
-        fn from(value: super::WebhookBearerAuthorization) -> Self {
-            Self { method: Ok(value.method) }
-        }
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct WebhookBearerAuthorizationInput {
-        method: ::std::result::Result<
-            super::WebhookBearerAuthorizationMethod,
-            ::std::string::String,
-        >,
-        token: ::std::result::Result<::std::string::String, ::std::string::String>,
-    }
-
-    impl ::std::default::Default for WebhookBearerAuthorizationInput {
-        fn default() -> Self {
-            Self {
-                method: Err("no value supplied for method".to_string()),
-                token: Err("no value supplied for token".to_string()),
-            }
-        }
-    }
-
-    impl WebhookBearerAuthorizationInput {
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookBearerAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-
-        pub fn token<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.token = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for token: {e}"));
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookBearerAuthorizationInput>
-    for super::WebhookBearerAuthorizationInput {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookBearerAuthorizationInput,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self {
-                method: value.method?,
-                token: value.token?,
-            })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookBearerAuthorizationInput>
-    for WebhookBearerAuthorizationInput {
-        fn from(value: super::WebhookBearerAuthorizationInput) -> Self {
-            Self {
-                method: Ok(value.method),
-                token: Ok(value.token),
-            }
-        }
-    }
-
-    #[derive(Clone, Debug)]
     pub struct WebhookConfiguration {
         webhook_authorization: ::std::result::Result<
             super::WebhookAuthorization,
@@ -6112,168 +6274,6 @@ pub mod builder {
             Self {
                 webhook_authorization: Ok(value.webhook_authorization),
                 webhook_endpoint: Ok(value.webhook_endpoint),
-            }
-        }
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct WebhookCustomHeaderAuthorization {
-        header_key: ::std::result::Result<
-            super::WebhookHeaderKey,
-            ::std::string::String,
-        >,
-        method: ::std::result::Result<
-            super::WebhookCustomHeaderAuthorizationMethod,
-            ::std::string::String,
-        >,
-    }
-
-    impl ::std::default::Default for WebhookCustomHeaderAuthorization {
-        fn default() -> Self {
-            Self {
-                header_key: Err("no value supplied for header_key".to_string()),
-                method: Err("no value supplied for method".to_string()),
-            }
-        }
-    }
-
-    impl WebhookCustomHeaderAuthorization {
-        pub fn header_key<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.header_key = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for header_key: {e}")
-                });
-            self
-        }
-
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookCustomHeaderAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookCustomHeaderAuthorization>
-    for super::WebhookCustomHeaderAuthorization {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookCustomHeaderAuthorization,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self {
-                header_key: value.header_key?,
-                method: value.method?,
-            })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookCustomHeaderAuthorization>
-    for WebhookCustomHeaderAuthorization {
-        fn from(value: super::WebhookCustomHeaderAuthorization) -> Self {
-            Self {
-                header_key: Ok(value.header_key),
-                method: Ok(value.method),
-            }
-        }
-    }
-
-    #[derive(Clone, Debug)]
-    pub struct WebhookCustomHeaderAuthorizationInput {
-        header_key: ::std::result::Result<
-            super::WebhookHeaderKey,
-            ::std::string::String,
-        >,
-        header_value: ::std::result::Result<
-            ::std::string::String,
-            ::std::string::String,
-        >,
-        method: ::std::result::Result<
-            super::WebhookCustomHeaderAuthorizationMethod,
-            ::std::string::String,
-        >,
-    }
-
-    impl ::std::default::Default for WebhookCustomHeaderAuthorizationInput {
-        fn default() -> Self {
-            Self {
-                header_key: Err("no value supplied for header_key".to_string()),
-                header_value: Err("no value supplied for header_value".to_string()),
-                method: Err("no value supplied for method".to_string()),
-            }
-        }
-    }
-
-    impl WebhookCustomHeaderAuthorizationInput {
-        pub fn header_key<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookHeaderKey>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.header_key = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for header_key: {e}")
-                });
-            self
-        }
-
-        pub fn header_value<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<::std::string::String>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.header_value = value
-                .try_into()
-                .map_err(|e| {
-                    format!("error converting supplied value for header_value: {e}")
-                });
-            self
-        }
-
-        pub fn method<T>(mut self, value: T) -> Self
-        where
-            T: ::std::convert::TryInto<super::WebhookCustomHeaderAuthorizationMethod>,
-            T::Error: ::std::fmt::Display,
-        {
-            self.method = value
-                .try_into()
-                .map_err(|e| format!("error converting supplied value for method: {e}"));
-            self
-        }
-    }
-
-    impl ::std::convert::TryFrom<WebhookCustomHeaderAuthorizationInput>
-    for super::WebhookCustomHeaderAuthorizationInput {
-        type Error = super::error::ConversionError;
-
-        fn try_from(
-            value: WebhookCustomHeaderAuthorizationInput,
-        ) -> ::std::result::Result<Self, super::error::ConversionError> {
-            Ok(Self {
-                header_key: value.header_key?,
-                header_value: value.header_value?,
-                method: value.method?,
-            })
-        }
-    }
-
-    impl ::std::convert::From<super::WebhookCustomHeaderAuthorizationInput>
-    for WebhookCustomHeaderAuthorizationInput {
-        fn from(value: super::WebhookCustomHeaderAuthorizationInput) -> Self {
-            Self {
-                header_key: Ok(value.header_key),
-                header_value: Ok(value.header_value),
-                method: Ok(value.method),
             }
         }
     }
