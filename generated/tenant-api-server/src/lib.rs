@@ -973,7 +973,7 @@ mod validate {
         if let Some(object) = check::expect_object(value, at, out) {
             match object.get("type") {
                 Some(Value::String(kind)) => {
-                    match kind.as_str() {
+                    match kind.as_ref() {
                         "webhook" => webhook_destination_input(value, at, out),
                         "eventbridge" => event_bridge_destination(value, at, out),
                         "action" => action_destination(value, at, out),
@@ -1110,7 +1110,7 @@ mod validate {
         if let Some(object) = check::expect_object(value, at, out) {
             match object.get("method") {
                 Some(Value::String(kind)) => {
-                    match kind.as_str() {
+                    match kind.as_ref() {
                         "basic" => basic_webhook_authorization_input(value, at, out),
                         "bearer" => bearer_webhook_authorization_input(value, at, out),
                         "custom_header" => {
