@@ -997,7 +997,7 @@ async fn a_bad_destination_lists_every_broken_rule_with_its_pointer() {
     assert_eq!(error.errors.len(), 1, "{error:?}");
     assert_eq!(
         (
-            error.errors[0].pointer.as_str(),
+            error.errors[0].pointer.as_deref().unwrap_or_default(),
             error.errors[0].code.as_str()
         ),
         ("/destination/configuration/aws_account_id", "pattern")

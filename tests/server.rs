@@ -929,7 +929,12 @@ async fn the_client_reads_structured_errors_as_typed_fields() {
     let items: Vec<(&str, &str)> = response
         .errors
         .iter()
-        .map(|item| (item.pointer.as_str(), item.code.as_str()))
+        .map(|item| {
+            (
+                item.pointer.as_deref().unwrap_or_default(),
+                item.code.as_str(),
+            )
+        })
         .collect();
     assert_eq!(items, [("/subscriptions", "min_items")]);
 }

@@ -707,20 +707,94 @@ impl Error {
     }
 }
 
-/// One broken rule of a request.
+/// One broken rule of a request: in the body (`pointer`) or in a parameter (`in` and `name`).
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ErrorItem {
     /// The rule: type, required, additional_property, min_length, max_length, enum, format, pattern, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
     pub code: ::std::string::String,
     /// The field and the rule it breaks, in a sentence.
     pub detail: ::std::string::String,
-    /// JSON Pointer (RFC 6901) to the offending value in the body; empty for the body itself.
-    pub pointer: ::std::string::String,
+    /// Where the broken parameter travels. Absent for the body.
+    #[serde(rename = "in", skip_serializing_if = "::std::option::Option::is_none")]
+    pub in_: ::std::option::Option<ErrorItemIn>,
+    /// The broken parameter's name. Absent for the body.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub name: ::std::option::Option<::std::string::String>,
+    /// JSON Pointer (RFC 6901) to the offending value in the body; empty for the body itself. Absent for a parameter.
+    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
+    pub pointer: ::std::option::Option<::std::string::String>,
 }
 
 impl ErrorItem {
     pub fn builder() -> builder::ErrorItem {
         Default::default()
+    }
+}
+
+/// Where the broken parameter travels. Absent for the body.
+#[derive(
+    ::serde::Deserialize,
+    ::serde::Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd
+)]
+pub enum ErrorItemIn {
+    #[serde(rename = "path")]
+    Path,
+    #[serde(rename = "query")]
+    Query,
+    #[serde(rename = "header")]
+    Header,
+}
+
+impl ::std::fmt::Display for ErrorItemIn {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match *self {
+            Self::Path => f.write_str("path"),
+            Self::Query => f.write_str("query"),
+            Self::Header => f.write_str("header"),
+        }
+    }
+}
+
+impl ::std::str::FromStr for ErrorItemIn {
+    type Err = self::error::ConversionError;
+
+    fn from_str(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        match value {
+            "path" => Ok(Self::Path),
+            "query" => Ok(Self::Query),
+            "header" => Ok(Self::Header),
+            _ => Err("invalid value".into()),
+        }
+    }
+}
+
+impl ::std::convert::TryFrom<&str> for ErrorItemIn {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: &str,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
+    }
+}
+
+impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
+    type Error = self::error::ConversionError;
+
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
+        value.parse()
     }
 }
 
@@ -4245,7 +4319,18 @@ pub mod builder {
     pub struct ErrorItem {
         code: ::std::result::Result<::std::string::String, ::std::string::String>,
         detail: ::std::result::Result<::std::string::String, ::std::string::String>,
-        pointer: ::std::result::Result<::std::string::String, ::std::string::String>,
+        in_: ::std::result::Result<
+            ::std::option::Option<super::ErrorItemIn>,
+            ::std::string::String,
+        >,
+        name: ::std::result::Result<
+            ::std::option::Option<::std::string::String>,
+            ::std::string::String,
+        >,
+        pointer: ::std::result::Result<
+            ::std::option::Option<::std::string::String>,
+            ::std::string::String,
+        >,
     }
 
     impl ::std::default::Default for ErrorItem {
@@ -4253,7 +4338,9 @@ pub mod builder {
             Self {
                 code: Err("no value supplied for code".to_string()),
                 detail: Err("no value supplied for detail".to_string()),
-                pointer: Err("no value supplied for pointer".to_string()),
+                in_: Ok(Default::default()),
+                name: Ok(Default::default()),
+                pointer: Ok(Default::default()),
             }
         }
     }
@@ -4281,9 +4368,31 @@ pub mod builder {
             self
         }
 
+        pub fn in_<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<super::ErrorItemIn>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.in_ = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for in_: {e}"));
+            self
+        }
+
+        pub fn name<T>(mut self, value: T) -> Self
+        where
+            T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
+            T::Error: ::std::fmt::Display,
+        {
+            self.name = value
+                .try_into()
+                .map_err(|e| format!("error converting supplied value for name: {e}"));
+            self
+        }
+
         pub fn pointer<T>(mut self, value: T) -> Self
         where
-            T: ::std::convert::TryInto<::std::string::String>,
+            T: ::std::convert::TryInto<::std::option::Option<::std::string::String>>,
             T::Error: ::std::fmt::Display,
         {
             self.pointer = value
@@ -4304,6 +4413,8 @@ pub mod builder {
             Ok(Self {
                 code: value.code?,
                 detail: value.detail?,
+                in_: value.in_?,
+                name: value.name?,
                 pointer: value.pointer?,
             })
         }
@@ -4314,6 +4425,8 @@ pub mod builder {
             Self {
                 code: Ok(value.code),
                 detail: Ok(value.detail),
+                in_: Ok(value.in_),
+                name: Ok(value.name),
                 pointer: Ok(value.pointer),
             }
         }
