@@ -328,6 +328,28 @@ pub fn one_of_values(text: &str, allowed: &[&str], at: &Location, out: &mut Viol
     }
 }
 
+pub fn min_properties(object: &Object, min: usize, at: &Location, out: &mut Violations) {
+    if object.len() < min {
+        let noun = if min == 1 { "property" } else { "properties" };
+        out.add(
+            at,
+            "min_properties",
+            format!("{} must have at least {min} {noun}", describe(at)),
+        );
+    }
+}
+
+pub fn max_properties(object: &Object, max: usize, at: &Location, out: &mut Violations) {
+    if object.len() > max {
+        let noun = if max == 1 { "property" } else { "properties" };
+        out.add(
+            at,
+            "max_properties",
+            format!("{} must have at most {max} {noun}", describe(at)),
+        );
+    }
+}
+
 pub fn min_items(items: &[Value], min: usize, at: &Location, out: &mut Violations) {
     if items.len() < min {
         let noun = if min == 1 { "item" } else { "items" };
@@ -636,6 +658,26 @@ mod tests {
         assert_eq!(
             messages(|out| no_other_properties(object, &Location::Body, &["a"], out)),
             ["'z' is not an allowed property"]
+        );
+    }
+
+    #[test]
+    fn property_counts_name_the_object() {
+        let object = tree(json!({"a": 1, "b": 2}));
+        let object = object.as_object().unwrap();
+        let at = Location::Body;
+        let at = at.property("user_attributes");
+        assert_eq!(
+            messages(|out| {
+                min_properties(object, 3, &at, out);
+                max_properties(object, 1, &at, out);
+                min_properties(object, 2, &at, out);
+                max_properties(object, 2, &at, out);
+            }),
+            [
+                "'user_attributes' must have at least 3 properties",
+                "'user_attributes' must have at most 1 property"
+            ]
         );
     }
 

@@ -68,6 +68,8 @@ pub struct ObjectCheck {
     /// Every declared property name, for `additionalProperties`.
     pub known: Vec<String>,
     pub additional: Additional,
+    pub min_properties: Option<usize>,
+    pub max_properties: Option<usize>,
 }
 
 /// What `additionalProperties` says of undeclared properties.
@@ -405,6 +407,9 @@ impl Compiler<'_> {
             properties: checked,
             known,
             additional,
+            // `minProperties: 0` holds for every object.
+            min_properties: count(schema, "minProperties").filter(|min| *min > 0),
+            max_properties: count(schema, "maxProperties"),
         }))
     }
 
@@ -533,6 +538,25 @@ mod tests {
         assert_eq!(object.known, ["a", "b"]);
         assert_eq!(object.additional, Additional::Forbidden);
         assert_eq!(object.properties.len(), 1, "`b` accepts anything");
+        assert_eq!((object.min_properties, object.max_properties), (None, None));
+    }
+
+    #[test]
+    fn property_counts_are_kept_except_a_minimum_of_zero() {
+        let bounded =
+            compile_schema(json!({"type": "object", "minProperties": 1, "maxProperties": 64}));
+        let Check::Object(bounded) = bounded else {
+            panic!("{bounded:?}")
+        };
+        assert_eq!(
+            (bounded.min_properties, bounded.max_properties),
+            (Some(1), Some(64))
+        );
+        let zero = compile_schema(json!({"type": "object", "minProperties": 0}));
+        let Check::Object(zero) = zero else {
+            panic!("{zero:?}")
+        };
+        assert_eq!(zero.min_properties, None);
     }
 
     #[test]

@@ -140,6 +140,12 @@ pub(super) fn render(check: &Check) -> TokenStream {
 
 fn render_object(object: &ObjectCheck) -> TokenStream {
     let mut checks = Vec::new();
+    if let Some(min) = object.min_properties {
+        checks.push(quote!(check::min_properties(object, #min, at, out);));
+    }
+    if let Some(max) = object.max_properties {
+        checks.push(quote!(check::max_properties(object, #max, at, out);));
+    }
     if !object.required.is_empty() {
         let required = &object.required;
         checks.push(quote!(check::required(object, at, &[#(#required),*], out);));
