@@ -8,6 +8,7 @@ use std::borrow::Cow;
 
 use crate::checks::{Location, Violations};
 use crate::errors::{error_response, validation_failed};
+use crate::form::{Shape, coerce};
 use crate::json::{Object, Value};
 
 /// Media type of JSON bodies.
@@ -32,12 +33,14 @@ impl Default for RouterOptions {
 
 /// Reads the body of `request`, decodes it by `Content-Type` (one of
 /// `accepted`) into a tree borrowing from the bytes, checks it with
-/// `validate` and converts it to `T`. Returns the request headers with it,
-/// since the body consumes the request.
+/// `validate` and converts it to `T`. A form body is first read by `form`,
+/// the shape of its number and boolean fields, when it has any. Returns the
+/// request headers with it, since the body consumes the request.
 pub async fn read_body<T: serde::de::DeserializeOwned>(
     request: Request,
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
+    form: Option<&Shape>,
 ) -> Result<(HeaderMap, T), Response> {
     let mut request = request;
     // The handler needs the headers after the body has consumed the request:
@@ -50,7 +53,12 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
         .map_err(|rejection| {
             error_response(rejection.status(), rejection.body_text(), "invalid_body")
         })?;
-    let value = decode_body(&headers, &bytes, accepted)?;
+    let mut value = decode_body(&headers, &bytes, accepted)?;
+    if let Some(shape) = form
+        && media_type_is(&headers, FORM)
+    {
+        coerce(&mut value, shape);
+    }
     let mut violations = Violations::new();
     validate(&value, &Location::Body, &mut violations);
     if !violations.is_empty() {
@@ -66,6 +74,7 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
     request: Request,
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
+    form: Option<&Shape>,
 ) -> Result<(HeaderMap, Option<T>), Response> {
     let headers = request.headers();
     let no_content = match headers.get(header::CONTENT_LENGTH) {
@@ -76,8 +85,17 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
         let mut request = request;
         return Ok((std::mem::take(request.headers_mut()), None));
     }
-    let (headers, body) = read_body(request, accepted, validate).await?;
+    let (headers, body) = read_body(request, accepted, validate, form).await?;
     Ok((headers, Some(body)))
+}
+
+/// Whether the request's `Content-Type` is `media_type` (parameters aside).
+fn media_type_is(headers: &HeaderMap, media_type: &str) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split(';').next())
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(media_type))
 }
 
 /// The body as JSON, whichever of the `accepted` media types it came in.
@@ -356,12 +374,13 @@ mod tests {
 
     #[tokio::test]
     async fn read_body_validates_before_typing_and_keeps_the_headers() {
-        let refused = read_body::<Named>(request(JSON, r#"{"name":"x"}"#), &[JSON], reject_all)
-            .await
-            .unwrap_err();
+        let refused =
+            read_body::<Named>(request(JSON, r#"{"name":"x"}"#), &[JSON], reject_all, None)
+                .await
+                .unwrap_err();
         assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
         let (headers, _named) =
-            read_body::<Named>(request(FORM, "name=x"), &[JSON, FORM], accept_all)
+            read_body::<Named>(request(FORM, "name=x"), &[JSON, FORM], accept_all, None)
                 .await
                 .unwrap();
         assert_eq!(headers["x-kept"], "yes");

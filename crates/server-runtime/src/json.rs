@@ -62,6 +62,13 @@ impl<'a> Object<'a> {
         self.0.iter().map(|(key, value)| (key.as_ref(), value))
     }
 
+    /// The entries, each value open to change.
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = (&str, &mut Value<'a>)> {
+        self.0
+            .iter_mut()
+            .map(|entry| (entry.0.as_ref(), &mut entry.1))
+    }
+
     /// Adds property `name`, which the caller knows is not there yet.
     pub(crate) fn push(&mut self, name: Cow<'a, str>, value: Value<'a>) {
         self.0.push((name, value));

@@ -20,6 +20,7 @@ mod auth;
 mod body;
 pub mod checks;
 mod errors;
+pub mod form;
 pub mod json;
 pub mod params;
 

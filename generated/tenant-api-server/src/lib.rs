@@ -535,6 +535,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
             request,
             &[runtime::JSON, runtime::FORM],
             validate::create_token_exchange_profile_request,
+            None,
         )
         .await
     {
@@ -612,7 +613,12 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
     };
     let (headers, body) = match runtime::read_body::<
         types::CreateEventStreamRequest,
-    >(request, &[runtime::JSON, runtime::FORM], validate::create_event_stream_request)
+    >(
+            request,
+            &[runtime::JSON, runtime::FORM],
+            validate::create_event_stream_request,
+            None,
+        )
         .await
     {
         Ok(decoded) => decoded,

@@ -1,8 +1,6 @@
 //! Lowering of each operation: its parameters, body, responses and security,
 //! checked against what the generators support.
 
-use std::collections::BTreeSet;
-
 use openapiv3::{
     Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter,
     ParameterSchemaOrContent, ReferenceOr, RequestBody as OaRequestBody, Response as OaResponse,
@@ -12,7 +10,6 @@ use serde_json::Value;
 
 use super::paths::path_template_names;
 use super::refs::{SCHEMA_REF_PREFIX, lookup, schema_name};
-use super::schemas::check_form_fields;
 use super::validation;
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
@@ -343,13 +340,6 @@ fn build_request_body(
     }
     content_types.sort_by_key(|media_type| media_type != JSON);
     let schema = schema.expect("the body offers JSON, so it has a schema");
-    if content_types.iter().any(|media_type| media_type == FORM) {
-        check_form_fields(
-            spec,
-            &format!("/components/schemas/{schema}"),
-            &mut BTreeSet::new(),
-        )?;
-    }
     Ok(RequestBody {
         required: body.required,
         schema,

@@ -2,13 +2,10 @@
 //! cannot handle: reported here, with a line, instead of letting typify panic
 //! or guess.
 
-use std::collections::BTreeSet;
-
 use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::model::{FORM, JSON};
 
 /// Schema keywords whose value is a schema, and those whose value is a list
 /// or map of schemas; used to find every schema in the document.
@@ -142,63 +139,6 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
                     &pointer_join(pointer, keyword),
                     format!("`{keyword}` must be a non-empty list of schemas"),
                 ));
-            }
-        }
-    }
-    Ok(())
-}
-
-/// Form fields arrive as text, so a schema offered as a form body may hold
-/// only strings (in objects and lists at any depth). A number or boolean
-/// would be refused at run time; it is refused here, where it can be fixed.
-pub(crate) fn check_form_fields(
-    spec: &LoadedSpec,
-    pointer: &str,
-    visited: &mut BTreeSet<String>,
-) -> Result<(), Diagnostic> {
-    if !visited.insert(pointer.to_string()) {
-        return Ok(());
-    }
-    let Some(Value::Object(schema)) = spec.document.pointer(pointer) else {
-        return Ok(());
-    };
-    if let Some(Value::String(reference)) = schema.get("$ref") {
-        let target = reference.trim_start_matches('#').to_string();
-        return check_form_fields(spec, &target, visited);
-    }
-    if let Some(Value::String(kind)) = schema.get("type")
-        && matches!(kind.as_str(), "integer" | "number" | "boolean")
-    {
-        return Err(spec.error_at(
-            pointer,
-            format!(
-                "this {kind} is part of a body offered as `{FORM}`, whose fields are text; \
-                 make it a string or offer the body as `{JSON}` only"
-            ),
-        ));
-    }
-    if let Some(Value::Object(properties)) = schema.get("properties") {
-        for name in properties.keys() {
-            check_form_fields(
-                spec,
-                &pointer_join(&pointer_join(pointer, "properties"), name),
-                visited,
-            )?;
-        }
-    }
-    for keyword in ["items", "additionalProperties"] {
-        if schema.get(keyword).is_some_and(Value::is_object) {
-            check_form_fields(spec, &pointer_join(pointer, keyword), visited)?;
-        }
-    }
-    for keyword in SUBSCHEMA_LIST_KEYWORDS {
-        if let Some(Value::Array(variants)) = schema.get(*keyword) {
-            for index in 0..variants.len() {
-                check_form_fields(
-                    spec,
-                    &pointer_join(&pointer_join(pointer, keyword), &index.to_string()),
-                    visited,
-                )?;
             }
         }
     }

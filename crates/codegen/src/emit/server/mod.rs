@@ -12,12 +12,14 @@
 //! - `params`: the parameters' types, their struct, reading and checks;
 //! - `api_trait`: the trait to implement;
 //! - `router`: the handlers and the routes;
+//! - `form`: the number and boolean fields of form bodies;
 //! - `validate`: the request-body checks, rendered from the model's
 //!   [`crate::model::validation::Check`]s;
 //! - `docs`: the crate documentation with its compiled example.
 
 mod api_trait;
 mod docs;
+mod form;
 mod params;
 mod responses;
 mod router;
@@ -42,6 +44,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     let api_trait = api_trait::api_trait(model, &trait_ident);
     let router = router::router(model, &trait_ident);
     let validate = validate::validate_module(model);
+    let form = form::form_module(model);
 
     quote! {
         #(#![doc = #docs])*
@@ -73,6 +76,8 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         #router
 
         #validate
+
+        #form
     }
 }
 

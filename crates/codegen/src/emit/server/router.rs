@@ -13,7 +13,7 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
     let handlers = model
         .operations
         .iter()
-        .map(|operation| handler(trait_ident, operation));
+        .map(|operation| handler(model, trait_ident, operation));
     let authenticate = model
         .operations
         .iter()
@@ -59,7 +59,7 @@ fn handler_ident(operation: &Operation) -> Ident {
     format_ident!("handle_{}", naming::method_name(&operation.id))
 }
 
-fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
+fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> TokenStream {
     let ident = handler_ident(operation);
     let method = naming::ident(&naming::method_name(&operation.id));
     let operation_id = &operation.id;
@@ -114,6 +114,7 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
         Some(body) => {
             let kind = schema_type(&body.schema);
             let validate = super::validate::validator_ident(&body.schema);
+            let form = super::form::form_argument(model, &body.schema, &body.content_types);
             let reader = if body.required {
                 format_ident!("read_body")
             } else {
@@ -129,7 +130,7 @@ fn handler(trait_ident: &Ident, operation: &Operation) -> TokenStream {
                 });
             (
                 quote! {
-                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate).await {
+                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate, #form).await {
                         Ok(decoded) => decoded,
                         Err(response) => return response,
                     };
