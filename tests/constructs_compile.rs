@@ -160,6 +160,18 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
 
 const ROUNDTRIPS: &str = "construct-roundtrips";
 
+/// What every round trip needs: the generated router on a loopback socket.
+const ROUNDTRIP_SUPPORT: &str = "//! Round trips live in `tests/`; this serves their routers.
+
+/// Serves `router` on a free loopback port; returns its base URL.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind(\"127.0.0.1:0\").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    format!(\"http://{address}\")
+}
+";
+
 /// A crate whose tests are `tests/fixtures/roundtrips/*.rs`: per fixture, its
 /// generated client against its generated server. Each file uses the
 /// fixture's crates by their renamed names (`parameters_tenant_api_client`).
@@ -173,7 +185,8 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
     sources.sort();
     let mut manifest = format!(
         "[package]\nname = \"{ROUNDTRIPS}\"\nversion = \"0.1.0\"\nedition.workspace = true\n\
-         publish = false\n\n[dev-dependencies]\n\
+         publish = false\n\n[dependencies]\naxum.workspace = true\ntokio.workspace = true\n\n\
+         [dev-dependencies]\n\
          axum.workspace = true\nfutures-util.workspace = true\n\
          progenitor-client.workspace = true\nreqwest.workspace = true\n\
          serde_json.workspace = true\ntokio.workspace = true\n"
@@ -197,9 +210,6 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
         );
     }
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
-    write_if_changed(
-        &dir.join("src/lib.rs"),
-        "//! Round trips live in `tests/`.\n",
-    );
+    write_if_changed(&dir.join("src/lib.rs"), ROUNDTRIP_SUPPORT);
     ROUNDTRIPS.to_string()
 }
