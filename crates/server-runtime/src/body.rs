@@ -76,17 +76,72 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
 ) -> Result<(HeaderMap, Option<T>), Response> {
-    let headers = request.headers();
-    let no_content = match headers.get(header::CONTENT_LENGTH) {
-        Some(length) => length.as_bytes() == b"0",
-        None => !headers.contains_key(header::TRANSFER_ENCODING),
-    };
-    if no_content && !headers.contains_key(header::CONTENT_TYPE) {
+    if has_no_body(request.headers()) {
         let mut request = request;
         return Ok((std::mem::take(request.headers_mut()), None));
     }
     let (headers, body) = read_body(request, accepted, validate, form).await?;
     Ok((headers, Some(body)))
+}
+
+/// Reads a body passed to the server as bytes (a file, an upload), whose
+/// `Content-Type` must be one of `accepted` (415 otherwise; 413 past the size
+/// limit). The headers come back with it: a `multipart/form-data` body needs
+/// its `boundary`.
+pub async fn read_raw_body(
+    request: Request,
+    accepted: &[&str],
+) -> Result<(HeaderMap, axum::body::Bytes), Response> {
+    let mut request = request;
+    if !accepted
+        .iter()
+        .any(|media_type| media_type_is(request.headers(), media_type))
+    {
+        let found = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .unwrap_or("(none)");
+        return Err(error_response(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "Content-Type {found} is not supported; send one of: {}",
+                accepted.join(", ")
+            ),
+            "unsupported_media_type",
+        ));
+    }
+    let headers = std::mem::take(request.headers_mut());
+    let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
+        .await
+        .map_err(|rejection| {
+            error_response(rejection.status(), rejection.body_text(), "invalid_body")
+        })?;
+    Ok((headers, bytes))
+}
+
+/// [`read_raw_body`] for an optional body: none (no `Content-Type` and no
+/// content) gives `None`.
+pub async fn read_optional_raw_body(
+    request: Request,
+    accepted: &[&str],
+) -> Result<(HeaderMap, Option<axum::body::Bytes>), Response> {
+    if has_no_body(request.headers()) {
+        let mut request = request;
+        return Ok((std::mem::take(request.headers_mut()), None));
+    }
+    let (headers, bytes) = read_raw_body(request, accepted).await?;
+    Ok((headers, Some(bytes)))
+}
+
+/// Whether a request says it has no body: no `Content-Type`, and a zero
+/// `Content-Length` or none (and no chunked body).
+fn has_no_body(headers: &HeaderMap) -> bool {
+    let no_content = match headers.get(header::CONTENT_LENGTH) {
+        Some(length) => length.as_bytes() == b"0",
+        None => !headers.contains_key(header::TRANSFER_ENCODING),
+    };
+    no_content && !headers.contains_key(header::CONTENT_TYPE)
 }
 
 /// Whether the request's `Content-Type` is `media_type` (parameters aside).

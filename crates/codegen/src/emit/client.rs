@@ -140,6 +140,30 @@ println!(\"{{:?}}\", response.into_inner());
         .filter(|operation| has_mixed_bodies(operation))
         .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
         .collect();
+    let uploads: Vec<String> = model
+        .operations
+        .iter()
+        .filter(|operation| {
+            operation.request_body.as_ref().is_some_and(|body| {
+                body.schema.is_none()
+                    && body
+                        .content_types
+                        .iter()
+                        .all(|media_type| media_type == "multipart/form-data")
+            })
+        })
+        .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
+        .collect();
+    if !uploads.is_empty() {
+        text.push_str(&format!(
+            "
+The body of {} is `multipart/form-data`, which progenitor cannot send: the
+method sends none. Build the upload with `reqwest`'s multipart support and
+send it to `{{baseurl}}` plus the operation's path.
+",
+            uploads.join(", ")
+        ));
+    }
     if !mixed.is_empty() {
         text.push_str(&format!(
             "

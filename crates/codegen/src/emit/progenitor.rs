@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
-use crate::model::{FORM, parse_openapi};
+use crate::model::{JSON, parse_openapi};
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -74,7 +74,9 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 /// The document as progenitor gets it, with two adaptations that do not
 /// change what the spec means:
 /// - request bodies keep JSON only: progenitor can send one media type per
-///   operation, and the service accepts JSON wherever it accepts a form;
+///   operation, and the service accepts JSON wherever it accepts a form; a
+///   body without JSON is sent as bytes, or not at all when it is
+///   `multipart/form-data` only ([`client_body`]);
 /// - `minLength: 0` and `minItems: 0` hold for every value, and typify would
 ///   render them as comparisons with zero that clippy rejects;
 /// - a `readOnly` property is not required of a schema sent in requests, nor
@@ -86,18 +88,19 @@ pub fn progenitor_view(document: &Value) -> Value {
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {
             for operation in item.values_mut() {
-                if let Some(Value::Object(content)) = operation.pointer_mut("/requestBody/content")
-                {
-                    content.shift_remove(FORM);
+                let keep = match operation.get_mut("requestBody") {
+                    Some(body) => client_body(body),
+                    None => true,
+                };
+                if !keep && let Some(operation) = operation.as_object_mut() {
+                    operation.shift_remove("requestBody");
                 }
             }
         }
     }
     if let Some(Value::Object(bodies)) = document.pointer_mut("/components/requestBodies") {
         for body in bodies.values_mut() {
-            if let Some(Value::Object(content)) = body.get_mut("content") {
-                content.shift_remove(FORM);
-            }
+            client_body(body);
         }
     }
     drop_zero_minimums(&mut document);
@@ -105,6 +108,38 @@ pub fn progenitor_view(document: &Value) -> Value {
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
     document
+}
+
+/// The body as the client sends it: JSON when offered (forms carry the same
+/// fields); otherwise raw bytes, as progenitor's `application/octet-stream`
+/// (or `text/plain`) body with the schema it requires. `false` when the
+/// client cannot send it at all (`multipart/form-data` only): the client's
+/// method then has no body, and the crate docs say how to send one.
+fn client_body(body: &mut Value) -> bool {
+    let Some(Value::Object(content)) = body.get_mut("content") else {
+        return true;
+    };
+    if content.contains_key(JSON) {
+        content.retain(|media_type, _| media_type == JSON);
+        return true;
+    }
+    for (media_type, schema) in [
+        (
+            "application/octet-stream",
+            serde_json::json!({"type": "string", "format": "binary"}),
+        ),
+        ("text/plain", serde_json::json!({"type": "string"})),
+    ] {
+        if content.contains_key(media_type) {
+            content.retain(|kept, _| kept == media_type);
+            content.insert(
+                media_type.to_string(),
+                serde_json::json!({ "schema": schema }),
+            );
+            return true;
+        }
+    }
+    false
 }
 
 /// Progenitor gives each operation one success type and one error type. Where

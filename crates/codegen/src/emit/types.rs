@@ -60,8 +60,11 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         let (Method::Patch, Some(body)) = (operation.method, &operation.request_body) else {
             continue;
         };
+        let Some(body_schema) = &body.schema else {
+            continue;
+        };
         let Some(openapiv3::ReferenceOr::Item(schema)) =
-            schemas.and_then(|schemas| schemas.get(&body.schema))
+            schemas.and_then(|schemas| schemas.get(body_schema))
         else {
             continue;
         };
@@ -71,7 +74,7 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         };
         for (name, property) in &object.properties {
             let nullable = matches!(property, openapiv3::ReferenceOr::Item(property) if property.schema_data.nullable);
-            let pair = (naming::type_name(&body.schema), naming::field_name(name));
+            let pair = (naming::type_name(body_schema), naming::field_name(name));
             if nullable && !object.required.contains(name) && !fields.contains(&pair) {
                 fields.push(pair);
             }

@@ -32,6 +32,13 @@ use crate::naming;
 pub const JSON: &str = "application/json";
 /// Media type of form bodies, accepted besides JSON on request bodies.
 pub const FORM: &str = "application/x-www-form-urlencoded";
+/// Request media types passed to the server as bytes, when a body offers
+/// neither JSON nor a form.
+pub const RAW: &[&str] = &[
+    "application/octet-stream",
+    "text/plain",
+    "multipart/form-data",
+];
 
 /// The API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -171,8 +178,10 @@ pub struct RequestBody {
     /// `required: true`; an optional body reaches the trait as an `Option`,
     /// `None` when the request has no body.
     pub required: bool,
-    /// Name of the component schema describing the body.
-    pub schema: String,
+    /// Name of the component schema describing the body; `None` for a body
+    /// passed through as bytes (a file, `multipart/form-data`), which only
+    /// media types without a typed schema offer.
+    pub schema: Option<String>,
     /// Accepted media types, JSON first.
     pub content_types: Vec<String>,
 }

@@ -309,10 +309,27 @@ fn build_request_body(
         )?,
     };
     if !body.content.contains_key(JSON) {
-        return Err(spec.error_at(
-            &pointer_join(pointer, "content"),
-            format!("the request body must offer `{JSON}`"),
-        ));
+        // A file or an upload: the server gets the bytes as they came.
+        let raw: Vec<String> = body
+            .content
+            .keys()
+            .filter(|media_type| RAW.contains(&media_type.as_str()))
+            .cloned()
+            .collect();
+        if raw.is_empty() || raw.len() != body.content.len() {
+            return Err(spec.error_at(
+                &pointer_join(pointer, "content"),
+                format!(
+                    "the request body must offer `{JSON}`, or only media types passed as bytes ({})",
+                    RAW.join(", ")
+                ),
+            ));
+        }
+        return Ok(RequestBody {
+            required: body.required,
+            schema: None,
+            content_types: raw,
+        });
     }
     let mut schema: Option<String> = None;
     let mut content_types = Vec::new();
@@ -342,7 +359,7 @@ fn build_request_body(
     let schema = schema.expect("the body offers JSON, so it has a schema");
     Ok(RequestBody {
         required: body.required,
-        schema,
+        schema: Some(schema),
         content_types,
     })
 }

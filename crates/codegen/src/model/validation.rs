@@ -194,7 +194,7 @@ pub(crate) fn compile(
     let mut pending: Vec<String> = operations
         .iter()
         .filter_map(|operation| operation.request_body.as_ref())
-        .map(|body| body.schema.clone())
+        .filter_map(|body| body.schema.clone())
         .collect();
     for parameter in operations
         .iter()

@@ -36,7 +36,10 @@ pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
             imports.push(params.to_string());
         }
         if let Some(body) = &operation.request_body {
-            let kind = format!("types::{}", naming::type_name(&body.schema));
+            let kind = match &body.schema {
+                Some(schema) => format!("types::{}", naming::type_name(schema)),
+                None => "axum::body::Bytes".to_string(),
+            };
             parameters.push(if body.required {
                 format!("_body: {kind}")
             } else {

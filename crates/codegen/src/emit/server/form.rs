@@ -183,7 +183,7 @@ pub(super) fn form_module(model: &ApiModel) -> TokenStream {
                 .iter()
                 .any(|media_type| media_type == FORM)
         })
-        .map(|body| body.schema.as_str())
+        .filter_map(|body| body.schema.as_deref())
         .collect();
     // Every schema the roots reach, in name order.
     let mut reached: Vec<&str> = Vec::new();

@@ -89,7 +89,10 @@ fn trait_ident(model: &ApiModel) -> Ident {
 
 /// The trait method's type for a request body: `Option` when it may be absent.
 fn body_type(body: &crate::model::RequestBody) -> TokenStream {
-    let kind = schema_type(&body.schema);
+    let kind = match &body.schema {
+        Some(schema) => schema_type(schema),
+        None => quote!(axum::body::Bytes),
+    };
     if body.required {
         kind
     } else {

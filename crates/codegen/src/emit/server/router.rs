@@ -111,10 +111,28 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
         }
     };
     let (body_binding, body_argument) = match &operation.request_body {
+        Some(body) if body.schema.is_none() => {
+            let media_types = &body.content_types;
+            let reader = if body.required {
+                format_ident!("read_raw_body")
+            } else {
+                format_ident!("read_optional_raw_body")
+            };
+            (
+                quote! {
+                    let (headers, body) = match runtime::#reader(request, &[#(#media_types),*]).await {
+                        Ok(read) => read,
+                        Err(response) => return response,
+                    };
+                },
+                quote!(body),
+            )
+        }
         Some(body) => {
-            let kind = schema_type(&body.schema);
-            let validate = super::validate::validator_ident(&body.schema);
-            let form = super::form::form_argument(model, &body.schema, &body.content_types);
+            let schema = body.schema.as_deref().unwrap_or_default();
+            let kind = schema_type(schema);
+            let validate = super::validate::validator_ident(schema);
+            let form = super::form::form_argument(model, schema, &body.content_types);
             let reader = if body.required {
                 format_ident!("read_body")
             } else {
