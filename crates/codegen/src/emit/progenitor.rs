@@ -297,7 +297,7 @@ fn relax_one_way_properties(document: &mut Value) {
         }
         if let Some(schema) = schemas.get(&name) {
             let mut names = Vec::new();
-            referenced_schemas(schema, &mut names);
+            crate::model::validation::collect_schema_refs(schema, &mut names);
             pending.extend(names.into_iter().map(|name| (name, request)));
         }
     }
@@ -334,24 +334,6 @@ fn collect_roots(value: &Value, key: &str, request: Option<bool>, out: &mut Vec<
         Value::Array(items) => items
             .iter()
             .for_each(|item| collect_roots(item, key, request, out)),
-        _ => {}
-    }
-}
-
-fn referenced_schemas(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(object) => {
-            for (key, child) in object {
-                if key == "$ref" {
-                    if let Some(name) = child.as_str().and_then(crate::model::refs::schema_name) {
-                        out.push(name.to_string());
-                    }
-                } else if !key.starts_with("x-") && key != "example" && key != "default" {
-                    referenced_schemas(child, out);
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|item| referenced_schemas(item, out)),
         _ => {}
     }
 }

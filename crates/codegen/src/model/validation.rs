@@ -233,20 +233,31 @@ fn component_schema<'a>(spec: &'a LoadedSpec, name: &str) -> Result<&'a Value, D
         })
 }
 
-fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
+/// The names of the component schemas `value` refers to, at any depth.
+pub(crate) fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
+    collect_refs_in(value, false, out);
+}
+
+/// `properties` names properties, any of which may be called `example` or
+/// `default`; elsewhere those keywords hold data, not schemas.
+fn collect_refs_in(value: &Value, in_properties: bool, out: &mut Vec<String>) {
     match value {
         Value::Object(object) => {
             for (key, child) in object {
-                if key == "$ref" {
+                if key == "$ref" && !in_properties {
                     if let Some(name) = child.as_str().and_then(schema_name) {
                         out.push(name.to_string());
                     }
-                } else if !key.starts_with("x-") && key != "example" && key != "default" {
-                    collect_schema_refs(child, out);
+                } else if in_properties
+                    || !key.starts_with("x-") && key != "example" && key != "default"
+                {
+                    collect_refs_in(child, !in_properties && key == "properties", out);
                 }
             }
         }
-        Value::Array(items) => items.iter().for_each(|item| collect_schema_refs(item, out)),
+        Value::Array(items) => items
+            .iter()
+            .for_each(|item| collect_refs_in(item, false, out)),
         _ => {}
     }
 }
@@ -539,6 +550,20 @@ mod tests {
         assert_eq!(object.additional, Additional::Forbidden);
         assert_eq!(object.properties.len(), 1, "`b` accepts anything");
         assert_eq!((object.min_properties, object.max_properties), (None, None));
+    }
+
+    #[test]
+    fn properties_named_like_keywords_are_followed() {
+        let mut found = Vec::new();
+        collect_schema_refs(
+            &json!({"properties": {
+                "default": {"$ref": "#/components/schemas/A"},
+                "example": {"items": {"$ref": "#/components/schemas/B"}},
+                "x-name": {"$ref": "#/components/schemas/C"}
+            }, "default": {"$ref": "#/components/schemas/NotASchema"}}),
+            &mut found,
+        );
+        assert_eq!(found, ["A", "B", "C"]);
     }
 
     #[test]
