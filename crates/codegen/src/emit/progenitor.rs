@@ -76,7 +76,7 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 /// - request bodies keep JSON only: progenitor can send one media type per
 ///   operation, and the service accepts JSON wherever it accepts a form; a
 ///   body without JSON is sent as bytes, or not at all when it is
-///   `multipart/form-data` only ([`client_body`]);
+///   `multipart/form-data` only;
 /// - `minLength: 0` and `minItems: 0` hold for every value, and typify would
 ///   render them as comparisons with zero that clippy rejects;
 /// - a `readOnly` property is not required of a schema sent in requests, nor
