@@ -42,17 +42,7 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
 ) -> Result<(HeaderMap, T), Response> {
-    let mut request = request;
-    // The handler needs the headers after the body has consumed the request:
-    // take them out rather than clone them.
-    let headers = std::mem::take(request.headers_mut());
-    // `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
-    // body with 413.
-    let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
-        .await
-        .map_err(|rejection| {
-            error_response(rejection.status(), rejection.body_text(), "invalid_body")
-        })?;
+    let (headers, bytes) = read_bytes(request).await?;
     let mut value = decode_body(&headers, &bytes, accepted)?;
     if let Some(shape) = form
         && media_type_is(&headers, FORM)
@@ -92,7 +82,6 @@ pub async fn read_raw_body(
     request: Request,
     accepted: &[&str],
 ) -> Result<(HeaderMap, axum::body::Bytes), Response> {
-    let mut request = request;
     if !accepted
         .iter()
         .any(|media_type| media_type_is(request.headers(), media_type))
@@ -102,15 +91,17 @@ pub async fn read_raw_body(
             .get(header::CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
             .unwrap_or("(none)");
-        return Err(error_response(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!(
-                "Content-Type {found} is not supported; send one of: {}",
-                accepted.join(", ")
-            ),
-            "unsupported_media_type",
-        ));
+        return Err(unsupported_media_type(found, accepted));
     }
+    read_bytes(request).await
+}
+
+/// The body's bytes, and the request headers, which the handler needs after
+/// the body has consumed the request: taken out rather than cloned.
+/// `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
+/// body with 413.
+async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), Response> {
+    let mut request = request;
     let headers = std::mem::take(request.headers_mut());
     let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
         .await
@@ -118,6 +109,18 @@ pub async fn read_raw_body(
             error_response(rejection.status(), rejection.body_text(), "invalid_body")
         })?;
     Ok((headers, bytes))
+}
+
+/// The 415 for a `Content-Type` (`found`) none of `accepted`.
+fn unsupported_media_type(found: &str, accepted: &[&str]) -> Response {
+    error_response(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        format!(
+            "Content-Type {found} is not supported; send one of: {}",
+            accepted.join(", ")
+        ),
+        "unsupported_media_type",
+    )
 }
 
 /// [`read_raw_body`] for an optional body: none (no `Content-Type` and no
@@ -159,16 +162,7 @@ pub fn decode_body<'a>(
     body: &'a [u8],
     accepted: &[&str],
 ) -> Result<Value<'a>, Response> {
-    let unsupported = |found: &str| {
-        error_response(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!(
-                "Content-Type {found} is not supported; send one of: {}",
-                accepted.join(", ")
-            ),
-            "unsupported_media_type",
-        )
-    };
+    let unsupported = |found: &str| unsupported_media_type(found, accepted);
     let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
         return Err(unsupported("(none)"));
     };
