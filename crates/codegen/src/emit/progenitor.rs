@@ -82,7 +82,11 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 /// - a `readOnly` property is not required of a schema sent in requests, nor
 ///   a `writeOnly` one of a schema returned in responses: requests never
 ///   carry the first, responses never the second. A schema used both ways has
-///   one type, in which such a field is an `Option`.
+///   one type, in which such a field is an `Option`;
+/// - the properties of PATCH bodies have no `default`: leaving a field out of
+///   a PATCH means "keep the value", so no default may stand in for it
+///   (typify would otherwise fill the field with its default and the client
+///   would send it, overwriting the stored value, on every PATCH).
 pub fn progenitor_view(document: &Value) -> Value {
     let mut document = document.clone();
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
@@ -107,7 +111,55 @@ pub fn progenitor_view(document: &Value) -> Value {
     type_untyped_string_enums(&mut document);
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
+    patch_bodies_without_defaults(&mut document);
     document
+}
+
+/// Removes `default` from the properties of every schema a PATCH operation
+/// takes as its body (named ones: inline bodies have been named by then).
+pub(crate) fn patch_bodies_without_defaults(document: &mut Value) {
+    let mut names = Vec::new();
+    if let Some(Value::Object(paths)) = document.get("paths") {
+        for item in paths.values() {
+            let Some(mut body) = item.pointer("/patch/requestBody") else {
+                continue;
+            };
+            if let Some(target) = body.get("$ref").and_then(Value::as_str) {
+                match target
+                    .strip_prefix('#')
+                    .and_then(|pointer| document.pointer(pointer))
+                {
+                    Some(resolved) => body = resolved,
+                    None => continue,
+                }
+            }
+            let Some(Value::Object(content)) = body.get("content") else {
+                continue;
+            };
+            for media in content.values() {
+                if let Some(name) = media
+                    .pointer("/schema/$ref")
+                    .and_then(Value::as_str)
+                    .and_then(crate::model::refs::schema_name)
+                {
+                    names.push(name.to_string());
+                }
+            }
+        }
+    }
+    let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") else {
+        return;
+    };
+    for name in names {
+        if let Some(Value::Object(properties)) = schemas
+            .get_mut(&name)
+            .and_then(|schema| schema.get_mut("properties"))
+        {
+            for property in properties.values_mut().filter_map(Value::as_object_mut) {
+                property.shift_remove("default");
+            }
+        }
+    }
 }
 
 /// The body as the client sends it: JSON when offered (forms carry the same

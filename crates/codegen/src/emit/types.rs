@@ -73,13 +73,11 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
             continue;
         };
         for (name, property) in &object.properties {
-            // A property with a `default` keeps typify's shape: its absence
-            // already means the default, and typify's `Default` impls and
-            // builders fill it with one.
+            // A `default` does not count: progenitor's view of the spec has
+            // none in PATCH bodies (absent means "keep the value").
             let nullable = matches!(
                 property,
-                openapiv3::ReferenceOr::Item(property)
-                    if property.schema_data.nullable && property.schema_data.default.is_none()
+                openapiv3::ReferenceOr::Item(property) if property.schema_data.nullable
             );
             let pair = (naming::type_name(body_schema), naming::field_name(name));
             if nullable && !object.required.contains(name) && !fields.contains(&pair) {
