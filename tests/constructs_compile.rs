@@ -7,13 +7,15 @@
 //! after it, so their names do not clash) with its own target directory under
 //! `target/`, so the dependencies are built once and reused between runs.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use tenant_codegen::emit::{CLIENT_CRATE, RUNTIME_CRATE, SERVER_CRATE, TYPES_CRATE};
+use tenant_codegen::emit::{CLIENT_CRATE, SERVER_CRATE, TYPES_CRATE};
 use tenant_codegen::{GENERATED_DIR, generate};
 use workspace_tests::{fixture, workspace_root};
+
+#[path = "scratch.rs"]
+mod scratch;
+use scratch::{cargo, rename_crates, runtime_dependencies, write_if_changed, write_workspace};
 
 fn construct_fixtures() -> Vec<PathBuf> {
     let mut fixtures: Vec<PathBuf> = std::fs::read_dir(fixture("constructs"))
@@ -25,74 +27,10 @@ fn construct_fixtures() -> Vec<PathBuf> {
     fixtures
 }
 
-/// `tenant-api-types` of fixture `one-of` becomes `one-of-tenant-api-types`,
-/// in manifests (kebab) and code (snake) alike.
-fn rename_crates(text: &str, prefix: &str) -> String {
-    let mut text = text.to_string();
-    for package in [TYPES_CRATE, CLIENT_CRATE, SERVER_CRATE] {
-        text = text.replace(package, &format!("{prefix}-{package}"));
-        text = text.replace(
-            &package.replace('-', "_"),
-            &format!("{}_{}", prefix.replace('-', "_"), package.replace('-', "_")),
-        );
-    }
-    text
-}
-
-/// The real workspace's `[workspace.dependencies]` for the runtime crates the
-/// generated manifests name, with path dependencies made absolute.
-fn runtime_dependencies() -> BTreeMap<String, toml::Value> {
-    let root = workspace_root();
-    let manifest: toml::Table =
-        toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
-    let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
-    let mut out = BTreeMap::new();
-    // The round trips also need an async runtime to serve and call with.
-    let runtime_crates = tenant_codegen::emit::manifest::RUNTIME_CRATES;
-    for name in runtime_crates.iter().chain(&["tokio", "futures-util"]) {
-        let mut spec = dependencies[*name].clone();
-        if let Some(path) = spec.get("path").and_then(toml::Value::as_str) {
-            let absolute = root.join(path).display().to_string();
-            spec.as_table_mut()
-                .unwrap()
-                .insert("path".into(), toml::Value::String(absolute));
-        }
-        out.insert(name.to_string(), spec);
-    }
-    assert!(out.contains_key(RUNTIME_CRATE));
-    out
-}
-
-fn write_if_changed(path: &Path, contents: &str) {
-    if std::fs::read_to_string(path).ok().as_deref() != Some(contents) {
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, contents).unwrap();
-    }
-}
-
-fn cargo(scratch: &Path, target: &Path, args: &[&str]) {
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(cargo)
-        .args(args)
-        .current_dir(scratch)
-        .env("CARGO_TARGET_DIR", target)
-        .env_remove("RUSTDOCFLAGS")
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "`cargo {}` failed on the generated code of the construct fixtures:\n{}\n{}",
-        args.join(" "),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-}
-
 #[test]
 fn generated_code_of_every_construct_passes_clippy_and_doctests() {
     let root = workspace_root();
     let scratch = root.join("target/construct-check/workspace");
-    let target = root.join("target/construct-check/target");
     if scratch.exists() {
         std::fs::remove_dir_all(&scratch).unwrap();
     }
@@ -117,23 +55,10 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
     }
     let roundtrips = write_roundtrip_crate(&scratch, &members);
     members.push(roundtrips.clone());
-    let manifest = format!(
-        "[workspace]\nresolver = \"3\"\nmembers = {members:?}\n\n\
-         [workspace.package]\nedition = \"2024\"\nrust-version = \"1.88\"\n\
-         license = \"Apache-2.0\"\npublish = false\n\n\
-         [workspace.dependencies]\n{}",
-        dependencies
-            .iter()
-            .map(|(name, spec)| format!("{name} = {spec}\n"))
-            .collect::<String>()
-    );
-    write_if_changed(&scratch.join("Cargo.toml"), &manifest);
-    // The real lock file pins the same versions, so nothing is resolved anew.
-    std::fs::copy(root.join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
+    write_workspace(&root, &scratch, &members, &dependencies);
 
     cargo(
         &scratch,
-        &target,
         &[
             "clippy",
             "--offline",
@@ -147,13 +72,11 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
     );
     cargo(
         &scratch,
-        &target,
         &["test", "--offline", "--workspace", "--doc", "--quiet"],
     );
     // The client-server round trips, over a socket.
     cargo(
         &scratch,
-        &target,
         &["test", "--offline", "-p", ROUNDTRIPS, "--quiet"],
     );
 }

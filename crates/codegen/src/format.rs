@@ -66,7 +66,14 @@ pub fn normalize_doc_text(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut in_fence = false;
     for line in text.split('\n') {
-        let line = line.trim_end();
+        // Clippy rejects tabs in doc comments (`tabs_in_doc_comments`).
+        let untabbed;
+        let line = if line.contains('\t') {
+            untabbed = line.replace('\t', "    ");
+            untabbed.trim_end()
+        } else {
+            line.trim_end()
+        };
         let trimmed = line.trim_start();
         if let Some(info) = trimmed.strip_prefix("```") {
             let opening = !in_fence;

@@ -11,6 +11,7 @@
 //! Each struct also has a builder under [`builder`], which checks required
 //! fields when converted into the struct.
 #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
+#![allow(clippy::large_enum_variant)]
 
 /// An action destination, an action of the tenant that receives the events.
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]

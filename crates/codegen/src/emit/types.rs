@@ -13,6 +13,7 @@ use crate::naming;
 
 pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
     let docs = crate_docs(model);
+    let types = drop_unused_default_helpers(types);
     let fields = patch_nullable_fields(model);
     let (types, nullable_module) = if fields.is_empty() {
         (types, quote!())
@@ -39,11 +40,84 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
     quote! {
         #(#![doc = #docs])*
         #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
+        // Typify sizes each `oneOf` variant as the spec shapes it; boxing
+        // the large ones would change the types' API.
+        #![allow(clippy::large_enum_variant)]
 
         #types
 
         #nullable_module
     }
+}
+
+/// Typify's generic default helpers (`defaults::default_i64::<T, V>` and
+/// kin). It registers one for every integer or boolean default it meets,
+/// even where the field then takes no default (an `Option`, a required
+/// field), and an unused helper is dead code that `-D warnings` rejects.
+const GENERIC_DEFAULT_HELPERS: [&str; 4] = [
+    "default_bool",
+    "default_i64",
+    "default_u64",
+    "default_nzu64",
+];
+
+/// Removes the generic default helpers nothing names: serde attributes name
+/// them in string literals, `Default` impls and builders as paths.
+fn drop_unused_default_helpers(types: TokenStream) -> TokenStream {
+    use proc_macro2::TokenTree;
+    let mut items: Vec<TokenTree> = types.into_iter().collect();
+    // `pub mod defaults { ... }` at the top level, as typify writes it.
+    let Some(module) = items.windows(3).position(|window| {
+        matches!(&window[0], TokenTree::Ident(ident) if ident == "mod")
+            && matches!(&window[1], TokenTree::Ident(ident) if ident == "defaults")
+            && matches!(&window[2], TokenTree::Group(_))
+    }) else {
+        return items.into_iter().collect();
+    };
+    let mut used = [false; GENERIC_DEFAULT_HELPERS.len()];
+    fn mark(stream: TokenStream, used: &mut [bool]) {
+        for token in stream {
+            match token {
+                TokenTree::Group(group) => mark(group.stream(), used),
+                TokenTree::Ident(ident) => {
+                    for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(used.iter_mut()) {
+                        *used |= ident == name;
+                    }
+                }
+                TokenTree::Literal(literal) => {
+                    let text = literal.to_string();
+                    if text.starts_with("\"defaults::") {
+                        for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(used.iter_mut()) {
+                            *used |= text[11..].starts_with(name);
+                        }
+                    }
+                }
+                TokenTree::Punct(_) => {}
+            }
+        }
+    }
+    for (index, token) in items.iter().enumerate() {
+        if index != module + 2 {
+            mark(TokenStream::from(token.clone()), &mut used);
+        }
+    }
+    let TokenTree::Group(body) = &items[module + 2] else {
+        unreachable!("matched above");
+    };
+    let Ok(mut helpers) = syn::parse2::<syn::File>(body.stream()) else {
+        return items.into_iter().collect();
+    };
+    helpers.items.retain(|item| match item {
+        syn::Item::Fn(function) => GENERIC_DEFAULT_HELPERS
+            .iter()
+            .zip(used)
+            .all(|(name, used)| used || function.sig.ident != name),
+        _ => true,
+    });
+    let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, quote!(#helpers));
+    group.set_span(body.span());
+    items[module + 2] = TokenTree::Group(group);
+    items.into_iter().collect()
 }
 
 /// The (struct, field) pairs whose `null` must stay apart from absent: the

@@ -1,0 +1,105 @@
+//! A scratch cargo workspace for generated crates: tests generate crates from
+//! a spec, put them in a workspace of their own under `target/` and run cargo
+//! on it, as a team depending on them would. Shared by the construct fixtures
+//! and the published definition, which also share one target directory so
+//! the dependencies are built once.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use tenant_codegen::emit::{CLIENT_CRATE, RUNTIME_CRATE, SERVER_CRATE, TYPES_CRATE};
+use workspace_tests::workspace_root;
+
+/// Where every scratch workspace builds.
+pub fn target_dir() -> PathBuf {
+    workspace_root().join("target/construct-check/target")
+}
+
+/// `tenant-api-types` of fixture `one-of` becomes `one-of-tenant-api-types`,
+/// in manifests (kebab) and code (snake) alike.
+pub fn rename_crates(text: &str, prefix: &str) -> String {
+    let mut text = text.to_string();
+    for package in [TYPES_CRATE, CLIENT_CRATE, SERVER_CRATE] {
+        text = text.replace(package, &format!("{prefix}-{package}"));
+        text = text.replace(
+            &package.replace('-', "_"),
+            &format!("{}_{}", prefix.replace('-', "_"), package.replace('-', "_")),
+        );
+    }
+    text
+}
+
+/// The real workspace's `[workspace.dependencies]` for the runtime crates the
+/// generated manifests name, with path dependencies made absolute.
+pub fn runtime_dependencies() -> BTreeMap<String, toml::Value> {
+    let root = workspace_root();
+    let manifest: toml::Table =
+        toml::from_str(&std::fs::read_to_string(root.join("Cargo.toml")).unwrap()).unwrap();
+    let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
+    let mut out = BTreeMap::new();
+    // The round trips also need an async runtime to serve and call with.
+    let runtime_crates = tenant_codegen::emit::manifest::RUNTIME_CRATES;
+    for name in runtime_crates.iter().chain(&["tokio", "futures-util"]) {
+        let mut spec = dependencies[*name].clone();
+        if let Some(path) = spec.get("path").and_then(toml::Value::as_str) {
+            let absolute = root.join(path).display().to_string();
+            spec.as_table_mut()
+                .unwrap()
+                .insert("path".into(), toml::Value::String(absolute));
+        }
+        out.insert(name.to_string(), spec);
+    }
+    assert!(out.contains_key(RUNTIME_CRATE));
+    out
+}
+
+pub fn write_if_changed(path: &Path, contents: &str) {
+    if std::fs::read_to_string(path).ok().as_deref() != Some(contents) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+    }
+}
+
+/// Writes the workspace manifest naming `members`, with `dependencies` as its
+/// `[workspace.dependencies]`, and the real lock file: it pins the same
+/// versions, so only what the real workspace never uses is resolved anew.
+pub fn write_workspace(
+    root: &Path,
+    scratch: &Path,
+    members: &[String],
+    dependencies: &BTreeMap<String, toml::Value>,
+) {
+    let manifest = format!(
+        "[workspace]\nresolver = \"3\"\nmembers = {members:?}\n\n\
+         [workspace.package]\nedition = \"2024\"\nrust-version = \"1.88\"\n\
+         license = \"Apache-2.0\"\npublish = false\n\n\
+         [workspace.dependencies]\n{}",
+        dependencies
+            .iter()
+            .map(|(name, spec)| format!("{name} = {spec}\n"))
+            .collect::<String>()
+    );
+    write_if_changed(&scratch.join("Cargo.toml"), &manifest);
+    std::fs::copy(root.join("Cargo.lock"), scratch.join("Cargo.lock")).unwrap();
+}
+
+/// Runs `cargo args` in `scratch`; fails the test with cargo's output.
+pub fn cargo(scratch: &Path, args: &[&str]) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(cargo)
+        .args(args)
+        .current_dir(scratch)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("RUSTDOCFLAGS")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "`cargo {}` failed on the generated code in {}:\n{}\n{}",
+        args.join(" "),
+        scratch.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
