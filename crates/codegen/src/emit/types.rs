@@ -86,9 +86,9 @@ fn drop_unused_default_helpers(types: TokenStream) -> TokenStream {
                 }
                 TokenTree::Literal(literal) => {
                     let text = literal.to_string();
-                    if text.starts_with("\"defaults::") {
+                    if let Some(path) = text.strip_prefix("\"defaults::") {
                         for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(used.iter_mut()) {
-                            *used |= text[11..].starts_with(name);
+                            *used |= path.starts_with(name);
                         }
                     }
                 }
