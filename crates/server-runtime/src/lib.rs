@@ -31,6 +31,6 @@ pub use body::{
 };
 pub use checks::{Location, Violation, Violations};
 pub use errors::{
-    ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,
-    path_rejected, raw_path_rejected, status, validation_failed,
+    ErrorBody, ErrorItem, default_response, error_response, method_not_allowed, not_found,
+    parameters_rejected, path_rejected, raw_path_rejected, status, validation_failed,
 };

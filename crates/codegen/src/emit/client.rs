@@ -12,18 +12,37 @@ use quote::quote;
 use crate::diagnostic::Diagnostic;
 use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
 use crate::load::LoadedSpec;
-use crate::model::{ApiModel, ParameterShape, Scalar};
+use crate::model::{ApiModel, MULTIPART, Operation, ParameterShape, Scalar};
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
+const MULTIPART_TEMPLATE: &str = include_str!("../../templates/client_multipart.rs");
 
 pub fn emit_client(
     spec: &LoadedSpec,
     model: &ApiModel,
     client: TokenStream,
 ) -> Result<TokenStream, Diagnostic> {
-    let client = reexport_types(spec, client)?;
-    let client = provider_before_new(spec, client)?;
+    let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
+    let mut file: syn::File = syn::parse2(client)
+        .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
+    reexport_types(&mut file).map_err(internal)?;
+    provider_before_new(&mut file).map_err(internal)?;
+    syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut file);
+    let uploads = upload_operations(model);
+    for operation in &uploads {
+        multipart_body(&mut file, operation).map_err(internal)?;
+    }
+    let multipart = if uploads.is_empty() {
+        None
+    } else {
+        let items = parse_template(spec, "client_multipart.rs", MULTIPART_TEMPLATE)?.items;
+        Some(quote! {
+            pub mod multipart {
+                #(#items)*
+            }
+        })
+    };
 
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
@@ -33,7 +52,7 @@ pub fn emit_client(
         #(#![doc = #docs])*
         #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
 
-        #client
+        #file
 
         pub use hooks::{Hooks, Transport};
 
@@ -57,48 +76,54 @@ pub fn emit_client(
         pub mod hooks {
             #(#hooks_items)*
         }
+
+        #multipart
     })
 }
 
 /// Replaces progenitor's `pub mod types { .. }` with a re-export of the types
 /// crate, whose contents are that module's (the same run's type space).
-fn reexport_types(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream, Diagnostic> {
-    let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
-    let mut file: syn::File = syn::parse2(client)
-        .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
+fn reexport_types(file: &mut syn::File) -> Result<(), String> {
     let types_crate = crate_ident(TYPES_CRATE);
     let position = file
         .items
         .iter()
         .position(|item| matches!(item, syn::Item::Mod(module) if module.ident == "types"))
-        .ok_or_else(|| internal("progenitor output has no `types` module".into()))?;
+        .ok_or("progenitor output has no `types` module")?;
     file.items[position] = syn::parse_quote! {
         /// The API's types, defined once in the types crate and shared with the server.
         pub use ::#types_crate as types;
     };
-    Ok(quote!(#file))
+    Ok(())
 }
 
-/// Makes progenitor's `Client::new` install the crypto provider before it
-/// builds its `reqwest::Client`, so building one cannot panic.
-fn provider_before_new(spec: &LoadedSpec, client: TokenStream) -> Result<TokenStream, Diagnostic> {
-    let internal = |cause: &str| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
-    let mut file: syn::File = syn::parse2(client)
-        .map_err(|err| internal(&format!("progenitor output does not parse: {err}")))?;
-    let new = file
-        .items
+/// The inherent `impl` blocks of `ident` among `items`.
+fn impls_of<'a>(
+    items: &'a mut [syn::Item],
+    ident: &'a str,
+) -> impl Iterator<Item = &'a mut syn::ItemImpl> + 'a {
+    items
         .iter_mut()
         .filter_map(|item| match item {
             syn::Item::Impl(block) if block.trait_.is_none() => Some(block),
             _ => None,
         })
-        .filter(|block| matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("Client")))
+        .filter(move |block| {
+            matches!(&*block.self_ty, syn::Type::Path(path)
+                if path.path.segments.last().is_some_and(|segment| segment.ident == ident))
+        })
+}
+
+/// Makes progenitor's `Client::new` install the crypto provider before it
+/// builds its `reqwest::Client`, so building one cannot panic.
+fn provider_before_new(file: &mut syn::File) -> Result<(), String> {
+    let new = impls_of(&mut file.items, "Client")
         .flat_map(|block| block.items.iter_mut())
         .find_map(|item| match item {
             syn::ImplItem::Fn(function) if function.sig.ident == "new" => Some(function),
             _ => None,
         })
-        .ok_or_else(|| internal("progenitor output has no `Client::new`"))?;
+        .ok_or("progenitor output has no `Client::new`")?;
     new.block.stmts.insert(
         0,
         syn::parse_quote! {
@@ -106,7 +131,124 @@ fn provider_before_new(spec: &LoadedSpec, client: TokenStream) -> Result<TokenSt
             install_crypto_provider();
         },
     );
-    Ok(quote!(#file))
+    Ok(())
+}
+
+/// Drops the match arms after a catch-all `_`. Progenitor matches the
+/// `default` response with `_` and then adds its own `_` for unexpected
+/// statuses, which rustc reports as unreachable.
+struct UnreachableArms;
+
+impl syn::visit_mut::VisitMut for UnreachableArms {
+    fn visit_expr_match_mut(&mut self, node: &mut syn::ExprMatch) {
+        if let Some(position) = node
+            .arms
+            .iter()
+            .position(|arm| matches!(arm.pat, syn::Pat::Wild(_)))
+        {
+            node.arms.truncate(position + 1);
+        }
+        syn::visit_mut::visit_expr_match_mut(self, node);
+    }
+}
+
+/// The operations whose body is `multipart/form-data` only, which the
+/// client sends as a `multipart::Form` (`templates/client_multipart.rs`).
+fn upload_operations(model: &ApiModel) -> Vec<&Operation> {
+    model
+        .operations
+        .iter()
+        .filter(|operation| {
+            operation.request_body.as_ref().is_some_and(|body| {
+                body.schema.is_none()
+                    && body
+                        .content_types
+                        .iter()
+                        .all(|media_type| media_type == MULTIPART)
+            })
+        })
+        .collect()
+}
+
+/// Makes the builder of `operation`, which progenitor generated for an
+/// `application/octet-stream` body (`emit::progenitor::progenitor_view`),
+/// take a `multipart::Form` and send it with the form's content type.
+fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
+    let builder = naming::type_name(&operation.id);
+    let missing = |what: &str| format!("progenitor's builder `{builder}` has no {what}");
+    let module = file
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+            _ => None,
+        })
+        .ok_or("progenitor output has no `builder` module")?;
+    let field = module
+        .1
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Struct(item) if item.ident == builder => Some(item),
+            _ => None,
+        })
+        .and_then(|item| {
+            item.fields
+                .iter_mut()
+                .find(|field| field.ident.as_ref().is_some_and(|ident| ident == "body"))
+        })
+        .ok_or_else(|| missing("`body` field"))?;
+    field.ty = syn::parse_quote!(Result<crate::multipart::Form, String>);
+    let mut setter = false;
+    let mut content_type = false;
+    for item in impls_of(&mut module.1, &builder).flat_map(|block| block.items.iter_mut()) {
+        let syn::ImplItem::Fn(function) = item else {
+            continue;
+        };
+        if function.sig.ident == "body" {
+            *function = syn::parse_quote! {
+                /// The `multipart/form-data` body.
+                pub fn body(mut self, value: crate::multipart::Form) -> Self {
+                    self.body = Ok(value);
+                    self
+                }
+            };
+            setter = true;
+        } else if function.sig.ident == "send" {
+            let mut visitor = FormContentType(false);
+            syn::visit_mut::VisitMut::visit_block_mut(&mut visitor, &mut function.block);
+            content_type = visitor.0;
+        }
+    }
+    if !setter {
+        return Err(missing("`body` method"));
+    }
+    if !content_type {
+        return Err(missing("`application/octet-stream` content type in `send`"));
+    }
+    Ok(())
+}
+
+/// Replaces the `application/octet-stream` content type progenitor sets with
+/// the form's own (which names its boundary); records whether it did.
+struct FormContentType(bool);
+
+impl syn::visit_mut::VisitMut for FormContentType {
+    fn visit_expr_mut(&mut self, node: &mut syn::Expr) {
+        if let syn::Expr::Call(call) = node
+            && let [
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }),
+            ] = call.args.iter().collect::<Vec<_>>()[..]
+            && text.value() == "application/octet-stream"
+        {
+            *node = syn::parse_quote!(body.content_type());
+            self.0 = true;
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, node);
+    }
 }
 
 fn crate_docs(model: &ApiModel) -> Vec<String> {
@@ -140,26 +282,16 @@ println!(\"{{:?}}\", response.into_inner());
         .filter(|operation| has_mixed_bodies(operation))
         .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
         .collect();
-    let uploads: Vec<String> = model
-        .operations
-        .iter()
-        .filter(|operation| {
-            operation.request_body.as_ref().is_some_and(|body| {
-                body.schema.is_none()
-                    && body
-                        .content_types
-                        .iter()
-                        .all(|media_type| media_type == "multipart/form-data")
-            })
-        })
-        .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
+    let uploads: Vec<String> = upload_operations(model)
+        .into_iter()
+        .map(|operation| format!("[`Client::{}`]", naming::method_name(&operation.id)))
         .collect();
     if !uploads.is_empty() {
         text.push_str(&format!(
             "
-The body of {} is `multipart/form-data`, which progenitor cannot send: the
-method sends none. Build the upload with `reqwest`'s multipart support and
-send it to `{{baseurl}}` plus the operation's path.
+The body of {} is a `multipart/form-data` upload, which progenitor cannot
+send: its builder's `body` takes a [`multipart::Form`] of text fields and
+files, sent with the form's content type and boundary.
 ",
             uploads.join(", ")
         ));
@@ -196,7 +328,14 @@ fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
         let mut schemas: Vec<&Option<String>> = operation
             .responses
             .iter()
-            .filter(|response| response.is_success() == success && response.status >= 200)
+            .chain(&operation.default_response)
+            .filter(|response| {
+                if success {
+                    response.is_success()
+                } else {
+                    response.is_error()
+                }
+            })
             .map(|response| &response.schema)
             .collect();
         schemas.sort();

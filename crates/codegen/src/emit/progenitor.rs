@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
-use crate::model::{JSON, parse_openapi};
+use crate::model::{JSON, MULTIPART, parse_openapi};
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -75,8 +75,8 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
 /// change what the spec means:
 /// - request bodies keep JSON only: progenitor can send one media type per
 ///   operation, and the service accepts JSON wherever it accepts a form; a
-///   body without JSON is sent as bytes, or not at all when it is
-///   `multipart/form-data` only;
+///   body without JSON is sent as bytes (a `multipart/form-data` upload as a
+///   form the client crate encodes);
 /// - `minLength: 0` and `minItems: 0` hold for every value, and typify would
 ///   render them as comparisons with zero that clippy rejects;
 /// - a `readOnly` property is not required of a schema sent in requests, nor
@@ -91,14 +91,11 @@ pub fn progenitor_view(document: &Value) -> Value {
     let mut document = document.clone();
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {
-            for operation in item.values_mut() {
-                let keep = match operation.get_mut("requestBody") {
-                    Some(body) => client_body(body),
-                    None => true,
-                };
-                if !keep && let Some(operation) = operation.as_object_mut() {
-                    operation.shift_remove("requestBody");
-                }
+            for body in item
+                .values_mut()
+                .filter_map(|operation| operation.get_mut("requestBody"))
+            {
+                client_body(body);
             }
         }
     }
@@ -164,34 +161,37 @@ pub(crate) fn patch_bodies_without_defaults(document: &mut Value) {
 
 /// The body as the client sends it: JSON when offered (forms carry the same
 /// fields); otherwise raw bytes, as progenitor's `application/octet-stream`
-/// (or `text/plain`) body with the schema it requires. `false` when the
-/// client cannot send it at all (`multipart/form-data` only): the client's
-/// method then has no body, and the crate docs say how to send one.
-fn client_body(body: &mut Value) -> bool {
+/// (or `text/plain`) body with the schema it requires. A `multipart/form-data`
+/// upload, which progenitor cannot send, is given to it as bytes too; the
+/// client's builder then takes a form instead (`emit::client`).
+fn client_body(body: &mut Value) {
     let Some(Value::Object(content)) = body.get_mut("content") else {
-        return true;
+        return;
     };
     if content.contains_key(JSON) {
         content.retain(|media_type, _| media_type == JSON);
-        return true;
+        return;
     }
-    for (media_type, schema) in [
+    let binary = serde_json::json!({"type": "string", "format": "binary"});
+    for (offered, sent, schema) in [
         (
             "application/octet-stream",
-            serde_json::json!({"type": "string", "format": "binary"}),
+            "application/octet-stream",
+            binary.clone(),
         ),
-        ("text/plain", serde_json::json!({"type": "string"})),
+        (
+            "text/plain",
+            "text/plain",
+            serde_json::json!({"type": "string"}),
+        ),
+        (MULTIPART, "application/octet-stream", binary),
     ] {
-        if content.contains_key(media_type) {
-            content.retain(|kept, _| kept == media_type);
-            content.insert(
-                media_type.to_string(),
-                serde_json::json!({ "schema": schema }),
-            );
-            return true;
+        if content.contains_key(offered) {
+            content.clear();
+            content.insert(sent.to_string(), serde_json::json!({ "schema": schema }));
+            return;
         }
     }
-    false
 }
 
 /// Progenitor gives each operation one success type and one error type. Where
@@ -228,7 +228,10 @@ fn raw_mixed_responses(document: &mut Value) {
                     .keys()
                     .filter(|status| {
                         let is_success = status.starts_with('2');
-                        let is_error = status.starts_with('4') || status.starts_with('5');
+                        // Progenitor decodes `default` as an error (`_`).
+                        let is_error = status.starts_with('4')
+                            || status.starts_with('5')
+                            || *status == "default";
                         if success { is_success } else { is_error }
                     })
                     .cloned()
@@ -264,8 +267,37 @@ fn raw_mixed_responses(document: &mut Value) {
                     responses.insert(status, response);
                 }
             }
+            one_success_beside_default(responses);
         }
     }
+}
+
+/// Progenitor counts a `default` response among both the successes and the
+/// errors, and panics when its body differs from the successes' body, unless
+/// a `2XX` range comes right before it. Beside a `default` (which the server
+/// answers with errors only), the 2xx responses, one body kind by now, become
+/// that one `2XX`: the client decodes every 2xx as the success type, and every
+/// unlisted status as the `default` error.
+fn one_success_beside_default(responses: &mut serde_json::Map<String, Value>) {
+    if !responses.contains_key("default") {
+        return;
+    }
+    let successes: Vec<String> = responses
+        .keys()
+        .filter(|status| status.starts_with('2'))
+        .cloned()
+        .collect();
+    let Some(first) = successes
+        .first()
+        .and_then(|status| responses.get(status))
+        .cloned()
+    else {
+        return;
+    };
+    for status in &successes {
+        responses.shift_remove(status);
+    }
+    responses.insert("2XX".into(), first);
 }
 
 /// Typify refuses an enum without `type` once `null` is among its values
@@ -496,6 +528,23 @@ mod tests {
             "responses carry read-only"
         );
         assert_eq!(required("Both"), json!(["name"]));
+    }
+
+    #[test]
+    fn beside_a_default_the_successes_are_one_range_and_uploads_are_bytes() {
+        let ok = json!({"description": "ok", "content": {"application/json": {"schema": {"type": "string"}}}});
+        let view = progenitor_view(&json!({"paths": {"/a": {"post": {
+            "requestBody": {"content": {"multipart/form-data": {"schema": {"type": "object"}}}},
+            "responses": {"200": ok, "201": ok, "404": {"description": "gone"}, "default": {"description": "other"}},
+        }}}}));
+        let operation = &view["paths"]["/a"]["post"];
+        assert_eq!(
+            operation["requestBody"]["content"],
+            json!({"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}})
+        );
+        let statuses: Vec<&String> = operation["responses"].as_object().unwrap().keys().collect();
+        assert_eq!(statuses, ["404", "default", "2XX"]);
+        assert_eq!(operation["responses"]["2XX"], ok);
     }
 
     #[test]

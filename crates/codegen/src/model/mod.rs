@@ -32,13 +32,11 @@ use crate::naming;
 pub const JSON: &str = "application/json";
 /// Media type of form bodies, accepted besides JSON on request bodies.
 pub const FORM: &str = "application/x-www-form-urlencoded";
+/// Media type of uploads, received as bytes and sent as a multipart form.
+pub const MULTIPART: &str = "multipart/form-data";
 /// Request media types passed to the server as bytes, when a body offers
 /// neither JSON nor a form.
-pub const RAW: &[&str] = &[
-    "application/octet-stream",
-    "text/plain",
-    "multipart/form-data",
-];
+pub const RAW: &[&str] = &["application/octet-stream", "text/plain", MULTIPART];
 
 /// The API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,6 +98,9 @@ pub struct Operation {
     pub request_body: Option<RequestBody>,
     /// Responses sorted by status code.
     pub responses: Vec<Response>,
+    /// The `default` response: the body (and headers) of any 4xx or 5xx
+    /// status `responses` does not list. Its `status` is [`DEFAULT_STATUS`].
+    pub default_response: Option<Response>,
     /// Alternative security requirements; any one satisfies the operation.
     /// Empty when the operation is public.
     pub security: Vec<SecurityRequirement>,
@@ -186,8 +187,13 @@ pub struct RequestBody {
     pub content_types: Vec<String>,
 }
 
+/// The [`Response::status`] of an operation's `default` response, which
+/// stands for every error status the operation does not list.
+pub const DEFAULT_STATUS: u16 = 0;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
+    /// The status code, or [`DEFAULT_STATUS`] for the `default` response.
     pub status: u16,
     pub description: String,
     /// Name of the component schema of the JSON body, if the response has one.
@@ -204,6 +210,16 @@ pub struct Response {
 impl Response {
     pub fn is_success(&self) -> bool {
         (200..300).contains(&self.status)
+    }
+
+    /// Whether the response answers errors: a 4xx or 5xx, or the `default`
+    /// response (which carries only errors the operation does not list).
+    pub fn is_error(&self) -> bool {
+        self.status >= 400 || self.is_default()
+    }
+
+    pub fn is_default(&self) -> bool {
+        self.status == DEFAULT_STATUS
     }
 }
 

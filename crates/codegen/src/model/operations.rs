@@ -43,7 +43,7 @@ pub(crate) fn build_operation(
             Some(build_request_body(spec, components, &body_pointer, body)?)
         }
     };
-    let responses = build_responses(spec, components, pointer, operation)?;
+    let (responses, default_response) = build_responses(spec, components, pointer, operation)?;
     let security = build_security(spec, openapi, pointer, operation)?;
 
     let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
@@ -68,6 +68,7 @@ pub(crate) fn build_operation(
         parameters,
         request_body,
         responses,
+        default_response,
         security,
         release_lifecycle,
     })
@@ -369,14 +370,8 @@ fn build_responses(
     components: &Components,
     operation_pointer: &str,
     operation: &OaOperation,
-) -> Result<Vec<Response>, Diagnostic> {
+) -> Result<(Vec<Response>, Option<Response>), Diagnostic> {
     let responses_pointer = pointer_join(operation_pointer, "responses");
-    if operation.responses.default.is_some() {
-        return Err(spec.error_at(
-            &pointer_join(&responses_pointer, "default"),
-            "`default` responses are not supported; list each status code",
-        ));
-    }
     let mut result = Vec::new();
     for (status, response) in &operation.responses.responses {
         let status_text = status.to_string();
@@ -390,28 +385,7 @@ fn build_responses(
                 ));
             }
         };
-        let (response, shared) = match response {
-            ReferenceOr::Item(response) => (response.clone(), None),
-            ReferenceOr::Reference { reference } => (
-                lookup(
-                    spec,
-                    &pointer,
-                    reference,
-                    "responses",
-                    &components.responses,
-                )?,
-                reference
-                    .strip_prefix("#/components/responses/")
-                    .map(str::to_string),
-            ),
-        };
-        let mut response = build_response(spec, components, &pointer, code, &response)?;
-        // Only responses with headers need a type of their own; the others
-        // are a body or nothing, as compact inline as by name.
-        if !response.headers.is_empty() && response.raw_media_type.is_none() {
-            response.shared = shared;
-        }
-        result.push(response);
+        result.push(listed_response(spec, components, &pointer, code, response)?);
     }
     let successes: Vec<&Response> = result
         .iter()
@@ -430,7 +404,46 @@ fn build_responses(
         ));
     }
     result.sort_by_key(|response| response.status);
-    Ok(result)
+    let default = match &operation.responses.default {
+        Some(response) => {
+            let pointer = pointer_join(&responses_pointer, "default");
+            Some(listed_response(
+                spec,
+                components,
+                &pointer,
+                DEFAULT_STATUS,
+                response,
+            )?)
+        }
+        None => None,
+    };
+    Ok((result, default))
+}
+
+/// One response of `responses`, following a `$ref` into `components/responses`.
+fn listed_response(
+    spec: &LoadedSpec,
+    components: &Components,
+    pointer: &str,
+    status: u16,
+    response: &ReferenceOr<OaResponse>,
+) -> Result<Response, Diagnostic> {
+    let (response, shared) = match response {
+        ReferenceOr::Item(response) => (response.clone(), None),
+        ReferenceOr::Reference { reference } => (
+            lookup(spec, pointer, reference, "responses", &components.responses)?,
+            reference
+                .strip_prefix("#/components/responses/")
+                .map(str::to_string),
+        ),
+    };
+    let mut response = build_response(spec, components, pointer, status, &response)?;
+    // Only responses with headers need a type of their own; the others
+    // are a body or nothing, as compact inline as by name.
+    if !response.headers.is_empty() && response.raw_media_type.is_none() {
+        response.shared = shared;
+    }
+    Ok(response)
 }
 
 fn build_response(
@@ -585,7 +598,8 @@ pub(crate) fn check_error_bodies(
         for response in operation
             .responses
             .iter()
-            .filter(|response| response.status >= 400)
+            .chain(&operation.default_response)
+            .filter(|response| response.is_error())
         {
             let Some(schema) = &response.schema else {
                 continue;
@@ -623,7 +637,12 @@ pub(crate) fn shared_responses(
 ) -> Result<Vec<SharedResponse>, Diagnostic> {
     let mut shared: Vec<SharedResponse> = Vec::new();
     let mut rust_names = naming::NameTable::default();
-    for response in operations.iter().flat_map(|operation| &operation.responses) {
+    for response in operations.iter().flat_map(|operation| {
+        operation
+            .responses
+            .iter()
+            .chain(&operation.default_response)
+    }) {
         let Some(name) = &response.shared else {
             continue;
         };

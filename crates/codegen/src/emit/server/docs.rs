@@ -105,5 +105,24 @@ let app: axum::Router = {crate_name}::router(Service);
         },
         imports = imports.join(", "),
     );
+    let mut text = text;
+    let defaults: Vec<String> = model
+        .operations
+        .iter()
+        .filter(|operation| operation.default_response.is_some())
+        .map(|operation| format!("[`{}`]", response_enum_ident(operation)))
+        .collect();
+    if !defaults.is_empty() {
+        text.push_str(&format!(
+            "
+
+The spec gives a `default` response to the operations answering {}: their
+`Default {{ status, .. }}` variant answers any 4xx or 5xx status the operation
+does not list, with the `default` body. A listed status, or one that is not an
+error, is answered as 500 instead: clients decode a listed status with its
+own type and a 2xx as a success, so the body would be misread.",
+            defaults.join(", ")
+        ));
+    }
     crate::format::doc_lines(&text)
 }

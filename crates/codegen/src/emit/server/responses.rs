@@ -98,11 +98,17 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
     );
     let variants = operation.responses.iter().map(variant);
     let arms = operation.responses.iter().map(arm);
+    let default_variant = operation.default_response.as_ref().map(default_variant);
+    let default_arm = operation
+        .default_response
+        .as_ref()
+        .map(|default| default_arm(operation, default));
     // A body passed through as bytes (`axum::body::Body`) is a stream: it
     // can be neither cloned nor compared.
     let derives = if operation
         .responses
         .iter()
+        .chain(&operation.default_response)
         .any(|response| response.raw_media_type.is_some())
     {
         quote!(#[derive(Debug)])
@@ -114,6 +120,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         #derives
         pub enum #ident {
             #(#variants)*
+            #default_variant
             /// 501 from the trait's default method: the server does not
             /// implement the operation (yet).
             Unimplemented(runtime::ErrorBody),
@@ -123,6 +130,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
             fn into_response(self) -> Response {
                 match self {
                     #(#arms)*
+                    #default_arm
                     Self::Unimplemented(body) => body.into_response(),
                 }
             }
@@ -134,26 +142,27 @@ fn variant_ident(response: &Response) -> Ident {
     naming::ident(&naming::status_variant(response.status))
 }
 
-fn variant(response: &Response) -> TokenStream {
-    let variant = variant_ident(response);
-    let docs = doc_lines(&format!("{}: {}", response.status, response.description));
-    if let Some(shared) = &response.shared {
-        let shared = naming::ident(&naming::type_name(shared));
-        return quote! { #(#[doc = #docs])* #variant(responses::#shared), };
-    }
-    let body = response.schema.as_deref().map(schema_type).or_else(|| {
+/// The type of the response's body in its variant, if it has one.
+fn body_type(response: &Response) -> Option<TokenStream> {
+    response.schema.as_deref().map(schema_type).or_else(|| {
         response
             .raw_media_type
             .as_ref()
             .map(|_| quote!(axum::body::Body))
-    });
-    if response.headers.is_empty() {
-        return match body {
-            Some(body) => quote! { #(#[doc = #docs])* #variant(#body), },
-            None => quote! { #(#[doc = #docs])* #variant, },
+    })
+}
+
+/// The named fields of a variant carrying a body (or a shared response) and
+/// headers.
+fn variant_fields(response: &Response) -> TokenStream {
+    if let Some(shared) = &response.shared {
+        let shared = naming::ident(&naming::type_name(shared));
+        return quote! {
+            /// The response body and headers.
+            response: responses::#shared,
         };
     }
-    let body_field = body.map(|body| {
+    let body_field = body_type(response).map(|body| {
         quote! {
             /// The response body.
             body: #body,
@@ -165,16 +174,64 @@ fn variant(response: &Response) -> TokenStream {
         let docs = header_docs(header);
         quote! { #(#[doc = #docs])* #field: #kind, }
     });
-    quote! { #(#[doc = #docs])* #variant { #body_field #(#header_fields)* }, }
+    quote! { #body_field #(#header_fields)* }
 }
 
-fn arm(response: &Response) -> TokenStream {
+fn variant(response: &Response) -> TokenStream {
     let variant = variant_ident(response);
-    let status = status_code(response.status);
-    if response.shared.is_some() {
-        return quote! { Self::#variant(response) => response.into_response_with(#status), };
+    let docs = doc_lines(&format!("{}: {}", response.status, response.description));
+    if let Some(shared) = &response.shared {
+        let shared = naming::ident(&naming::type_name(shared));
+        return quote! { #(#[doc = #docs])* #variant(responses::#shared), };
     }
-    let has_body = response.schema.is_some() || response.raw_media_type.is_some();
+    if response.headers.is_empty() {
+        return match body_type(response) {
+            Some(body) => quote! { #(#[doc = #docs])* #variant(#body), },
+            None => quote! { #(#[doc = #docs])* #variant, },
+        };
+    }
+    let fields = variant_fields(response);
+    quote! { #(#[doc = #docs])* #variant { #fields }, }
+}
+
+/// The spec's `default` response: any error status the operation does not
+/// list, chosen by the implementation, with the `default` body and headers.
+fn default_variant(response: &Response) -> TokenStream {
+    let docs = doc_lines(&format!(
+        "Any 4xx or 5xx status not listed above (the spec's `default` response): {}\n\n\
+         A listed status, or one that is not an error, is answered as 500 instead: \
+         clients decode a listed status with its own type, and a 2xx as a success.",
+        response.description
+    ));
+    let fields = variant_fields(response);
+    quote! {
+        #(#[doc = #docs])*
+        Default {
+            /// The status to answer: a 4xx or 5xx the operation does not list.
+            status: StatusCode,
+            #fields
+        },
+    }
+}
+
+/// The field names a variant's pattern binds (body, headers, or the shared
+/// response).
+fn bindings(response: &Response) -> Vec<Ident> {
+    if response.shared.is_some() {
+        return vec![naming::ident("response")];
+    }
+    let body = body_type(response).map(|_| naming::ident("body"));
+    body.into_iter()
+        .chain(response.headers.iter().map(header_field))
+        .collect()
+}
+
+/// The expression answering `response` with `status`, once its fields are
+/// bound by [`bindings`].
+fn respond(response: &Response, status: &TokenStream) -> TokenStream {
+    if response.shared.is_some() {
+        return quote!(response.into_response_with(#status));
+    }
     let body_response = match (&response.schema, &response.raw_media_type) {
         (Some(_), _) => quote!((#status, axum::Json(body)).into_response()),
         (None, Some(media_type)) => quote! {
@@ -183,24 +240,41 @@ fn arm(response: &Response) -> TokenStream {
         (None, None) => quote!(#status.into_response()),
     };
     if response.headers.is_empty() {
-        return if has_body {
-            quote! { Self::#variant(body) => #body_response, }
-        } else {
-            quote! { Self::#variant => #body_response, }
-        };
+        return body_response;
     }
-    let fields = response.headers.iter().map(header_field);
-    let body_binding = has_body.then(|| quote!(body,));
     let inserts = response.headers.iter().map(|header| {
         let field = header_field(header);
         insert_header(header, quote!(#field))
     });
+    quote! {{
+        let mut response = #body_response;
+        let headers = response.headers_mut();
+        #(#inserts)*
+        response
+    }}
+}
+
+fn arm(response: &Response) -> TokenStream {
+    let variant = variant_ident(response);
+    let value = respond(response, &status_code(response.status));
+    let bindings = bindings(response);
+    if response.shared.is_some() || (response.headers.is_empty() && !bindings.is_empty()) {
+        let binding = &bindings[0];
+        return quote! { Self::#variant(#binding) => #value, };
+    }
+    if bindings.is_empty() {
+        return quote! { Self::#variant => #value, };
+    }
+    quote! { Self::#variant { #(#bindings,)* } => #value, }
+}
+
+fn default_arm(operation: &Operation, response: &Response) -> TokenStream {
+    let listed = operation.responses.iter().map(|response| response.status);
+    let bindings = bindings(response);
+    let value = respond(response, &quote!(status));
     quote! {
-        Self::#variant { #body_binding #(#fields,)* } => {
-            let mut response = #body_response;
-            let headers = response.headers_mut();
-            #(#inserts)*
-            response
+        Self::Default { status, #(#bindings,)* } => {
+            runtime::default_response(status, &[#(#listed),*], |status| #value)
         }
     }
 }
