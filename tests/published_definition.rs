@@ -216,7 +216,7 @@ fn a_sample_of_the_published_definition_round_trips() {
         "[package]\nname = \"{test_crate}\"\nversion = \"0.1.0\"\nedition.workspace = true\n\
          publish = false\n\n[dev-dependencies]\n\
          axum.workspace = true\n\
-         reqwest = {{ workspace = true, features = [\"json\", \"multipart\"] }}\n\
+         reqwest = {{ workspace = true, features = [\"json\"] }}\n\
          serde.workspace = true\nserde_json.workspace = true\ntokio.workspace = true\n"
     );
     for member in &members {
