@@ -86,3 +86,22 @@ async fn the_client_refuses_an_invalid_body_before_any_http_call() {
         other => panic!("expected an invalid request, got {other:?}"),
     }
 }
+
+/// The generated server's switch (`__checked`) lasts only while it types a
+/// body its validator has checked: before and after, even after a typing
+/// that panicked, deserializing a constrained string checks every rule.
+#[test]
+fn deserializing_checks_constrained_strings_outside_the_servers_typing() {
+    let invalid = json!("urn:x");
+    assert!(serde_json::from_value::<SubjectTokenType>(invalid.clone()).is_err());
+    let typed: SubjectTokenType = tenant_api_types::__checked::assume_checked(|| {
+        serde_json::from_value(json!("urn:partner:token")).unwrap()
+    });
+    assert_eq!(typed.as_str(), "urn:partner:token");
+    assert!(serde_json::from_value::<SubjectTokenType>(invalid.clone()).is_err());
+    let panicked = std::panic::catch_unwind(|| {
+        tenant_api_types::__checked::assume_checked(|| panic!("typing failed"))
+    });
+    assert!(panicked.is_err());
+    assert!(serde_json::from_value::<SubjectTokenType>(invalid).is_err());
+}

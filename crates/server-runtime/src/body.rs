@@ -31,16 +31,24 @@ impl Default for RouterOptions {
     }
 }
 
+/// How a body `validate` found no fault with becomes its type: `None` when
+/// it does not fit (see [`into_typed_by`]). [`Value::deserialize_into`]
+/// checks everything again; a generated server passes its own where every
+/// rule the type checks was just checked on the same tree.
+pub type Typing<T> = fn(&Value) -> Option<T>;
+
 /// Reads the body of `request`, decodes it by `Content-Type` (one of
 /// `accepted`) into a tree borrowing from the bytes, checks it with
-/// `validate` and converts it to `T`. A form body is first read by `form`,
-/// the shape of its number and boolean fields, when it has any. Returns the
-/// request headers with it, since the body consumes the request.
+/// `validate` and converts it to `T` with `typing`. A form body is first
+/// read by `form`, the shape of its number and boolean fields, when it has
+/// any. Returns the request headers with it, since the body consumes the
+/// request.
 pub async fn read_body<T: serde::de::DeserializeOwned>(
     request: Request,
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
+    typing: Typing<T>,
 ) -> Result<(HeaderMap, T), Response> {
     let (headers, bytes) = read_bytes(request).await?;
     let mut value = decode_body(&headers, &bytes, accepted)?;
@@ -54,7 +62,7 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     if !violations.is_empty() {
         return Err(validation_failed(violations));
     }
-    Ok((headers, into_typed(&value)?))
+    Ok((headers, into_typed_by(&value, typing)?))
 }
 
 /// [`read_body`] for an optional body: a request without a body (no
@@ -65,12 +73,13 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
+    typing: Typing<T>,
 ) -> Result<(HeaderMap, Option<T>), Response> {
     if has_no_body(request.headers()) {
         let mut request = request;
         return Ok((std::mem::take(request.headers_mut()), None));
     }
-    let (headers, body) = read_body(request, accepted, validate, form).await?;
+    let (headers, body) = read_body(request, accepted, validate, form, typing).await?;
     Ok((headers, Some(body)))
 }
 
@@ -189,7 +198,17 @@ pub fn decode_body<'a>(
 /// the tree read again, as a `serde_json::Value` and tracking the path, for
 /// the message naming the field.
 pub fn into_typed<T: serde::de::DeserializeOwned>(value: &Value) -> Result<T, Response> {
-    if let Some(typed) = value.deserialize_into() {
+    into_typed_by(value, |value| value.deserialize_into())
+}
+
+/// [`into_typed`], with `typing` for the fast path. The slow path, which
+/// names the field, reads the tree as [`into_typed`] does, so a failure is
+/// reported alike whichever `typing` missed it.
+pub fn into_typed_by<T: serde::de::DeserializeOwned>(
+    value: &Value,
+    typing: Typing<T>,
+) -> Result<T, Response> {
+    if let Some(typed) = typing(value) {
         return Ok(typed);
     }
     serde_path_to_error::deserialize(value.to_json()).map_err(|err| {
@@ -384,7 +403,6 @@ mod tests {
 
     #[derive(Debug, serde::Deserialize)]
     struct Named {
-        #[allow(dead_code)]
         name: String,
     }
 
@@ -423,15 +441,43 @@ mod tests {
 
     #[tokio::test]
     async fn read_body_validates_before_typing_and_keeps_the_headers() {
-        let refused =
-            read_body::<Named>(request(JSON, r#"{"name":"x"}"#), &[JSON], reject_all, None)
-                .await
-                .unwrap_err();
+        let refused = read_body::<Named>(
+            request(JSON, r#"{"name":"x"}"#),
+            &[JSON],
+            reject_all,
+            None,
+            |_| panic!("a refused body is never typed"),
+        )
+        .await
+        .unwrap_err();
         assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
-        let (headers, _named) =
-            read_body::<Named>(request(FORM, "name=x"), &[JSON, FORM], accept_all, None)
-                .await
-                .unwrap();
+        let (headers, _named) = read_body::<Named>(
+            request(FORM, "name=x"),
+            &[JSON, FORM],
+            accept_all,
+            None,
+            |value| value.deserialize_into(),
+        )
+        .await
+        .unwrap();
         assert_eq!(headers["x-kept"], "yes");
+    }
+
+    /// Whatever the fast typing misses, the slow path types or reports as
+    /// [`into_typed`] does.
+    #[tokio::test]
+    async fn the_slow_path_stands_behind_any_typing() {
+        let valid = Value::from(json!({"name": "x"}));
+        let typed: Named = into_typed_by(&valid, |_| None).unwrap();
+        assert_eq!(typed.name, "x");
+        let invalid = Value::from(json!({"name": 3}));
+        let ours = into_typed_by::<Named>(&invalid, |_| None).unwrap_err();
+        let theirs = into_typed::<Named>(&invalid).unwrap_err();
+        let body = |response: Response| async {
+            axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .unwrap()
+        };
+        assert_eq!(body(ours).await, body(theirs).await);
     }
 }

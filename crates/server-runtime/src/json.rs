@@ -14,6 +14,10 @@ use serde::de::value::{Error as PlainError, MapDeserializer, SeqDeserializer};
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
 use serde_json::Number;
 
+/// The bound of a type read from the tree, named here so that generated
+/// server crates need no `serde` dependency of their own.
+pub use serde::de::DeserializeOwned as Typed;
+
 /// A JSON value borrowing its strings from the body where it can.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value<'a> {

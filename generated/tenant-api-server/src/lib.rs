@@ -514,6 +514,14 @@ async fn authenticate<A: TenantManagementApi>(
     api.authorize(request).await.map_err(IntoResponse::into_response)
 }
 
+/// Types a body its validator found no fault with, the
+/// constrained strings without checking them again: the
+/// validator, compiled from the same schemas, has checked
+/// each against the rules of its type.
+fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Option<T> {
+    types::__checked::assume_checked(|| value.deserialize_into())
+}
+
 async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -536,6 +544,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
             &[runtime::JSON, runtime::FORM],
             validate::create_token_exchange_profile_request,
             None,
+            typed_checked,
         )
         .await
     {
@@ -618,6 +627,7 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
             &[runtime::JSON, runtime::FORM],
             validate::create_event_stream_request,
             None,
+            |value| value.deserialize_into(),
         )
         .await
     {

@@ -877,8 +877,11 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1095,8 +1098,11 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1163,8 +1169,11 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1453,8 +1462,11 @@ impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1521,8 +1533,11 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1617,8 +1632,11 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1772,8 +1790,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1840,8 +1861,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1908,8 +1932,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -1994,8 +2021,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2062,8 +2092,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2189,8 +2222,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2257,8 +2293,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2345,8 +2384,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2763,8 +2805,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2834,8 +2879,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -2905,8 +2953,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
     where
         D: ::serde::Deserializer<'de>,
     {
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
+        let text = ::std::string::String::deserialize(deserializer)?;
+        if crate::__checked::assumed() {
+            return Ok(Self(text));
+        }
+        text.parse()
             .map_err(|e: self::error::ConversionError| {
                 <D::Error as ::serde::de::Error>::custom(e.to_string())
             })
@@ -6568,5 +6619,36 @@ pub mod error {
         fn from(value: String) -> Self {
             Self(value.into())
         }
+    }
+}
+
+/// For the generated server only: typing a request body it has
+/// already checked against the spec's rules.
+#[doc(hidden)]
+pub mod __checked {
+    ::std::thread_local! {
+        static CHECKED : ::std::cell::Cell < bool > = const {
+        ::std::cell::Cell::new(false) };
+    }
+
+    /// Runs `typing` with constrained-string newtypes taking their
+    /// text without checking it again. Only sound where every
+    /// string `typing` reads was checked against its newtype's
+    /// rules: the generated server calls it on a validated body.
+    pub fn assume_checked<R>(typing: impl FnOnce() -> R) -> R {
+        struct Restore(bool);
+
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                CHECKED.with(|checked| checked.set(self.0));
+            }
+        }
+        let _restore = Restore(CHECKED.with(|checked| checked.replace(true)));
+        typing()
+    }
+
+    /// Whether the text being deserialized was checked already.
+    pub fn assumed() -> bool {
+        CHECKED.with(::std::cell::Cell::get)
     }
 }

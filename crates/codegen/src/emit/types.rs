@@ -15,6 +15,8 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
     let docs = crate_docs(model);
     let types = drop_unused_default_helpers(types);
     let fields = patch_nullable_fields(model);
+    let types = take_checked_text(types);
+    let checked_module = checked_module();
     let (types, nullable_module) = if fields.is_empty() {
         (types, quote!())
     } else {
@@ -47,6 +49,8 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
         #types
 
         #nullable_module
+
+        #checked_module
     }
 }
 
@@ -118,6 +122,95 @@ fn drop_unused_default_helpers(types: TokenStream) -> TokenStream {
     group.set_span(body.span());
     items[module + 2] = TokenTree::Group(group);
     items.into_iter().collect()
+}
+
+/// The switch [`take_checked_text`]'s newtypes read. The generated server
+/// turns it on while it types a request body its validator (compiled from
+/// the same schemas) found no fault with, so a constrained string's rules
+/// (lengths, a `pattern` run by regress) are checked once, not twice; client
+/// code never turns it on, so everything else deserializes with every check.
+fn checked_module() -> TokenStream {
+    quote! {
+            /// For the generated server only: typing a request body it has
+            /// already checked against the spec's rules.
+            #[doc(hidden)]
+            pub mod __checked {
+                ::std::thread_local! {
+                    static CHECKED: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
+                }
+
+                /// Runs `typing` with constrained-string newtypes taking their
+                /// text without checking it again. Only sound where every
+                /// string `typing` reads was checked against its newtype's
+                /// rules: the generated server calls it on a validated body.
+                pub fn assume_checked<R>(typing: impl FnOnce() -> R) -> R {
+                    struct Restore(bool);
+                    impl Drop for Restore {
+                        fn drop(&mut self) {
+                            CHECKED.with(|checked| checked.set(self.0));
+                        }
+                    }
+                    let _restore = Restore(CHECKED.with(|checked| checked.replace(true)));
+                    typing()
+                }
+
+                /// Whether the text being deserialized was checked already.
+                pub fn assumed() -> bool {
+                    CHECKED.with(::std::cell::Cell::get)
+                }
+            }
+    }
+}
+
+/// Typify's constrained-string newtypes deserialize a `String` and parse it
+/// (lengths, pattern). Within [`checked_module`]'s `assume_checked` they keep
+/// the deserialized text as it is; elsewhere they parse it as before. An
+/// impl of another shape is left alone.
+fn take_checked_text(types: TokenStream) -> TokenStream {
+    let mut file: syn::File = match syn::parse2(types.clone()) {
+        Ok(file) => file,
+        Err(_) => return types,
+    };
+    let typify_body: syn::Block = syn::parse_quote!({
+        ::std::string::String::deserialize(deserializer)?
+            .parse()
+            .map_err(|e: self::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    });
+    // Trailing commas in calls come and go with typify's versions.
+    let body_text = |block: &syn::Block| quote!(#block).to_string().replace(" ,)", ")");
+    let typify_body = body_text(&typify_body);
+    for item in &mut file.items {
+        let syn::Item::Impl(block) = item else {
+            continue;
+        };
+        let is_deserialize = block.trait_.as_ref().is_some_and(|(path, _)| {
+            path.segments
+                .last()
+                .is_some_and(|segment| segment.ident == "Deserialize")
+        });
+        if !is_deserialize {
+            continue;
+        }
+        for member in &mut block.items {
+            if let syn::ImplItem::Fn(method) = member
+                && method.sig.ident == "deserialize"
+                && body_text(&method.block) == typify_body
+            {
+                method.block = syn::parse_quote!({
+                    let text = ::std::string::String::deserialize(deserializer)?;
+                    if crate::__checked::assumed() {
+                        return Ok(Self(text));
+                    }
+                    text.parse().map_err(|e: self::error::ConversionError| {
+                        <D::Error as ::serde::de::Error>::custom(e.to_string())
+                    })
+                });
+            }
+        }
+    }
+    quote!(#file)
 }
 
 /// The (struct, field) pairs whose `null` must stay apart from absent: the

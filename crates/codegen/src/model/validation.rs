@@ -144,6 +144,65 @@ impl Check {
         }
     }
 
+    /// Whether the value may be a `oneOf` or `anyOf` (with a discriminator
+    /// or without), here or in a schema this check calls. Typify types one
+    /// as an untagged enum, which tries its variants in turn: a string may
+    /// be read as a newtype of a variant validation never checked it
+    /// against, and that newtype's own check is what turns the variant away.
+    /// Elsewhere, each string typed as a newtype was checked by validation
+    /// against the rules of the same schema.
+    pub fn has_variants(&self, validators: &[Validator]) -> bool {
+        let mut seen: Vec<String> = Vec::new();
+        let mut pending = vec![self];
+        while let Some(check) = pending.pop() {
+            if check.has_variants_inline() {
+                return true;
+            }
+            let mut called = Vec::new();
+            check.schemas(&mut called);
+            for name in called {
+                if seen.contains(&name) {
+                    continue;
+                }
+                if let Some(validator) = validators.iter().find(|v| v.schema == name) {
+                    pending.push(&validator.check);
+                }
+                seen.push(name);
+            }
+        }
+        false
+    }
+
+    /// [`Check::has_variants`], not following the schemas this check calls.
+    fn has_variants_inline(&self) -> bool {
+        match self {
+            Check::Alternatives { .. } | Check::Discriminated { .. } => true,
+            Check::Any
+            | Check::Schema(_)
+            | Check::String(_)
+            | Check::Number(_)
+            | Check::Boolean => false,
+            Check::All(checks) => checks.iter().any(Check::has_variants_inline),
+            Check::Object(object) => {
+                object
+                    .properties
+                    .iter()
+                    .any(|(_, check)| check.has_variants_inline())
+                    || matches!(&object.additional, Additional::Checked(check) if check.has_variants_inline())
+            }
+            Check::Array(array) => {
+                array.items.has_variants_inline()
+                    || array
+                        .contains
+                        .as_ref()
+                        .is_some_and(|check| check.has_variants_inline())
+            }
+            Check::WithMessage { check, .. } | Check::Nullable(check) => {
+                check.has_variants_inline()
+            }
+        }
+    }
+
     /// Adds the names of the schemas this check calls to `out`.
     fn schemas(&self, out: &mut Vec<String>) {
         match self {
@@ -582,6 +641,57 @@ mod tests {
             panic!("{zero:?}")
         };
         assert_eq!(zero.min_properties, None);
+    }
+
+    /// A body typed as an untagged enum somewhere, behind a schema or in
+    /// place, is one whose variants typing tries in turn.
+    #[test]
+    fn variants_are_found_behind_schemas_and_in_place() {
+        let string = compile_schema(json!({"type": "string", "pattern": "^a"}));
+        let choice = compile_schema(json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}));
+        let validators = vec![
+            Validator {
+                schema: "Leaf".into(),
+                check: string.clone(),
+            },
+            Validator {
+                schema: "Choice".into(),
+                check: choice.clone(),
+            },
+            Validator {
+                schema: "Loop".into(),
+                check: Check::Array(ArrayCheck {
+                    min_items: None,
+                    max_items: None,
+                    items: Box::new(Check::Schema("Loop".into())),
+                    contains: None,
+                }),
+            },
+        ];
+        let object = |check: Check| {
+            Check::Object(ObjectCheck {
+                required: Vec::new(),
+                properties: vec![("p".into(), check)],
+                known: vec!["p".into()],
+                additional: Additional::Allowed,
+                min_properties: None,
+                max_properties: None,
+            })
+        };
+        assert!(!string.has_variants(&validators));
+        assert!(!object(Check::Schema("Leaf".into())).has_variants(&validators));
+        assert!(!Check::Schema("Loop".into()).has_variants(&validators));
+        assert!(choice.has_variants(&validators));
+        assert!(object(Check::Schema("Choice".into())).has_variants(&validators));
+        assert!(
+            object(Check::Nullable(Box::new(choice.clone()))).has_variants(&validators),
+            "in place"
+        );
+        let tagged = Check::Discriminated {
+            property: "type".into(),
+            mapping: vec![("a".into(), "Leaf".into())],
+        };
+        assert!(object(tagged).has_variants(&validators));
     }
 
     #[test]

@@ -5,6 +5,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::schema_type;
+use crate::model::validation::Check;
 use crate::model::{ApiModel, FORM, JSON, Operation};
 use crate::naming;
 
@@ -32,6 +33,21 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
                 }
             }
         });
+    let typed_checked = model
+        .operations
+        .iter()
+        .any(|operation| typed_checked(model, operation))
+        .then(|| {
+            quote! {
+                /// Types a body its validator found no fault with, the
+                /// constrained strings without checking them again: the
+                /// validator, compiled from the same schemas, has checked
+                /// each against the rules of its type.
+                fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Option<T> {
+                    types::__checked::assume_checked(|| value.deserialize_into())
+                }
+            }
+        });
     quote! {
         /// The router serving `api` with default [`RouterOptions`].
         pub fn router<A: #trait_ident>(api: A) -> axum::Router {
@@ -51,8 +67,25 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
 
         #authenticate
 
+        #typed_checked
+
         #(#handlers)*
     }
+}
+
+/// Whether the operation's body is typed with `typed_checked`: a body with
+/// no `oneOf` or `anyOf` anywhere (see [`Check::has_variants`]), where every
+/// string typed as a newtype was checked against the same rules by the
+/// body's validator.
+fn typed_checked(model: &ApiModel, operation: &Operation) -> bool {
+    let Some(schema) = operation
+        .request_body
+        .as_ref()
+        .and_then(|body| body.schema.as_ref())
+    else {
+        return false;
+    };
+    !Check::Schema(schema.clone()).has_variants(&model.validators)
 }
 
 fn handler_ident(operation: &Operation) -> Ident {
@@ -146,9 +179,14 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
                     FORM => quote!(runtime::FORM),
                     other => quote!(#other),
                 });
+            let typing = if typed_checked(model, operation) {
+                quote!(typed_checked)
+            } else {
+                quote!(|value| value.deserialize_into())
+            };
             (
                 quote! {
-                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate, #form).await {
+                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate, #form, #typing).await {
                         Ok(decoded) => decoded,
                         Err(response) => return response,
                     };
