@@ -1,5 +1,5 @@
 //! HTTPS works out of the box with the generated client's default features
-//! (rustls with the `ring` provider): a TLS server on loopback with a
+//! (the platform's TLS library): a TLS server on loopback with a
 //! certificate from a test CA (`fixtures/tls`: `ca.pem` signs `server.pem`
 //! for `localhost`; test-only keys, never used elsewhere).
 

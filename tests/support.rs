@@ -107,11 +107,8 @@ pub async fn post_raw(
     )
 }
 
-/// A `reqwest::Client` builder for raw HTTP in tests. The generated client's
-/// default TLS leaves reqwest without a built-in crypto provider, so every
-/// other client in the program must have one installed first.
+/// A `reqwest::Client` builder for raw HTTP in tests.
 pub fn http_builder() -> reqwest::ClientBuilder {
-    tenant_api_client::install_crypto_provider();
     reqwest::Client::builder()
 }
 

@@ -177,8 +177,6 @@ impl TenantClientBuilder {
         let audience = self
             .audience
             .unwrap_or_else(|| format!("https://{host}/api/v2/"));
-        // The generated client's default TLS needs a process-wide provider.
-        tenant_api_client::install_crypto_provider();
         let http = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .connect_timeout(self.connect_timeout)
