@@ -15,29 +15,35 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
     let docs = crate_docs(model);
     let types = drop_unused_default_helpers(types);
     let fields = patch_nullable_fields(model);
-    let types = take_checked_text(types);
+    // Both rewrites work on the parsed crate; it is parsed once for them.
+    let types = match syn::parse2::<syn::File>(types.clone()) {
+        Ok(mut file) => {
+            take_checked_text(&mut file);
+            tell_null_from_absent(&mut file, &fields);
+            quote!(#file)
+        }
+        // Typify's output always parses; if it ever did not, leave it be.
+        Err(_) => types,
+    };
     let checked_module = checked_module();
-    let (types, nullable_module) = if fields.is_empty() {
-        (types, quote!())
+    let nullable_module = if fields.is_empty() {
+        quote!()
     } else {
-        (
-            tell_null_from_absent(types, &fields),
-            quote! {
-                /// Reads a present field, `null` included, as `Some`: with
-                /// `#[serde(default)]`, an absent field stays `None`.
-                mod nullable {
-                    pub(crate) fn deserialize<'de, D, T>(
-                        deserializer: D,
-                    ) -> Result<Option<Option<T>>, D::Error>
-                    where
-                        D: ::serde::Deserializer<'de>,
-                        T: ::serde::Deserialize<'de>,
-                    {
-                        <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
-                    }
+        quote! {
+            /// Reads a present field, `null` included, as `Some`: with
+            /// `#[serde(default)]`, an absent field stays `None`.
+            mod nullable {
+                pub(crate) fn deserialize<'de, D, T>(
+                    deserializer: D,
+                ) -> Result<Option<Option<T>>, D::Error>
+                where
+                    D: ::serde::Deserializer<'de>,
+                    T: ::serde::Deserialize<'de>,
+                {
+                    <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
                 }
-            },
-        )
+            }
+        }
     };
     quote! {
         #(#![doc = #docs])*
@@ -166,11 +172,7 @@ fn checked_module() -> TokenStream {
 /// (lengths, pattern). Within [`checked_module`]'s `assume_checked` they keep
 /// the deserialized text as it is; elsewhere they parse it as before. An
 /// impl of another shape is left alone.
-fn take_checked_text(types: TokenStream) -> TokenStream {
-    let mut file: syn::File = match syn::parse2(types.clone()) {
-        Ok(file) => file,
-        Err(_) => return types,
-    };
+fn take_checked_text(file: &mut syn::File) {
     let typify_body: syn::Block = syn::parse_quote!({
         ::std::string::String::deserialize(deserializer)?
             .parse()
@@ -210,7 +212,6 @@ fn take_checked_text(types: TokenStream) -> TokenStream {
             }
         }
     }
-    quote!(#file)
 }
 
 /// The (struct, field) pairs whose `null` must stay apart from absent: the
@@ -258,12 +259,10 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
 /// Turns each listed field from `Option<T>` into `Option<Option<T>>`:
 /// `None` when absent, `Some(None)` for `null`, `Some(Some(value))`
 /// otherwise, in the struct and in its builder alike.
-fn tell_null_from_absent(types: TokenStream, fields: &[(String, String)]) -> TokenStream {
-    let mut file: syn::File = match syn::parse2(types.clone()) {
-        Ok(file) => file,
-        // Typify's output always parses; if it ever did not, leave it be.
-        Err(_) => return types,
-    };
+fn tell_null_from_absent(file: &mut syn::File, fields: &[(String, String)]) {
+    if fields.is_empty() {
+        return;
+    }
     for item in &mut file.items {
         match item {
             syn::Item::Struct(item) => {
@@ -292,7 +291,6 @@ fn tell_null_from_absent(types: TokenStream, fields: &[(String, String)]) -> Tok
             _ => {}
         }
     }
-    quote!(#file)
 }
 
 /// In the builder of a listed struct, the field's type and its setter's
