@@ -91,6 +91,9 @@ pub fn cargo(scratch: &Path, args: &[&str]) {
         .args(args)
         .current_dir(scratch)
         .env("CARGO_TARGET_DIR", target_dir())
+        // Generated code is checked once per change: incremental data (GBs
+        // for the published definition's types) would only fill the disk.
+        .env("CARGO_INCREMENTAL", "0")
         .env_remove("RUSTDOCFLAGS")
         .output()
         .unwrap();
