@@ -65,6 +65,8 @@ pub fn doc_lines(text: &str) -> Vec<String> {
 pub fn normalize_doc_text(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
     let mut in_fence = false;
+    // The width of the marker of the list item being continued, if any.
+    let mut item_indent = 0;
     for line in text.split('\n') {
         // Clippy rejects tabs in doc comments (`tabs_in_doc_comments`).
         let untabbed;
@@ -88,9 +90,15 @@ pub fn normalize_doc_text(text: &str) -> Vec<String> {
             // keeps the block's own indentation intact beside the others.
             lines.push(format!(" {line}"));
         } else if trimmed.is_empty() {
+            item_indent = 0;
             lines.push(String::new());
-        } else {
+        } else if let Some(width) = list_marker_width(trimmed) {
+            item_indent = width;
             lines.push(format!(" {trimmed}"));
+        } else {
+            // A list item's continuation lines go under its text, as
+            // markdown reads them (clippy's `doc_lazy_continuation`).
+            lines.push(format!(" {:item_indent$}{trimmed}", ""));
         }
     }
     // A trailing blank doc line (a description ending in a newline) would
@@ -99,6 +107,24 @@ pub fn normalize_doc_text(text: &str) -> Vec<String> {
         lines.pop();
     }
     lines
+}
+
+/// The width of a markdown list item's marker (`- `, `* `, `+ `, `1. `,
+/// `1) `), or `None` when `line` does not start a list item.
+fn list_marker_width(line: &str) -> Option<usize> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = if digits == 0 {
+        line.bytes()
+            .next()
+            .filter(|byte| b"-*+".contains(byte))
+            .map(|_| 1)
+    } else {
+        line.as_bytes()
+            .get(digits)
+            .filter(|byte| b".)".contains(byte))
+            .map(|_| digits + 1)
+    }?;
+    (line.as_bytes().get(marker) == Some(&b' ')).then_some(marker + 1)
 }
 
 /// Applies [`normalize_doc_text`] to every run of doc attributes.
@@ -269,6 +295,24 @@ mod tests {
                 " ```json",
                 "   {\"a\": 1}",
                 " ```",
+            ]
+        );
+    }
+
+    #[test]
+    fn list_items_keep_their_continuation_lines_under_their_text() {
+        let text = "Intro:\n- first item\ncontinued\n12. numbered\n  also continued\n\nAfter the list.\n-5 is no item";
+        assert_eq!(
+            normalize_doc_text(text),
+            [
+                " Intro:",
+                " - first item",
+                "   continued",
+                " 12. numbered",
+                "     also continued",
+                "",
+                " After the list.",
+                " -5 is no item",
             ]
         );
     }

@@ -139,6 +139,24 @@ pub(super) fn render(check: &Check) -> TokenStream {
 }
 
 fn render_object(object: &ObjectCheck) -> TokenStream {
+    // One optional property and nothing else to check: nesting its `if let`
+    // inside the object's would be a collapsible `if` to clippy.
+    if let [(name, property)] = object.properties.as_slice()
+        && object.min_properties.is_none()
+        && object.max_properties.is_none()
+        && object.required.is_empty()
+        && matches!(object.additional, Additional::Allowed)
+    {
+        let inner = render(property);
+        return quote! {
+            if let Some(object) = check::expect_object(value, at, out)
+                && let Some(value) = object.get(#name)
+            {
+                let at = &at.property(#name);
+                #inner
+            }
+        };
+    }
     let mut checks = Vec::new();
     if let Some(min) = object.min_properties {
         checks.push(quote!(check::min_properties(object, #min, at, out);));
