@@ -27,14 +27,39 @@ fn header(spec_path: &Path, comment_marker: &str) -> String {
 
 /// Formats Rust tokens with prettyplease under the generated-file header.
 pub fn format_rust(spec_path: &Path, tokens: TokenStream) -> Result<String, Diagnostic> {
-    let mut file: syn::File = syn::parse2(tokens).map_err(|err| {
-        Diagnostic::new(
-            spec_path,
-            format!("internal error: the generated code does not parse: {err}"),
-        )
-    })?;
-    DocLines.visit_file_mut(&mut file);
-    Ok(header(spec_path, "//") + &separate_items(&prettyplease::unparse(&file)))
+    let file: syn::File = syn::parse2(tokens).map_err(|err| unparsable(spec_path, &err))?;
+    Ok(format_file(spec_path, file))
+}
+
+/// The message for generated code that does not parse, a generator bug.
+pub fn unparsable(spec_path: &Path, err: &syn::Error) -> Diagnostic {
+    Diagnostic::new(
+        spec_path,
+        format!("internal error: the generated code does not parse: {err}"),
+    )
+}
+
+/// Formats a parsed file with prettyplease under the generated-file header,
+/// one item at a time: prettyplease prints a file as its inner attributes
+/// followed by each item, so the text is the same, and each item's syntax
+/// tree is dropped once printed instead of living until the whole crate is.
+pub fn format_file(spec_path: &Path, mut file: syn::File) -> String {
+    let items = std::mem::take(&mut file.items);
+    DocLines::rewrite(&mut file.attrs);
+    let mut out = header(spec_path, "//");
+    let mut separator = ItemSeparator::default();
+    separator.push(&mut out, &prettyplease::unparse(&file));
+    for mut item in items {
+        DocLines.visit_item_mut(&mut item);
+        let file = syn::File {
+            shebang: None,
+            frontmatter: None,
+            attrs: Vec::new(),
+            items: vec![item],
+        };
+        separator.push(&mut out, &prettyplease::unparse(&file));
+    }
+    out
 }
 
 /// Puts the generated-file header on a TOML document.
@@ -225,53 +250,72 @@ rewrite_docs_of! {
 /// statements inside function bodies are left alone, since they do not
 /// start with an item keyword.
 pub fn separate_items(code: &str) -> String {
-    const ITEM_STARTS: &[&str] = &[
-        "///",
-        "#[",
-        "pub ",
-        "pub(",
-        "fn ",
-        "async fn ",
-        "impl",
-        "struct ",
-        "enum ",
-        "mod ",
-        "trait ",
-        "const ",
-        "static ",
-        "type ",
-        "unsafe ",
-        "use ",
-        "extern ",
-        "macro_rules!",
-    ];
-    let indent = |line: &str| line.len() - line.trim_start().len();
     let mut out = String::with_capacity(code.len() + code.len() / 16);
-    let mut previous: Option<&str> = None;
-    for line in code.lines() {
-        if let Some(prev) = previous {
-            let prev_trimmed = prev.trim();
-            let trimmed = line.trim_start();
-            let closes_item = !prev_trimmed.starts_with("//")
-                && (prev_trimmed.ends_with('}')
-                    || prev_trimmed.ends_with(';')
-                    || (prev_trimmed.starts_with("#![") && !trimmed.starts_with("#![")));
-            let both_use = prev_trimmed.starts_with("use ") || prev_trimmed.starts_with("pub use ");
-            let is_use = trimmed.starts_with("use ") || trimmed.starts_with("pub use ");
-            if closes_item
-                && !prev.trim().is_empty()
-                && indent(prev) == indent(line)
-                && ITEM_STARTS.iter().any(|start| trimmed.starts_with(start))
-                && !(both_use && is_use)
-            {
-                out.push('\n');
-            }
-        }
-        out.push_str(line);
-        out.push('\n');
-        previous = Some(line);
-    }
+    ItemSeparator::default().push(&mut out, code);
     out
+}
+
+/// [`separate_items`] over text that arrives in pieces (one item at a
+/// time), remembering the last line of the previous piece.
+#[derive(Default)]
+struct ItemSeparator {
+    previous: Option<String>,
+}
+
+impl ItemSeparator {
+    fn push(&mut self, out: &mut String, code: &str) {
+        const ITEM_STARTS: &[&str] = &[
+            "///",
+            "#[",
+            "pub ",
+            "pub(",
+            "fn ",
+            "async fn ",
+            "impl",
+            "struct ",
+            "enum ",
+            "mod ",
+            "trait ",
+            "const ",
+            "static ",
+            "type ",
+            "unsafe ",
+            "use ",
+            "extern ",
+            "macro_rules!",
+        ];
+        let indent = |line: &str| line.len() - line.trim_start().len();
+        let mut previous: Option<&str> = self.previous.as_deref();
+        let mut last = None;
+        for line in code.lines() {
+            if let Some(prev) = previous {
+                let prev_trimmed = prev.trim();
+                let trimmed = line.trim_start();
+                let closes_item = !prev_trimmed.starts_with("//")
+                    && (prev_trimmed.ends_with('}')
+                        || prev_trimmed.ends_with(';')
+                        || (prev_trimmed.starts_with("#![") && !trimmed.starts_with("#![")));
+                let both_use =
+                    prev_trimmed.starts_with("use ") || prev_trimmed.starts_with("pub use ");
+                let is_use = trimmed.starts_with("use ") || trimmed.starts_with("pub use ");
+                if closes_item
+                    && !prev.trim().is_empty()
+                    && indent(prev) == indent(line)
+                    && ITEM_STARTS.iter().any(|start| trimmed.starts_with(start))
+                    && !(both_use && is_use)
+                {
+                    out.push('\n');
+                }
+            }
+            out.push_str(line);
+            out.push('\n');
+            previous = Some(line);
+            last = Some(line);
+        }
+        if let Some(last) = last {
+            self.previous = Some(last.to_string());
+        }
+    }
 }
 
 #[cfg(test)]

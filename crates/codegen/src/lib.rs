@@ -34,6 +34,12 @@ pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory the generator owns, relative to the workspace root.
 pub const GENERATED_DIR: &str = "generated";
 
+/// A crate's code as its emitter hands it over.
+enum Code {
+    Parsed(syn::File),
+    Tokens(proc_macro2::TokenStream),
+}
+
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
@@ -42,7 +48,8 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     let model = model::build_model(&spec)?;
     let progenitor = emit::progenitor::run(&spec)?;
     let dependencies = progenitor.dependencies;
-    let types = emit::types::emit_types(&model, progenitor.types);
+    let types = emit::types::emit_types(&model, progenitor.types)
+        .map_err(|err| format::unparsable(spec_file, &err))?;
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
     let server = emit::server::emit_server(&model);
 
@@ -59,17 +66,17 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         (
             emit::TYPES_CRATE,
             emit::manifest::types_manifest(dependencies),
-            types,
+            Code::Parsed(types),
         ),
         (
             emit::CLIENT_CRATE,
             emit::manifest::client_manifest(dependencies),
-            client,
+            Code::Parsed(client),
         ),
         (
             emit::SERVER_CRATE,
             emit::manifest::server_manifest(),
-            server,
+            Code::Tokens(server),
         ),
     ];
     for (package, manifest, code) in crates {
@@ -80,7 +87,10 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         });
         files.push(GeneratedFile {
             path: dir.join("src/lib.rs"),
-            contents: format::format_rust(spec_file, code)?,
+            contents: match code {
+                Code::Parsed(file) => format::format_file(spec_file, file),
+                Code::Tokens(tokens) => format::format_rust(spec_file, tokens)?,
+            },
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -812,7 +812,7 @@ pub use hooks::{Hooks, Transport};
 /// Makes rustls's `ring` provider the process's default, unless a
 /// provider is installed already; calling it again does nothing.
 ///
-/// With the default `rustls` feature, reqwest has no built-in crypto
+/// With the `rustls` feature, reqwest has no built-in crypto
 /// provider and refuses to build a client (it panics) while none is
 /// installed. [`Client::new`] calls this first, so it always works;
 /// call it yourself before building any other `reqwest::Client` in

@@ -7,7 +7,6 @@
 //! operation, and the service accepts JSON wherever it accepts a form).
 
 use proc_macro2::TokenStream;
-use quote::quote;
 
 use crate::diagnostic::Diagnostic;
 use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
@@ -18,26 +17,28 @@ use crate::naming;
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
 const MULTIPART_TEMPLATE: &str = include_str!("../../templates/client_multipart.rs");
 
+/// The client crate as a parsed file, handed to the formatter as it is, so
+/// the code is parsed once.
 pub fn emit_client(
     spec: &LoadedSpec,
     model: &ApiModel,
     client: TokenStream,
-) -> Result<TokenStream, Diagnostic> {
+) -> Result<syn::File, Diagnostic> {
     let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
-    let mut file: syn::File = syn::parse2(client)
+    let mut client: syn::File = syn::parse2(client)
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
-    reexport_types(&mut file).map_err(internal)?;
-    provider_before_new(&mut file).map_err(internal)?;
-    syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut file);
+    reexport_types(&mut client).map_err(internal)?;
+    provider_before_new(&mut client).map_err(internal)?;
+    syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut client);
     let uploads = upload_operations(model);
     for operation in &uploads {
-        multipart_body(&mut file, operation).map_err(internal)?;
+        multipart_body(&mut client, operation).map_err(internal)?;
     }
-    let multipart = if uploads.is_empty() {
+    let multipart: Option<syn::Item> = if uploads.is_empty() {
         None
     } else {
         let items = parse_template(spec, "client_multipart.rs", MULTIPART_TEMPLATE)?.items;
-        Some(quote! {
+        Some(syn::parse_quote! {
             pub mod multipart {
                 #(#items)*
             }
@@ -48,18 +49,17 @@ pub fn emit_client(
     let hooks_items = &hooks.items;
 
     let docs = crate_docs(model);
-    Ok(quote! {
+    let head: syn::File = syn::parse_quote! {
         #(#![doc = #docs])*
         #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
-
-        #file
-
+    };
+    let tail: syn::File = syn::parse_quote! {
         pub use hooks::{Hooks, Transport};
 
         /// Makes rustls's `ring` provider the process's default, unless a
         /// provider is installed already; calling it again does nothing.
         ///
-        /// With the default `rustls` feature, reqwest has no built-in crypto
+        /// With the `rustls` feature, reqwest has no built-in crypto
         /// provider and refuses to build a client (it panics) while none is
         /// installed. [`Client::new`] calls this first, so it always works;
         /// call it yourself before building any other `reqwest::Client` in
@@ -76,9 +76,13 @@ pub fn emit_client(
         pub mod hooks {
             #(#hooks_items)*
         }
-
-        #multipart
-    })
+    };
+    let mut file = head;
+    file.attrs.append(&mut client.attrs);
+    file.items = client.items;
+    file.items.extend(tail.items);
+    file.items.extend(multipart);
+    Ok(file)
 }
 
 /// Replaces progenitor's `pub mod types { .. }` with a re-export of the types

@@ -7,7 +7,7 @@
 //! disagree, and no type is named twice: not the component schemas, nor the
 //! types typify derives from parameters or inline schemas.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use serde_json::Value;
 
 use crate::diagnostic::Diagnostic;
@@ -25,7 +25,7 @@ pub struct TypeDependencies {
 }
 
 pub struct ProgenitorOutput {
-    /// The client, with its `types` module.
+    /// The client, with an empty `types` module where the types were.
     pub client: TokenStream,
     /// The contents of that `types` module.
     pub types: TokenStream,
@@ -57,10 +57,14 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
         let client = generator
             .generate_tokens(&openapi)
             .map_err(|err| err.to_string())?;
+        // The client already holds the type space's tokens: rendering them a
+        // second time (`to_stream`) would cost as much again.
+        let (client, types) = take_types_module(client)
+            .ok_or_else(|| "progenitor output has no `types` module".to_string())?;
         let type_space = generator.get_type_space();
         Ok(ProgenitorOutput {
             client,
-            types: type_space.to_stream(),
+            types,
             dependencies: TypeDependencies {
                 chrono: type_space.uses_chrono(),
                 regress: type_space.uses_regress(),
@@ -69,6 +73,25 @@ pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
             },
         })
     })
+}
+
+/// Splits progenitor's client into the client with an empty `pub mod types {}`
+/// and that module's contents, at the token level, so the types (most of
+/// the code) are never parsed as part of the client.
+fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> {
+    let mut tokens: Vec<TokenTree> = client.into_iter().collect();
+    let position = tokens.windows(3).position(|window| {
+        matches!(window, [TokenTree::Ident(keyword), TokenTree::Ident(name), TokenTree::Group(body)]
+            if keyword == "mod" && name == "types" && body.delimiter() == Delimiter::Brace)
+    })?;
+    let TokenTree::Group(body) = &mut tokens[position + 2] else {
+        return None;
+    };
+    let types = body.stream();
+    let span = body.span();
+    *body = Group::new(Delimiter::Brace, TokenStream::new());
+    body.set_span(span);
+    Some((tokens.into_iter().collect(), types))
 }
 
 /// The document as progenitor gets it, with two adaptations that do not

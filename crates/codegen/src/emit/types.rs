@@ -11,25 +11,27 @@ use quote::quote;
 use crate::model::{ApiModel, Method};
 use crate::naming;
 
-pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
+/// The types crate as a parsed file, handed to the formatter as it is, so
+/// typify's output (most of the generated code) is parsed once.
+pub fn emit_types(model: &ApiModel, types: TokenStream) -> Result<syn::File, syn::Error> {
     let docs = crate_docs(model);
-    let types = drop_unused_default_helpers(types);
     let fields = patch_nullable_fields(model);
-    // Both rewrites work on the parsed crate; it is parsed once for them.
-    let types = match syn::parse2::<syn::File>(types.clone()) {
-        Ok(mut file) => {
-            take_checked_text(&mut file);
-            tell_null_from_absent(&mut file, &fields);
-            quote!(#file)
-        }
-        // Typify's output always parses; if it ever did not, leave it be.
-        Err(_) => types,
+    let mut file: syn::File = syn::parse2(types)?;
+    let head: syn::File = syn::parse_quote! {
+        #(#![doc = #docs])*
+        #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
+        // Typify sizes each `oneOf` variant as the spec shapes it; boxing
+        // the large ones would change the types' API.
+        #![allow(clippy::large_enum_variant)]
     };
-    let checked_module = checked_module();
-    let nullable_module = if fields.is_empty() {
-        quote!()
-    } else {
-        quote! {
+    let mut attrs = head.attrs;
+    attrs.append(&mut file.attrs);
+    file.attrs = attrs;
+    drop_unused_default_helpers(&mut file);
+    take_checked_text(&mut file);
+    if !fields.is_empty() {
+        tell_null_from_absent(&mut file, &fields);
+        file.items.push(syn::parse_quote! {
             /// Reads a present field, `null` included, as `Some`: with
             /// `#[serde(default)]`, an absent field stays `None`.
             mod nullable {
@@ -43,21 +45,10 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> TokenStream {
                     <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
                 }
             }
-        }
-    };
-    quote! {
-        #(#![doc = #docs])*
-        #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
-        // Typify sizes each `oneOf` variant as the spec shapes it; boxing
-        // the large ones would change the types' API.
-        #![allow(clippy::large_enum_variant)]
-
-        #types
-
-        #nullable_module
-
-        #checked_module
+        });
     }
+    file.items.push(checked_module());
+    Ok(file)
 }
 
 /// Typify's generic default helpers (`defaults::default_i64::<T, V>` and
@@ -73,61 +64,55 @@ const GENERIC_DEFAULT_HELPERS: [&str; 4] = [
 
 /// Removes the generic default helpers nothing names: serde attributes name
 /// them in string literals, `Default` impls and builders as paths.
-fn drop_unused_default_helpers(types: TokenStream) -> TokenStream {
-    use proc_macro2::TokenTree;
-    let mut items: Vec<TokenTree> = types.into_iter().collect();
-    // `pub mod defaults { ... }` at the top level, as typify writes it.
-    let Some(module) = items.windows(3).position(|window| {
-        matches!(&window[0], TokenTree::Ident(ident) if ident == "mod")
-            && matches!(&window[1], TokenTree::Ident(ident) if ident == "defaults")
-            && matches!(&window[2], TokenTree::Group(_))
-    }) else {
-        return items.into_iter().collect();
-    };
-    let mut used = [false; GENERIC_DEFAULT_HELPERS.len()];
-    fn mark(stream: TokenStream, used: &mut [bool]) {
-        for token in stream {
-            match token {
-                TokenTree::Group(group) => mark(group.stream(), used),
-                TokenTree::Ident(ident) => {
-                    for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(used.iter_mut()) {
-                        *used |= ident == name;
-                    }
-                }
-                TokenTree::Literal(literal) => {
-                    let text = literal.to_string();
-                    if let Some(path) = text.strip_prefix("\"defaults::") {
-                        for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(used.iter_mut()) {
-                            *used |= path.starts_with(name);
-                        }
-                    }
-                }
-                TokenTree::Punct(_) => {}
+fn drop_unused_default_helpers(file: &mut syn::File) {
+    use syn::visit_mut::VisitMut;
+    struct Uses([bool; GENERIC_DEFAULT_HELPERS.len()]);
+    impl Uses {
+        fn mark(&mut self, text: &str) {
+            for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(&mut self.0) {
+                *used |= text == *name;
             }
         }
     }
-    for (index, token) in items.iter().enumerate() {
-        if index != module + 2 {
-            mark(TokenStream::from(token.clone()), &mut used);
+    // `VisitMut` because the crate enables syn's `visit-mut` only; nothing
+    // is changed.
+    impl VisitMut for Uses {
+        fn visit_path_segment_mut(&mut self, segment: &mut syn::PathSegment) {
+            for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(&mut self.0) {
+                *used |= segment.ident == name;
+            }
+            syn::visit_mut::visit_path_segment_mut(self, segment);
+        }
+        // Only `serde` attributes can name a helper; doc attributes, the
+        // bulk of the text, are not looked into.
+        fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
+            if attr.path().is_ident("serde") {
+                let text = quote!(#attr).to_string();
+                for path in text.split("\"defaults::").skip(1) {
+                    let name = path
+                        .split(|c: char| !c.is_alphanumeric() && c != '_')
+                        .next();
+                    self.mark(name.unwrap_or_default());
+                }
+            }
         }
     }
-    let TokenTree::Group(body) = &items[module + 2] else {
-        unreachable!("matched above");
-    };
-    let Ok(mut helpers) = syn::parse2::<syn::File>(body.stream()) else {
-        return items.into_iter().collect();
-    };
-    helpers.items.retain(|item| match item {
-        syn::Item::Fn(function) => GENERIC_DEFAULT_HELPERS
-            .iter()
-            .zip(used)
-            .all(|(name, used)| used || function.sig.ident != name),
-        _ => true,
-    });
-    let mut group = proc_macro2::Group::new(proc_macro2::Delimiter::Brace, quote!(#helpers));
-    group.set_span(body.span());
-    items[module + 2] = TokenTree::Group(group);
-    items.into_iter().collect()
+    let mut uses = Uses([false; GENERIC_DEFAULT_HELPERS.len()]);
+    uses.visit_file_mut(file);
+    for item in &mut file.items {
+        if let syn::Item::Mod(module) = item
+            && module.ident == "defaults"
+            && let Some((_, helpers)) = &mut module.content
+        {
+            helpers.retain(|item| match item {
+                syn::Item::Fn(function) => GENERIC_DEFAULT_HELPERS
+                    .iter()
+                    .zip(uses.0)
+                    .all(|(name, used)| used || function.sig.ident != name),
+                _ => true,
+            });
+        }
+    }
 }
 
 /// The switch [`take_checked_text`]'s newtypes read. The generated server
@@ -135,8 +120,8 @@ fn drop_unused_default_helpers(types: TokenStream) -> TokenStream {
 /// the same schemas) found no fault with, so a constrained string's rules
 /// (lengths, a `pattern` run by regress) are checked once, not twice; client
 /// code never turns it on, so everything else deserializes with every check.
-fn checked_module() -> TokenStream {
-    quote! {
+fn checked_module() -> syn::Item {
+    syn::parse_quote! {
             /// For the generated server only: typing a request body it has
             /// already checked against the spec's rules.
             #[doc(hidden)]
@@ -260,9 +245,6 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
 /// `None` when absent, `Some(None)` for `null`, `Some(Some(value))`
 /// otherwise, in the struct and in its builder alike.
 fn tell_null_from_absent(file: &mut syn::File, fields: &[(String, String)]) {
-    if fields.is_empty() {
-        return;
-    }
     for item in &mut file.items {
         match item {
             syn::Item::Struct(item) => {
