@@ -10,7 +10,7 @@
 
 use std::path::Path;
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::visit_mut::{self, VisitMut};
 
 use crate::diagnostic::Diagnostic;
@@ -60,6 +60,319 @@ pub fn format_file(spec_path: &Path, mut file: syn::File) -> String {
         separator.push(&mut out, &prettyplease::unparse(&file));
     }
     out
+}
+
+/// Changes made to each item of streamed code as it is parsed, given the
+/// name of the module holding it (`None` at the crate's top level).
+/// `false` leaves the item out.
+pub type Rewrite<'a> = dyn Fn(Option<&syn::Ident>, &mut syn::Item) -> bool + Sync + 'a;
+
+/// Items per piece: enough that parsing and printing dominate the cost of
+/// cutting and handing over, few enough that the two threads finish
+/// together.
+const ITEMS_PER_PIECE: usize = 48;
+
+/// Code cut into pieces of a few items each, as text: unlike tokens, text
+/// can be printed on any thread, and it takes a tenth of the memory.
+pub struct Cut(Vec<TextPiece>);
+
+impl Cut {
+    /// How many times `needle` occurs in the code's text.
+    pub fn occurrences(&self, needle: &str) -> usize {
+        self.0
+            .iter()
+            .map(|piece| piece.text.matches(needle).count())
+            .sum()
+    }
+}
+
+struct TextPiece {
+    text: String,
+    module: Option<ModulePart>,
+}
+
+/// Cuts a crate given as tokens (its inner attributes, then its items) into
+/// pieces, dropping the tokens as it goes. A top-level module with many items
+/// (typify's `builder`) is cut too, each run of its items printed as the
+/// module holding only them, less the lines that open and close it.
+pub fn cut(tokens: TokenStream) -> Cut {
+    Cut(pieces(tokens)
+        .into_iter()
+        .map(|piece| TextPiece {
+            text: piece.tokens.to_string(),
+            module: piece.module,
+        })
+        .collect())
+}
+
+/// A crate to print: its pieces, and the change to make to each item once
+/// parsed.
+pub struct CrateCode<'a> {
+    pub code: Cut,
+    pub rewrite: &'a Rewrite<'a>,
+}
+
+/// Formats crates under the generated-file header, the pieces of all of
+/// them shared between this thread and a second one (after `first`, which
+/// this thread runs while the other starts on the pieces). The pieces of a
+/// crate are parsed and printed one at a time, so no crate exists whole as a
+/// syntax tree; the text is the one [`format_rust`] gives.
+pub fn format_crates<T>(
+    spec_path: &Path,
+    crates: &[CrateCode<'_>],
+    first: impl FnOnce() -> T,
+) -> (Result<Vec<String>, Diagnostic>, T) {
+    let jobs: Vec<(usize, &TextPiece)> = crates
+        .iter()
+        .enumerate()
+        .flat_map(|(index, code)| code.code.0.iter().map(move |piece| (index, piece)))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let index = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&(code, piece)) = jobs.get(index) else {
+                return done;
+            };
+            done.push((index, print_text_piece(piece, crates[code].rewrite)));
+        }
+    };
+    let (mut printed, first) = std::thread::scope(|scope| {
+        // `work` holds references only: each thread gets a copy.
+        let helper = scope.spawn(work);
+        let first = first();
+        let mut printed = work();
+        printed.extend(
+            helper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        );
+        (printed, first)
+    });
+    printed.sort_unstable_by_key(|(index, _)| *index);
+    let mut texts: Vec<String> = crates.iter().map(|_| header(spec_path, "//")).collect();
+    let mut separators: Vec<ItemSeparator> =
+        crates.iter().map(|_| ItemSeparator::default()).collect();
+    for (index, text) in printed {
+        let code = jobs[index].0;
+        match text {
+            Ok(text) => separators[code].push(&mut texts[code], &text),
+            Err(err) => return (Err(unparsable(spec_path, &err)), first),
+        }
+    }
+    (Ok(texts), first)
+}
+
+fn print_text_piece(piece: &TextPiece, rewrite: &Rewrite<'_>) -> syn::Result<String> {
+    let tokens = piece.text.parse::<TokenStream>().map_err(|err| {
+        syn::Error::new(Span::call_site(), format!("a piece does not lex: {err}"))
+    })?;
+    print_piece(tokens, piece.module, rewrite)
+}
+
+/// A run of whole items, or a run of the items of one module given as that
+/// module (`module` says which part of it the run is).
+struct Piece {
+    tokens: TokenStream,
+    module: Option<ModulePart>,
+}
+
+/// Where a run of a module's items lies in the module. The run is printed
+/// as the module holding those items only; prettyplease prints a module as
+/// its opening line (after its attributes), its items in turn and a closing
+/// `}`, so dropping the closing line of every run but the last, and the
+/// opening line of every run but the first (which alone carries the
+/// module's attributes), gives the module's text.
+#[derive(Debug, Clone, Copy)]
+struct ModulePart {
+    first: bool,
+    last: bool,
+}
+
+/// Cuts tokens into pieces of at most [`ITEMS_PER_PIECE`] items.
+fn pieces(tokens: TokenStream) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut run: Vec<TokenTree> = Vec::new();
+    let mut run_items = 0;
+    let flush = |run: &mut Vec<TokenTree>, run_items: &mut usize, pieces: &mut Vec<Piece>| {
+        if !run.is_empty() {
+            pieces.push(Piece {
+                tokens: run.drain(..).collect(),
+                module: None,
+            });
+        }
+        *run_items = 0;
+    };
+    for item in split_items(tokens) {
+        let item = match module_body(item) {
+            Ok((header, body)) if body.len() <= ITEMS_PER_PIECE => {
+                let mut item = header;
+                let body = body.into_iter().flatten().collect();
+                item.push(TokenTree::Group(Group::new(Delimiter::Brace, body)));
+                item
+            }
+            Ok((header, body)) => {
+                flush(&mut run, &mut run_items, &mut pieces);
+                let bare = without_outer_attributes(&header);
+                let runs = body.len().div_ceil(ITEMS_PER_PIECE);
+                let mut body = body.into_iter();
+                for index in 0..runs {
+                    let mut tokens = if index == 0 {
+                        header.clone()
+                    } else {
+                        bare.clone()
+                    };
+                    let items: TokenStream =
+                        body.by_ref().take(ITEMS_PER_PIECE).flatten().collect();
+                    tokens.push(TokenTree::Group(Group::new(Delimiter::Brace, items)));
+                    pieces.push(Piece {
+                        tokens: tokens.into_iter().collect(),
+                        module: Some(ModulePart {
+                            first: index == 0,
+                            last: index + 1 == runs,
+                        }),
+                    });
+                }
+                continue;
+            }
+            Err(item) => item,
+        };
+        run.extend(item);
+        run_items += 1;
+        if run_items == ITEMS_PER_PIECE {
+            flush(&mut run, &mut run_items, &mut pieces);
+        }
+    }
+    flush(&mut run, &mut run_items, &mut pieces);
+    pieces
+}
+
+/// Cuts tokens into items without parsing them: an item ends with a `;`, or
+/// with a `{ .. }` followed by the start of another item (an attribute or a
+/// keyword that can open one) or by nothing. Inner attributes stay with the
+/// first item. Good enough for generated code; a cut in the wrong place
+/// would make a piece fail to parse, never change its text.
+fn split_items(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+    const ITEM_KEYWORDS: &[&str] = &[
+        "pub",
+        "impl",
+        "struct",
+        "enum",
+        "fn",
+        "mod",
+        "const",
+        "static",
+        "type",
+        "use",
+        "trait",
+        "unsafe",
+        "extern",
+        "async",
+        "macro_rules",
+    ];
+    let mut items = Vec::new();
+    let mut item = Vec::new();
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        let ends = match &token {
+            TokenTree::Punct(punct) => punct.as_char() == ';',
+            TokenTree::Group(group) => {
+                group.delimiter() == Delimiter::Brace
+                    && match tokens.peek() {
+                        None => true,
+                        Some(TokenTree::Punct(punct)) => punct.as_char() == '#',
+                        Some(TokenTree::Ident(ident)) => {
+                            ITEM_KEYWORDS.iter().any(|keyword| ident == keyword)
+                        }
+                        Some(_) => false,
+                    }
+            }
+            _ => false,
+        };
+        item.push(token);
+        if ends {
+            items.push(std::mem::take(&mut item));
+        }
+    }
+    if !item.is_empty() {
+        items.push(item);
+    }
+    items
+}
+
+/// Splits `.. mod name { body }` into everything before the braces and the
+/// body's items; any other item comes back whole.
+#[allow(clippy::type_complexity)]
+fn module_body(
+    mut item: Vec<TokenTree>,
+) -> Result<(Vec<TokenTree>, Vec<Vec<TokenTree>>), Vec<TokenTree>> {
+    let is_module = matches!(
+        item.as_slice(),
+        [.., TokenTree::Ident(keyword), TokenTree::Ident(_), TokenTree::Group(body)]
+            if keyword == "mod" && body.delimiter() == Delimiter::Brace
+    );
+    if !is_module {
+        return Err(item);
+    }
+    let Some(TokenTree::Group(body)) = item.pop() else {
+        unreachable!("checked above");
+    };
+    let stream = body.stream();
+    // The group's own handle on the tokens goes first, so they are moved
+    // rather than copied when cut into items.
+    drop(body);
+    Ok((item, split_items(stream)))
+}
+
+/// An item's tokens without its leading `#[..]` attributes.
+fn without_outer_attributes(item: &[TokenTree]) -> Vec<TokenTree> {
+    let mut rest = item;
+    while let [TokenTree::Punct(pound), TokenTree::Group(group), tail @ ..] = rest
+        && pound.as_char() == '#'
+        && group.delimiter() == Delimiter::Bracket
+    {
+        rest = tail;
+    }
+    rest.to_vec()
+}
+
+/// Parses and prints one piece as prettyplease would print it within the
+/// whole crate, before [`separate_items`].
+fn print_piece(
+    tokens: TokenStream,
+    module: Option<ModulePart>,
+    rewrite: &Rewrite<'_>,
+) -> syn::Result<String> {
+    let mut file: syn::File = syn::parse2(tokens)?;
+    DocLines::rewrite(&mut file.attrs);
+    file.items.retain_mut(|item| {
+        let keep = match (module, &mut *item) {
+            (Some(_), syn::Item::Mod(outer)) => {
+                if let Some((_, items)) = &mut outer.content {
+                    items.retain_mut(|item| rewrite(Some(&outer.ident), item));
+                }
+                true
+            }
+            _ => rewrite(None, item),
+        };
+        DocLines.visit_item_mut(item);
+        keep
+    });
+    let text = prettyplease::unparse(&file);
+    drop(file);
+    let Some(part) = module else {
+        return Ok(text);
+    };
+    let mut text = text.as_str();
+    if !part.first {
+        text = text.split_once('\n').map_or("", |(_, rest)| rest);
+    }
+    if !part.last {
+        let body = text.strip_suffix("}\n").unwrap_or(text);
+        text = body;
+    }
+    Ok(text.to_string())
 }
 
 /// Puts the generated-file header on a TOML document.
@@ -373,6 +686,57 @@ mod tests {
             "{formatted}"
         );
         assert!(!formatted.contains("/**"));
+    }
+
+    #[test]
+    fn code_cut_into_pieces_prints_as_the_whole_file_does() {
+        let structs = (0..130).map(|index| quote::format_ident!("S{index}"));
+        let builders = (0..110).map(|index| quote::format_ident!("B{index}"));
+        let tokens = || {
+            let structs = structs.clone();
+            let builders = builders.clone();
+            quote::quote! {
+                #![doc = "Crate docs\nover two lines."]
+                #![allow(clippy::all)]
+                #(
+                    #[doc = "A struct."]
+                    #[derive(Debug)]
+                    pub struct #structs { pub field: ::std::option::Option<String> }
+                    impl #structs { pub fn new() -> Self { Self { field: None } } }
+                    const _: () = { let _ = 1; };
+                )*
+                #[doc = " Builders."]
+                pub mod builder {
+                    #(
+                        #[derive(Clone)]
+                        pub struct #builders(u8);
+                        impl From<u8> for #builders { fn from(value: u8) -> Self { Self(value) } }
+                    )*
+                }
+                mod small { pub fn f() {} }
+            }
+        };
+        let whole = format_rust(Path::new("spec.yaml"), tokens()).unwrap();
+        let crates = [
+            CrateCode {
+                code: cut(tokens()),
+                rewrite: &|_, _| {},
+            },
+            CrateCode {
+                code: cut(quote::quote!(
+                    fn only() {}
+                )),
+                rewrite: &|_, _| {},
+            },
+        ];
+        assert!(crates[0].code.0.len() > 5, "the code was not cut");
+        let (printed, ()) = format_crates(Path::new("spec.yaml"), &crates, || ());
+        let printed = printed.unwrap();
+        assert_eq!(printed[0], whole);
+        assert_eq!(
+            printed[1],
+            "// @generated by `cargo xtask codegen` from spec.yaml.\n// Do not edit this file: edit the spec and run `cargo xtask codegen` again.\n\nfn only() {}\n"
+        );
     }
 
     #[test]

@@ -34,24 +34,52 @@ pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory the generator owns, relative to the workspace root.
 pub const GENERATED_DIR: &str = "generated";
 
-/// A crate's code as its emitter hands it over.
-enum Code {
-    Parsed(syn::File),
-    Tokens(proc_macro2::TokenStream),
-}
-
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
     let mut spec = load::load_spec(workspace_root, spec_file)?;
     inline::name_inline_schemas(&mut spec)?;
-    let model = model::build_model(&spec)?;
-    let progenitor = emit::progenitor::run(&spec)?;
+    let mut model = model::build_model(&spec)?;
+    let mut types_rewrite = emit::types::TypesRewrite::of(&model);
+    let openapi = emit::progenitor::openapi_view(&spec)?;
+    // From here on, the spec serves for its path only, and the model's
+    // typed document is no longer read: neither should add to the peak,
+    // which comes with progenitor's output.
+    spec.document = serde_json::Value::Null;
+    spec.source_map = Default::default();
+    model.openapi = Default::default();
+    let model = model;
+    let progenitor = emit::progenitor::run(&spec, openapi)?;
     let dependencies = progenitor.dependencies;
-    let types = emit::types::emit_types(&model, progenitor.types)
-        .map_err(|err| format::unparsable(spec_file, &err))?;
+    // Tokens cannot cross threads, and typify's take ten times the memory
+    // of their text: the types and the server are cut into pieces of text
+    // printed on both cores, while the client is printed on this one.
+    let types = format::cut(emit::types::emit_types(
+        &model,
+        progenitor.types,
+        &types_rewrite,
+    ));
+    types_rewrite.find_unused_default_helpers(&types);
+    let server = format::cut(emit::server::emit_server(&model));
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
-    let server = emit::server::emit_server(&model);
+    let rewrite_types =
+        |module: Option<&syn::Ident>, item: &mut syn::Item| types_rewrite.rewrite(module, item);
+    let crates = [
+        format::CrateCode {
+            code: types,
+            rewrite: &rewrite_types,
+        },
+        format::CrateCode {
+            code: server,
+            rewrite: &|_, _| true,
+        },
+    ];
+    let (printed, client) = format::format_crates(spec_file, &crates, || {
+        format::format_file(spec_file, client)
+    });
+    let [types, server]: [String; 2] = printed?
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("one text per crate"));
 
     let mut files = vec![GeneratedFile {
         path: Path::new(GENERATED_DIR).join("rustfmt.toml"),
@@ -66,17 +94,17 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         (
             emit::TYPES_CRATE,
             emit::manifest::types_manifest(dependencies),
-            Code::Parsed(types),
+            types,
         ),
         (
             emit::CLIENT_CRATE,
             emit::manifest::client_manifest(dependencies),
-            Code::Parsed(client),
+            client,
         ),
         (
             emit::SERVER_CRATE,
             emit::manifest::server_manifest(),
-            Code::Tokens(server),
+            server,
         ),
     ];
     for (package, manifest, code) in crates {
@@ -87,10 +115,7 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         });
         files.push(GeneratedFile {
             path: dir.join("src/lib.rs"),
-            contents: match code {
-                Code::Parsed(file) => format::format_file(spec_file, file),
-                Code::Tokens(tokens) => format::format_rust(spec_file, tokens)?,
-            },
+            contents: code,
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));

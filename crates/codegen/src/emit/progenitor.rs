@@ -7,6 +7,7 @@
 //! disagree, and no type is named twice: not the component schemas, nor the
 //! types typify derives from parameters or inline schemas.
 
+use openapiv3::OpenAPI;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use serde_json::Value;
 
@@ -47,11 +48,17 @@ fn settings() -> progenitor::GenerationSettings {
     settings
 }
 
-pub fn run(spec: &LoadedSpec) -> Result<ProgenitorOutput, Diagnostic> {
-    let openapi = parse_openapi(&LoadedSpec {
+/// The document progenitor is run on ([`progenitor_view`]), typed.
+pub fn openapi_view(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
+    parse_openapi(&LoadedSpec {
         document: progenitor_view(&spec.document),
         ..spec.clone()
-    })?;
+    })
+}
+
+/// Runs progenitor on the [`openapi_view`] of `spec`, which it consumes so
+/// that the document is gone before progenitor's output peaks.
+pub fn run(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
     run_generator(spec, "generating the types and the client", || {
         let mut generator = progenitor::Generator::new(&settings());
         let client = generator

@@ -11,27 +11,15 @@ use quote::quote;
 use crate::model::{ApiModel, Method};
 use crate::naming;
 
-/// The types crate as a parsed file, handed to the formatter as it is, so
-/// typify's output (most of the generated code) is parsed once.
-pub fn emit_types(model: &ApiModel, types: TokenStream) -> Result<syn::File, syn::Error> {
+/// The types crate as tokens, to be rewritten by [`TypesRewrite`] as it is
+/// parsed: typify's output is most of the generated code, so it is parsed
+/// once, a few items at a time ([`crate::format::cut`]).
+pub fn emit_types(model: &ApiModel, types: TokenStream, rewrite: &TypesRewrite) -> TokenStream {
     let docs = crate_docs(model);
-    let fields = patch_nullable_fields(model);
-    let mut file: syn::File = syn::parse2(types)?;
-    let head: syn::File = syn::parse_quote! {
-        #(#![doc = #docs])*
-        #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
-        // Typify sizes each `oneOf` variant as the spec shapes it; boxing
-        // the large ones would change the types' API.
-        #![allow(clippy::large_enum_variant)]
-    };
-    let mut attrs = head.attrs;
-    attrs.append(&mut file.attrs);
-    file.attrs = attrs;
-    drop_unused_default_helpers(&mut file);
-    take_checked_text(&mut file);
-    if !fields.is_empty() {
-        tell_null_from_absent(&mut file, &fields);
-        file.items.push(syn::parse_quote! {
+    let nullable_module = if rewrite.nullable.is_empty() {
+        quote!()
+    } else {
+        quote! {
             /// Reads a present field, `null` included, as `Some`: with
             /// `#[serde(default)]`, an absent field stays `None`.
             mod nullable {
@@ -45,16 +33,28 @@ pub fn emit_types(model: &ApiModel, types: TokenStream) -> Result<syn::File, syn
                     <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
                 }
             }
-        });
+        }
+    };
+    let checked_module = checked_module();
+    quote! {
+        #(#![doc = #docs])*
+        #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
+        // Typify sizes each `oneOf` variant as the spec shapes it; boxing
+        // the large ones would change the types' API.
+        #![allow(clippy::large_enum_variant)]
+
+        #types
+
+        #nullable_module
+
+        #checked_module
     }
-    file.items.push(checked_module());
-    Ok(file)
 }
 
 /// Typify's generic default helpers (`defaults::default_i64::<T, V>` and
 /// kin). It registers one for every integer or boolean default it meets,
-/// even where the field then takes no default (an `Option`, a required
-/// field), and an unused helper is dead code that `-D warnings` rejects.
+/// even where the field then takes no default (an `Option`, a number), and an
+/// unused helper is dead code that `-D warnings` rejects.
 const GENERIC_DEFAULT_HELPERS: [&str; 4] = [
     "default_bool",
     "default_i64",
@@ -62,56 +62,71 @@ const GENERIC_DEFAULT_HELPERS: [&str; 4] = [
     "default_nzu64",
 ];
 
-/// Removes the generic default helpers nothing names: serde attributes name
-/// them in string literals, `Default` impls and builders as paths.
-fn drop_unused_default_helpers(file: &mut syn::File) {
-    use syn::visit_mut::VisitMut;
-    struct Uses([bool; GENERIC_DEFAULT_HELPERS.len()]);
-    impl Uses {
-        fn mark(&mut self, text: &str) {
-            for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(&mut self.0) {
-                *used |= text == *name;
-            }
+/// The changes typify's items need once parsed, made item by item as the
+/// formatter parses them (so the crate is never one syntax tree).
+pub struct TypesRewrite {
+    /// The (struct, field) pairs whose `null` must stay apart from absent.
+    nullable: Vec<(String, String)>,
+    /// The generic default helpers nothing names, to leave out.
+    unused_helpers: Vec<&'static str>,
+    /// Typify's `Deserialize` body for a constrained string, as text.
+    checked_string_body: String,
+}
+
+impl TypesRewrite {
+    pub fn of(model: &ApiModel) -> Self {
+        let body: syn::Block = syn::parse_quote!({
+            ::std::string::String::deserialize(deserializer)?
+                .parse()
+                .map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+        });
+        TypesRewrite {
+            nullable: patch_nullable_fields(model),
+            unused_helpers: Vec::new(),
+            checked_string_body: block_text(&body),
         }
     }
-    // `VisitMut` because the crate enables syn's `visit-mut` only; nothing
-    // is changed.
-    impl VisitMut for Uses {
-        fn visit_path_segment_mut(&mut self, segment: &mut syn::PathSegment) {
-            for (name, used) in GENERIC_DEFAULT_HELPERS.iter().zip(&mut self.0) {
-                *used |= segment.ident == name;
-            }
-            syn::visit_mut::visit_path_segment_mut(self, segment);
-        }
-        // Only `serde` attributes can name a helper; doc attributes, the
-        // bulk of the text, are not looked into.
-        fn visit_attribute_mut(&mut self, attr: &mut syn::Attribute) {
-            if attr.path().is_ident("serde") {
-                let text = quote!(#attr).to_string();
-                for path in text.split("\"defaults::").skip(1) {
-                    let name = path
-                        .split(|c: char| !c.is_alphanumeric() && c != '_')
-                        .next();
-                    self.mark(name.unwrap_or_default());
+
+    /// Notes the generic default helpers `code` names only where it defines
+    /// them: serde attributes name a helper in a string, `Default` impls and
+    /// builders as a path, and both show in the text.
+    pub fn find_unused_default_helpers(&mut self, code: &crate::format::Cut) {
+        self.unused_helpers = GENERIC_DEFAULT_HELPERS
+            .into_iter()
+            .filter(|name| code.occurrences(name) <= 1)
+            .collect();
+    }
+
+    /// Rewrites `item` (held by `module`, `None` at the top level); `false`
+    /// when the item is to be left out.
+    pub fn rewrite(&self, module: Option<&syn::Ident>, item: &mut syn::Item) -> bool {
+        match (module, item) {
+            (None, syn::Item::Struct(item)) => tell_null_from_absent(item, &self.nullable),
+            (None, syn::Item::Impl(block)) => take_checked_text(block, &self.checked_string_body),
+            (None, syn::Item::Mod(module)) if module.ident == "builder" => {
+                if let Some((_, items)) = &mut module.content {
+                    for item in items {
+                        widen_builder(item, &self.nullable);
+                    }
                 }
             }
+            (Some(module), item) if module == "builder" => widen_builder(item, &self.nullable),
+            (None, syn::Item::Mod(module)) if module.ident == "defaults" => {
+                if let Some((_, items)) = &mut module.content {
+                    items.retain(|item| !self.is_unused_helper(item));
+                }
+            }
+            (Some(module), item) if module == "defaults" => return !self.is_unused_helper(item),
+            _ => {}
         }
+        true
     }
-    let mut uses = Uses([false; GENERIC_DEFAULT_HELPERS.len()]);
-    uses.visit_file_mut(file);
-    for item in &mut file.items {
-        if let syn::Item::Mod(module) = item
-            && module.ident == "defaults"
-            && let Some((_, helpers)) = &mut module.content
-        {
-            helpers.retain(|item| match item {
-                syn::Item::Fn(function) => GENERIC_DEFAULT_HELPERS
-                    .iter()
-                    .zip(uses.0)
-                    .all(|(name, used)| used || function.sig.ident != name),
-                _ => true,
-            });
-        }
+
+    fn is_unused_helper(&self, item: &syn::Item) -> bool {
+        matches!(item, syn::Item::Fn(function)
+            if self.unused_helpers.iter().any(|name| function.sig.ident == name))
     }
 }
 
@@ -120,8 +135,8 @@ fn drop_unused_default_helpers(file: &mut syn::File) {
 /// the same schemas) found no fault with, so a constrained string's rules
 /// (lengths, a `pattern` run by regress) are checked once, not twice; client
 /// code never turns it on, so everything else deserializes with every check.
-fn checked_module() -> syn::Item {
-    syn::parse_quote! {
+fn checked_module() -> TokenStream {
+    quote! {
             /// For the generated server only: typing a request body it has
             /// already checked against the spec's rules.
             #[doc(hidden)]
@@ -157,45 +172,59 @@ fn checked_module() -> syn::Item {
 /// (lengths, pattern). Within [`checked_module`]'s `assume_checked` they keep
 /// the deserialized text as it is; elsewhere they parse it as before. An
 /// impl of another shape is left alone.
-fn take_checked_text(file: &mut syn::File) {
-    let typify_body: syn::Block = syn::parse_quote!({
-        ::std::string::String::deserialize(deserializer)?
-            .parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+fn take_checked_text(block: &mut syn::ItemImpl, typify_body: &str) {
+    let is_deserialize = block.trait_.as_ref().is_some_and(|(path, _)| {
+        path.segments
+            .last()
+            .is_some_and(|segment| segment.ident == "Deserialize")
     });
-    // Trailing commas in calls come and go with typify's versions.
-    let body_text = |block: &syn::Block| quote!(#block).to_string().replace(" ,)", ")");
-    let typify_body = body_text(&typify_body);
-    for item in &mut file.items {
-        let syn::Item::Impl(block) = item else {
-            continue;
-        };
-        let is_deserialize = block.trait_.as_ref().is_some_and(|(path, _)| {
-            path.segments
-                .last()
-                .is_some_and(|segment| segment.ident == "Deserialize")
-        });
-        if !is_deserialize {
+    if !is_deserialize {
+        return;
+    }
+    for member in &mut block.items {
+        if let syn::ImplItem::Fn(method) = member
+            && method.sig.ident == "deserialize"
+            && block_text(&method.block) == typify_body
+        {
+            method.block = syn::parse_quote!({
+                let text = ::std::string::String::deserialize(deserializer)?;
+                if crate::__checked::assumed() {
+                    return Ok(Self(text));
+                }
+                text.parse().map_err(|e: self::error::ConversionError| {
+                    <D::Error as ::serde::de::Error>::custom(e.to_string())
+                })
+            });
+        }
+    }
+}
+
+/// A block as text, for comparison; trailing commas in calls come and go
+/// with typify's versions.
+fn block_text(block: &syn::Block) -> String {
+    quote!(#block).to_string().replace(" ,)", ")")
+}
+
+/// Turns each listed field of `item` from `Option<T>` into
+/// `Option<Option<T>>`: `None` when absent, `Some(None)` for `null`,
+/// `Some(Some(value))` otherwise ([`widen_builder`] does its builder).
+fn tell_null_from_absent(item: &mut syn::ItemStruct, fields: &[(String, String)]) {
+    if fields.is_empty() {
+        return;
+    }
+    for field in &mut item.fields {
+        let Some(ident) = &field.ident else { continue };
+        if !fields.contains(&(item.ident.to_string(), ident.to_string())) {
             continue;
         }
-        for member in &mut block.items {
-            if let syn::ImplItem::Fn(method) = member
-                && method.sig.ident == "deserialize"
-                && body_text(&method.block) == typify_body
-            {
-                method.block = syn::parse_quote!({
-                    let text = ::std::string::String::deserialize(deserializer)?;
-                    if crate::__checked::assumed() {
-                        return Ok(Self(text));
-                    }
-                    text.parse().map_err(|e: self::error::ConversionError| {
-                        <D::Error as ::serde::de::Error>::custom(e.to_string())
-                    })
-                });
-            }
-        }
+        let inner = field.ty.clone();
+        field.ty = syn::parse_quote!(::std::option::Option<#inner>);
+        field.attrs.retain(|attr| !attr.path().is_ident("serde"));
+        field.attrs.push(syn::parse_quote!(#[serde(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none",
+            deserialize_with = "nullable::deserialize"
+        )]));
     }
 }
 
@@ -239,40 +268,6 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         }
     }
     fields
-}
-
-/// Turns each listed field from `Option<T>` into `Option<Option<T>>`:
-/// `None` when absent, `Some(None)` for `null`, `Some(Some(value))`
-/// otherwise, in the struct and in its builder alike.
-fn tell_null_from_absent(file: &mut syn::File, fields: &[(String, String)]) {
-    for item in &mut file.items {
-        match item {
-            syn::Item::Struct(item) => {
-                for field in &mut item.fields {
-                    let Some(ident) = &field.ident else { continue };
-                    if !fields.contains(&(item.ident.to_string(), ident.to_string())) {
-                        continue;
-                    }
-                    let inner = field.ty.clone();
-                    field.ty = syn::parse_quote!(::std::option::Option<#inner>);
-                    field.attrs.retain(|attr| !attr.path().is_ident("serde"));
-                    field.attrs.push(syn::parse_quote!(#[serde(
-                        default,
-                        skip_serializing_if = "::std::option::Option::is_none",
-                        deserialize_with = "nullable::deserialize"
-                    )]));
-                }
-            }
-            syn::Item::Mod(module) if module.ident == "builder" => {
-                if let Some((_, items)) = &mut module.content {
-                    for item in items {
-                        widen_builder(item, fields);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
 }
 
 /// In the builder of a listed struct, the field's type and its setter's
