@@ -720,13 +720,13 @@ mod tests {
         let crates = [
             CrateCode {
                 code: cut(tokens()),
-                rewrite: &|_, _| {},
+                rewrite: &|_, _| true,
             },
             CrateCode {
                 code: cut(quote::quote!(
                     fn only() {}
                 )),
-                rewrite: &|_, _| {},
+                rewrite: &|_, _| true,
             },
         ];
         assert!(crates[0].code.0.len() > 5, "the code was not cut");
