@@ -417,22 +417,51 @@ pub fn exclusive_maximum(number: f64, max: f64, at: &Location, out: &mut Violati
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    regex: regress::Regex,
+    engine: Engine,
+}
+
+#[derive(Debug)]
+enum Engine {
+    /// ECMA-262 itself, by backtracking.
+    Regress(regress::Regex),
+    /// An automaton, several times cheaper per match, for the patterns the
+    /// generator translated.
+    Regex(regex::Regex),
 }
 
 impl Pattern {
-    /// Compiles `source`. The generator refuses a spec whose pattern does not
-    /// compile, so generated code never reaches the panic.
+    /// Compiles `source` with regress. The generator refuses a spec whose
+    /// pattern does not compile, so generated code never reaches the panic.
     pub fn new(source: &'static str) -> Self {
         let regex = regress::Regex::new(source)
             .unwrap_or_else(|err| panic!("invalid pattern {source:?}: {err}"));
-        Self { source, regex }
+        Self {
+            source,
+            engine: Engine::Regress(regex),
+        }
+    }
+
+    /// The pattern `source`, matched by `translated`, its spelling in the
+    /// syntax of the `regex` crate. The caller vouches that both accept
+    /// exactly the same strings: the generator translates only a grammar
+    /// whose meaning is the same in both (`model::pattern` in the generator).
+    /// `source` is still what messages name.
+    pub fn translated(source: &'static str, translated: &str) -> Self {
+        let regex = regex::Regex::new(translated)
+            .unwrap_or_else(|err| panic!("invalid pattern {translated:?}: {err}"));
+        Self {
+            source,
+            engine: Engine::Regex(regex),
+        }
     }
 
     /// Whether the pattern matches somewhere in `text` (JSON Schema's
     /// `pattern` is not anchored; a spec anchors it with `^` and `$`).
     pub fn matches(&self, text: &str) -> bool {
-        self.regex.find(text).is_some()
+        match &self.engine {
+            Engine::Regress(regex) => regex.find(text).is_some(),
+            Engine::Regex(regex) => regex.is_match(text),
+        }
     }
 }
 
@@ -826,6 +855,21 @@ mod tests {
         pattern("x", &exact, &field("id"), &mut out);
         let found: Vec<(&str, &str)> = out.iter().map(|v| (v.pointer.as_str(), v.code)).collect();
         assert_eq!(found, [("/id", "pattern")]);
+    }
+
+    #[test]
+    fn a_translated_pattern_is_named_by_its_source_and_matched_by_regex() {
+        // `\d` is Unicode-aware in `regex`: the generator writes `[0-9]`.
+        let exact = Pattern::translated(r"^\d{3}$", "^[0-9]{3}$");
+        assert!(exact.matches("123"));
+        for wrong in ["12", "1234", "١٢٣", "123\n"] {
+            assert!(!exact.matches(wrong), "{wrong:?}");
+        }
+        assert!(Pattern::translated("[0-9]{3}", "[0-9]{3}").matches("ab123cd"));
+        assert_eq!(
+            messages(|out| pattern("12", &exact, &field("e"), out)),
+            [r"'e' must match the pattern ^\d{3}$"]
+        );
     }
 
     #[test]

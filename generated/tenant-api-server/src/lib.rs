@@ -934,7 +934,7 @@ mod validate {
                 if let Some(text) = check::expect_string(value, at, out) {
                     {
                         static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                        check::Pattern::new("^[0-9]{12}$"));
+                        check::Pattern::translated("^[0-9]{12}$", "^[0-9]{12}$"));
                         check::pattern(text, &PATTERN, at, out);
                     }
                 }
@@ -1069,8 +1069,9 @@ mod validate {
             check::format(text, "url", at, out);
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::new(
+                check::Pattern::translated(
                     "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
+                    "^[A-Za-z][A-Za-z0-9\\+\\.\\-]*:([A-Za-z0-9\\._\\~:/\\?\\#\\[\\]@!\\$\\&'\\(\\)\\*\\+,;=\\-]|%[0-9A-Fa-f]{2})+$",
                 ));
                 check::pattern(text, &PATTERN, at, out);
             }
@@ -1206,7 +1207,7 @@ mod validate {
         if let Some(text) = check::expect_string(value, at, out) {
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::new("^https://"));
+                check::Pattern::translated("^https://", "^https://"));
                 check::pattern(text, &PATTERN, at, out);
             }
         }
@@ -1222,7 +1223,10 @@ mod validate {
             check::min_length(text, 1usize, at, out);
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::new("^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$"));
+                check::Pattern::translated(
+                    "^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$",
+                    "^[a-zA-Z0-9!\\#\\$%\\&'\\*\\+\\.\\^_`\\|\\~\\-]+$",
+                ));
                 check::pattern(text, &PATTERN, at, out);
             }
         }
@@ -1234,7 +1238,7 @@ mod validate {
             check::max_length(text, 128usize, at, out);
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::new("^[^:]+$"));
+                check::Pattern::translated("^[^:]+$", "^[^:]+$"));
                 check::pattern(text, &PATTERN, at, out);
             }
         }

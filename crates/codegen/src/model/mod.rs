@@ -10,12 +10,14 @@
 //! - `paths`: path templates and the server URL's path.
 //! - `operations`: each operation's parameters, body, responses, security.
 //! - `names`: spec names that would become one Rust identifier.
+//! - [`pattern`]: which `pattern`s the `regex` crate may run, and how.
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
 mod names;
 mod operations;
 mod paths;
+pub mod pattern;
 pub mod refs;
 mod schemas;
 pub mod validation;

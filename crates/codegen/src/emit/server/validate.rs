@@ -269,10 +269,14 @@ fn render_string(string: &StringCheck) -> TokenStream {
         checks.push(quote!(check::format(text, #format, at, out);));
     }
     if let Some(pattern) = &string.pattern {
+        let compile = match crate::model::pattern::to_regex(pattern) {
+            Some(translated) => quote!(check::Pattern::translated(#pattern, #translated)),
+            None => quote!(check::Pattern::new(#pattern)),
+        };
         checks.push(quote! {
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> =
-                    ::std::sync::LazyLock::new(|| check::Pattern::new(#pattern));
+                    ::std::sync::LazyLock::new(|| #compile);
                 check::pattern(text, &PATTERN, at, out);
             }
         });
