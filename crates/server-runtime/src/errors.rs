@@ -1,6 +1,7 @@
 //! The API's error body and the responses the router itself produces.
 
-use axum::http::StatusCode;
+use axum::body::Body;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -133,35 +134,101 @@ pub fn parameters_rejected(violations: Violations) -> Response {
     )
 }
 
+/// The [`ErrorBody`] of a rejected request, written straight as JSON: the
+/// bytes serde writes for it (a test compares them), without building the
+/// body's strings and items first. Rejections are the one error a client
+/// can cause at volume, so their cost is the server's.
 fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
-    let mut message = format!("{title}: ");
+    let status = StatusCode::BAD_REQUEST;
+    let mut json = Vec::with_capacity(256);
+    json.extend_from_slice(b"{\"statusCode\":");
+    json.extend_from_slice(status.as_str().as_bytes());
+    json.extend_from_slice(b",\"error\":");
+    json_string(&mut json, status.canonical_reason().unwrap_or("Error"));
+    json.extend_from_slice(b",\"message\":\"");
+    json_escaped(&mut json, title);
+    json.extend_from_slice(b": ");
     for (index, violation) in violations.iter().enumerate() {
         if index > 0 {
-            message.push_str("; ");
+            json.extend_from_slice(b"; ");
         }
-        message.push_str(&violation.detail);
+        json_escaped(&mut json, &violation.detail);
     }
-    let mut body = ErrorBody::new(StatusCode::BAD_REQUEST, message, error_code);
-    body.errors = violations
-        .into_iter()
-        .map(|violation| match violation.parameter {
-            Some((location, name)) => ErrorItem {
-                pointer: None,
-                location: Some(location),
-                name: Some(name),
-                code: violation.code.to_string(),
-                detail: violation.detail,
-            },
-            None => ErrorItem {
-                pointer: Some(violation.pointer),
-                location: None,
-                name: None,
-                code: violation.code.to_string(),
-                detail: violation.detail,
-            },
-        })
-        .collect();
-    body.into_response()
+    json.extend_from_slice(b"\",\"errorCode\":");
+    json_string(&mut json, error_code);
+    if !violations.is_empty() {
+        json.extend_from_slice(b",\"errors\":[");
+        for (index, violation) in violations.iter().enumerate() {
+            if index > 0 {
+                json.push(b',');
+            }
+            match &violation.parameter {
+                Some((location, name)) => {
+                    json.extend_from_slice(b"{\"in\":");
+                    json_string(&mut json, location);
+                    json.extend_from_slice(b",\"name\":");
+                    json_string(&mut json, name);
+                }
+                None => {
+                    json.extend_from_slice(b"{\"pointer\":");
+                    json_string(&mut json, &violation.pointer);
+                }
+            }
+            json.extend_from_slice(b",\"code\":");
+            json_string(&mut json, violation.code);
+            json.extend_from_slice(b",\"detail\":");
+            json_string(&mut json, &violation.detail);
+            json.push(b'}');
+        }
+        json.push(b']');
+    }
+    json.push(b'}');
+    let mut response = Response::new(Body::from(json));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
+}
+
+/// `text` as a JSON string, quoted.
+fn json_string(out: &mut Vec<u8>, text: &str) {
+    out.push(b'"');
+    json_escaped(out, text);
+    out.push(b'"');
+}
+
+/// `text` escaped as serde_json escapes it: quotes, backslashes and control
+/// characters (the short forms where JSON has them, else `\u00XX` in lower
+/// case hex); everything else, non-ASCII text included, as it is.
+fn json_escaped(out: &mut Vec<u8>, text: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    for (index, &byte) in bytes.iter().enumerate() {
+        let short: &[u8] = match byte {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..index]);
+        if short.is_empty() {
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(byte >> 4)]);
+            out.push(HEX[usize::from(byte & 0xf)]);
+        } else {
+            out.extend_from_slice(short);
+        }
+        start = index + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
 }
 
 /// The response for a path whose parameters could not be extracted.
@@ -288,6 +355,69 @@ mod tests {
             !body.to_string().contains("secret value"),
             "the submitted value is echoed"
         );
+    }
+
+    /// The body as `ErrorBody` and serde would write it.
+    fn through_serde(violations: Violations, title: &str, error_code: &str) -> Vec<u8> {
+        let details: Vec<&str> = violations.iter().map(|v| v.detail.as_str()).collect();
+        let mut body = ErrorBody::new(
+            StatusCode::BAD_REQUEST,
+            format!("{title}: {}", details.join("; ")),
+            error_code,
+        );
+        body.errors = violations
+            .into_iter()
+            .map(|violation| {
+                let (pointer, location, name) = match violation.parameter {
+                    Some((location, name)) => (None, Some(location), Some(name)),
+                    None => (Some(violation.pointer), None, None),
+                };
+                ErrorItem {
+                    pointer,
+                    location,
+                    name,
+                    code: violation.code.to_string(),
+                    detail: violation.detail,
+                }
+            })
+            .collect();
+        serde_json::to_vec(&body).unwrap()
+    }
+
+    #[tokio::test]
+    async fn rejections_are_written_as_serde_writes_the_error_body() {
+        use crate::checks::Location;
+        let tricky = "q\"b\\s/\u{0}\u{1f}\u{7f}\u{8}\u{c}\n\r\t é 😀 </script>";
+        let mut all = Violations::new();
+        all.add(
+            &Location::Body.property(tricky),
+            "required",
+            format!("{tricky} is required"),
+        );
+        all.add(
+            &Location::Body.property("a").item(2),
+            "enum",
+            "plain".into(),
+        );
+        all.add(&Location::Parameter("query", tricky), "type", tricky.into());
+        let cases = [
+            (all, "Payload validation error", "invalid_body"),
+            (Violations::new(), "T\"", "c\\"),
+        ];
+        for (violations, title, code) in cases {
+            let expected = through_serde(violations.clone(), title, code);
+            let response = rejected(violations, title, code);
+            assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+            assert_eq!(response.headers().len(), 1);
+            assert_eq!(response.headers()["content-type"], "application/json");
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&bytes),
+                String::from_utf8_lossy(&expected)
+            );
+        }
     }
 
     #[tokio::test]
