@@ -26,8 +26,8 @@ pub mod params;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
 pub use body::{
-    FORM, JSON, RouterOptions, Typing, decode_body, form_to_value, into_typed, into_typed_by,
-    read_body, read_optional_body, read_optional_raw_body, read_raw_body,
+    FORM, Headers, JSON, RouterOptions, Typing, decode_body, form_to_value, into_typed,
+    into_typed_by, read_body, read_optional_body, read_optional_raw_body, read_raw_body,
 };
 pub use checks::{Location, Violation, Violations};
 pub use errors::{

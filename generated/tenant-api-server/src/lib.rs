@@ -558,7 +558,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
 async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
-    request: Request,
+    runtime::Headers(headers): runtime::Headers,
 ) -> Response {
     let id = match path {
         Ok(axum::extract::Path(value)) => value,
@@ -566,7 +566,7 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     };
     let caller = match authenticate(
             &*api,
-            request.headers(),
+            &headers,
             "get_user_attribute_profile_template",
             &["read:user_attribute_profiles"],
         )
@@ -575,7 +575,6 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_user_attribute_profile_template(context, id).await.into_response()
 }
@@ -583,7 +582,7 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
 async fn handle_get_action_module<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
-    request: Request,
+    runtime::Headers(headers): runtime::Headers,
 ) -> Response {
     let id = match path {
         Ok(axum::extract::Path(value)) => value,
@@ -591,7 +590,7 @@ async fn handle_get_action_module<A: TenantManagementApi>(
     };
     let caller = match authenticate(
             &*api,
-            request.headers(),
+            &headers,
             "get_action_module",
             &["read:actions"],
         )
@@ -600,7 +599,6 @@ async fn handle_get_action_module<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_action_module(context, id).await.into_response()
 }
@@ -640,11 +638,11 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
 
 async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
-    request: Request,
+    runtime::Headers(headers): runtime::Headers,
 ) -> Response {
     let caller = match authenticate(
             &*api,
-            request.headers(),
+            &headers,
             "get_push_notification_apns_provider",
             &["read:guardian_factors"],
         )
@@ -653,7 +651,6 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
         Ok(caller) => caller,
         Err(response) => return response,
     };
-    let headers = request.into_parts().0.headers;
     let context = RequestContext { caller, headers };
     api.get_push_notification_apns_provider(context).await.into_response()
 }

@@ -46,6 +46,15 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     let validate = validate::validate_module(model);
     let form = form::form_module(model);
 
+    let extract = if model.operations.iter().any(router::takes_request) {
+        quote!(
+            use axum::extract::{Request, State};
+        )
+    } else {
+        quote!(
+            use axum::extract::State;
+        )
+    };
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -55,7 +64,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use std::future::Future;
         use std::sync::Arc;
 
-        use axum::extract::{Request, State};
+        #extract
         use axum::http::StatusCode;
         use axum::response::{IntoResponse, Response};
         use #runtime_crate as runtime;

@@ -88,6 +88,13 @@ fn typed_checked(model: &ApiModel, operation: &Operation) -> bool {
     !Check::Schema(schema.clone()).has_variants(&model.validators)
 }
 
+/// Whether the handler needs the request beyond its headers (a body, or
+/// parameters read from the query). Other handlers take only the headers
+/// (`runtime::Headers`), which keeps their futures small.
+pub(super) fn takes_request(operation: &Operation) -> bool {
+    operation.request_body.is_some() || super::params::read_parameters(operation).is_some()
+}
+
 fn handler_ident(operation: &Operation) -> Ident {
     format_ident!("handle_{}", naming::method_name(&operation.id))
 }
@@ -133,11 +140,17 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
         }
     };
     let params_argument = super::params::params_struct_ident(operation).map(|_| quote!(params,));
+    let whole_request = takes_request(operation);
+    let headers = if whole_request {
+        quote!(request.headers())
+    } else {
+        quote!(&headers)
+    };
     let authentication = if operation.security.is_empty() {
         quote! { let caller = (); }
     } else {
         quote! {
-            let caller = match authenticate(&*api, request.headers(), #operation_id, &[#(#scopes),*]).await {
+            let caller = match authenticate(&*api, #headers, #operation_id, &[#(#scopes),*]).await {
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
@@ -194,16 +207,22 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
                 quote!(body),
             )
         }
-        None => (
+        None if whole_request => (
             quote! { let headers = request.into_parts().0.headers; },
             quote!(),
         ),
+        None => (quote!(), quote!()),
+    };
+    let request_argument = if whole_request {
+        quote!(request: Request)
+    } else {
+        quote!(runtime::Headers(headers): runtime::Headers)
     };
     quote! {
         async fn #ident<A: #trait_ident>(
             State(api): State<Arc<A>>,
             #path_argument
-            request: Request,
+            #request_argument,
         ) -> Response {
             #path_binding
             #authentication
