@@ -24,12 +24,24 @@ cargo build --release --quiet -p xtask
 target/release/xtask codegen --spec "$spec" --out "$work/workspace" >/dev/null
 
 # A workspace around the three crates, with the real workspace's versions of
-# the runtime crates they name (path dependencies made absolute).
+# the runtime crates they name (path dependencies made absolute). The crates
+# are renamed (`published-tenant-api-types`, ...): the real lock file, which
+# pins those versions, already holds packages named as the project's own.
 python3 - "$work/workspace" <<'PY'
 import json, os, sys, tomllib
 
 out = sys.argv[1]
 root = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["dependencies"]
+generated = os.path.join(out, "generated")
+crates = [name for name in os.listdir(generated) if os.path.isfile(os.path.join(generated, name, "Cargo.toml"))]
+for name in crates:
+    for relative in ("Cargo.toml", "src/lib.rs"):
+        path = os.path.join(generated, name, relative)
+        text = open(path).read()
+        for crate in crates:
+            text = text.replace(crate, "published-" + crate)
+            text = text.replace(crate.replace("-", "_"), "published_" + crate.replace("-", "_"))
+        open(path, "w").write(text)
 members = sorted(
     os.path.join("generated", name)
     for name in os.listdir(os.path.join(out, "generated"))
@@ -72,7 +84,7 @@ for name in sorted(names):
             spec = dict(spec, path=os.path.abspath(spec["path"]))
     else:
         # A generated crate, by its path inside this workspace.
-        spec = {"path": os.path.join("generated", name)}
+        spec = {"path": os.path.join("generated", name.removeprefix("published-"))}
     lines.append(f"{name} = {toml_value(spec)}")
 open(os.path.join(out, "Cargo.toml"), "w").write("\n".join(lines) + "\n")
 PY

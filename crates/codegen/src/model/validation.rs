@@ -375,7 +375,13 @@ impl Compiler<'_> {
                 message: message.to_string(),
             };
         }
-        if object.get("nullable") == Some(&Value::Bool(true)) {
+        // An `enum` listing `null` allows it as `nullable` does: typify types
+        // such a field as an `Option` whose `None` goes out as `null`.
+        let null_in_enum = object
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|values| values.contains(&Value::Null));
+        if object.get("nullable") == Some(&Value::Bool(true)) || null_in_enum {
             check = Check::Nullable(Box::new(check));
         }
         Ok(check)
@@ -785,6 +791,16 @@ mod tests {
                 mapping: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
             }
         );
+    }
+
+    #[test]
+    fn an_enum_listing_null_allows_null() {
+        let Check::Nullable(inner) =
+            compile_schema(json!({"type": "string", "enum": ["red", null]}))
+        else {
+            panic!("null in the enum makes the check nullable");
+        };
+        assert!(matches!(*inner, Check::String(_)));
     }
 
     #[test]
