@@ -49,7 +49,17 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     spec.source_map = Default::default();
     model.openapi = Default::default();
     let model = model;
-    let progenitor = emit::progenitor::run(&spec, openapi)?;
+    // The server needs the model only: it is emitted and cut into text on the
+    // second core while progenitor runs on this one.
+    let (progenitor, server) = std::thread::scope(|scope| {
+        let server = scope.spawn(|| format::cut(emit::server::emit_server(&model)));
+        let progenitor = emit::progenitor::run(&spec, openapi);
+        let server = server
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (progenitor, server)
+    });
+    let progenitor = progenitor?;
     let dependencies = progenitor.dependencies;
     // Tokens cannot cross threads, and typify's take ten times the memory
     // of their text: the types and the server are cut into pieces of text
@@ -60,7 +70,6 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         &types_rewrite,
     ));
     types_rewrite.find_unused_default_helpers(&types);
-    let server = format::cut(emit::server::emit_server(&model));
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
     let rewrite_types =
         |module: Option<&syn::Ident>, item: &mut syn::Item| types_rewrite.rewrite(module, item);
