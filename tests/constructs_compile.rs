@@ -93,6 +93,29 @@ pub async fn serve(router: axum::Router) -> String {
     tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
     format!(\"http://{address}\")
 }
+
+/// The `errors[]` of a 400 answer as (pointer, code) pairs, in order (an
+/// error about a parameter has no pointer: `\"\"`).
+pub async fn rejected(response: reqwest::Response) -> Vec<(String, String)> {
+    assert_eq!(response.status(), 400);
+    let body: serde_json::Value = response.json().await.unwrap();
+    let errors = body[\"errors\"].as_array().unwrap_or_else(|| panic!(\"no errors in {body}\"));
+    errors
+        .iter()
+        .map(|error| {
+            let pointer = error[\"pointer\"].as_str().unwrap_or_default();
+            (pointer.to_string(), error[\"code\"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// `(pointer, code)` pairs as [`rejected`] returns them.
+pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(pointer, code)| (pointer.to_string(), code.to_string()))
+        .collect()
+}
 ";
 
 /// A crate whose tests are `tests/fixtures/roundtrips/*.rs`: per fixture, its
@@ -108,7 +131,8 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
     sources.sort();
     let mut manifest = format!(
         "[package]\nname = \"{ROUNDTRIPS}\"\nversion = \"0.1.0\"\nedition.workspace = true\n\
-         publish = false\n\n[dependencies]\naxum.workspace = true\ntokio.workspace = true\n\n\
+         publish = false\n\n[dependencies]\naxum.workspace = true\nreqwest.workspace = true\n\
+         serde_json.workspace = true\ntokio.workspace = true\n\n\
          [dev-dependencies]\n\
          axum.workspace = true\nfutures-util.workspace = true\n\
          progenitor-client.workspace = true\nreqwest.workspace = true\n\
