@@ -29,7 +29,14 @@ pub fn emit_client(
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
     reexport_types(&mut client).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
-    syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut client);
+    // Only a `default` response makes progenitor write a second catch-all.
+    if model
+        .operations
+        .iter()
+        .any(|operation| operation.default_response.is_some())
+    {
+        syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut client);
+    }
     let uploads = upload_operations(model);
     for operation in &uploads {
         multipart_body(&mut client, operation).map_err(internal)?;
