@@ -118,8 +118,9 @@ fn the_whole_published_definition_generates_and_passes_clippy() {
 
 /// The sample: a list with pagination (`page`/`per_page`, and `from`/`take`
 /// checkpoints; not `/organizations`, whose `oneOf` of two all-optional
-/// object shapes the client cannot tell apart: see ARCHITECTURE.md), a get, a PATCH with `null` and a header parameter, a delete
-/// answering 204, and a multipart upload.
+/// object shapes the client cannot tell apart: see ARCHITECTURE.md), a get,
+/// a PATCH with `null` and a header parameter, a delete answering 204, and a
+/// multipart upload.
 const SAMPLE: &[(&str, &str)] = &[
     ("/users", "get"),
     ("/users/{id}", "get"),
