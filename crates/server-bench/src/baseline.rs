@@ -18,8 +18,10 @@ use tenant_server_runtime::{ErrorBody, ErrorItem};
 
 use crate::work;
 
+// Error bodies go out through `axum::Json`, as a hand-written server sends
+// them; the runtime's own writer is part of what the generated side brings.
 fn error(status: StatusCode, message: String, code: &str) -> Response {
-    tenant_server_runtime::error_response(status, message, code)
+    (status, axum::Json(ErrorBody::new(status, message, code))).into_response()
 }
 
 // The refusal is returned straight to axum, as a hand-written handler would.
@@ -194,7 +196,7 @@ async fn create_token_exchange_profile(headers: HeaderMap, body: Bytes) -> Respo
                 detail: b.detail,
             })
             .collect();
-        return body.into_response();
+        return (StatusCode::BAD_REQUEST, axum::Json(body)).into_response();
     }
     let typed = types::CreateTokenExchangeProfileRequest {
         action_id: request.action_id.parse().expect("checked above"),

@@ -67,7 +67,7 @@ impl ErrorBody {
 impl IntoResponse for ErrorBody {
     fn into_response(self) -> Response {
         let status = StatusCode::from_u16(self.status_code).unwrap_or(StatusCode::BAD_REQUEST);
-        (status, axum::Json(self)).into_response()
+        crate::json_response(status, &self)
     }
 }
 
@@ -140,49 +140,51 @@ pub fn parameters_rejected(violations: Violations) -> Response {
 /// can cause at volume, so their cost is the server's.
 fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
     let status = StatusCode::BAD_REQUEST;
-    let mut json = Vec::with_capacity(256);
-    json.extend_from_slice(b"{\"statusCode\":");
-    json.extend_from_slice(status.as_str().as_bytes());
-    json.extend_from_slice(b",\"error\":");
-    json_string(&mut json, status.canonical_reason().unwrap_or("Error"));
-    json.extend_from_slice(b",\"message\":\"");
-    json_escaped(&mut json, title);
-    json.extend_from_slice(b": ");
-    for (index, violation) in violations.iter().enumerate() {
-        if index > 0 {
-            json.extend_from_slice(b"; ");
-        }
-        json_escaped(&mut json, &violation.detail);
-    }
-    json.extend_from_slice(b"\",\"errorCode\":");
-    json_string(&mut json, error_code);
-    if !violations.is_empty() {
-        json.extend_from_slice(b",\"errors\":[");
+    let Ok(json) = crate::response::write_body(|json| {
+        json.extend_from_slice(b"{\"statusCode\":");
+        json.extend_from_slice(status.as_str().as_bytes());
+        json.extend_from_slice(b",\"error\":");
+        json_string(json, status.canonical_reason().unwrap_or("Error"));
+        json.extend_from_slice(b",\"message\":\"");
+        json_escaped(json, title);
+        json.extend_from_slice(b": ");
         for (index, violation) in violations.iter().enumerate() {
             if index > 0 {
-                json.push(b',');
+                json.extend_from_slice(b"; ");
             }
-            match &violation.parameter {
-                Some((location, name)) => {
-                    json.extend_from_slice(b"{\"in\":");
-                    json_string(&mut json, location);
-                    json.extend_from_slice(b",\"name\":");
-                    json_string(&mut json, name);
-                }
-                None => {
-                    json.extend_from_slice(b"{\"pointer\":");
-                    json_string(&mut json, &violation.pointer);
-                }
-            }
-            json.extend_from_slice(b",\"code\":");
-            json_string(&mut json, violation.code);
-            json.extend_from_slice(b",\"detail\":");
-            json_string(&mut json, &violation.detail);
-            json.push(b'}');
+            json_escaped(json, &violation.detail);
         }
-        json.push(b']');
-    }
-    json.push(b'}');
+        json.extend_from_slice(b"\",\"errorCode\":");
+        json_string(json, error_code);
+        if !violations.is_empty() {
+            json.extend_from_slice(b",\"errors\":[");
+            for (index, violation) in violations.iter().enumerate() {
+                if index > 0 {
+                    json.push(b',');
+                }
+                match &violation.parameter {
+                    Some((location, name)) => {
+                        json.extend_from_slice(b"{\"in\":");
+                        json_string(json, location);
+                        json.extend_from_slice(b",\"name\":");
+                        json_string(json, name);
+                    }
+                    None => {
+                        json.extend_from_slice(b"{\"pointer\":");
+                        json_string(json, &violation.pointer);
+                    }
+                }
+                json.extend_from_slice(b",\"code\":");
+                json_string(json, violation.code);
+                json.extend_from_slice(b",\"detail\":");
+                json_string(json, &violation.detail);
+                json.push(b'}');
+            }
+            json.push(b']');
+        }
+        json.push(b'}');
+        Ok::<(), std::convert::Infallible>(())
+    });
     let mut response = Response::new(Body::from(json));
     *response.status_mut() = status;
     response.headers_mut().insert(

@@ -23,6 +23,7 @@ mod errors;
 pub mod form;
 pub mod json;
 pub mod params;
+mod response;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
 pub use body::{
@@ -34,3 +35,4 @@ pub use errors::{
     ErrorBody, ErrorItem, default_response, error_response, method_not_allowed, not_found,
     parameters_rejected, path_rejected, raw_path_rejected, status, validation_failed,
 };
+pub use response::json_response;

@@ -83,7 +83,7 @@ pub mod responses {
     impl TooManyRequests {
         /// The response, with `status` (the one the operation documents for it).
         pub fn into_response_with(self, status: StatusCode) -> Response {
-            let mut response = (status, axum::Json(self.body)).into_response();
+            let mut response = runtime::json_response(status, &self.body);
             let headers = response.headers_mut();
             headers
                 .insert(
@@ -132,26 +132,20 @@ pub enum CreateTokenExchangeProfileResponse {
 impl IntoResponse for CreateTokenExchangeProfileResponse {
     fn into_response(self) -> Response {
         match self {
-            Self::Created(body) => {
-                (StatusCode::CREATED, axum::Json(body)).into_response()
-            }
+            Self::Created(body) => runtime::json_response(StatusCode::CREATED, &body),
             Self::BadRequest(body) => {
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::BAD_REQUEST, &body)
             }
             Self::Unauthorized(body) => {
-                (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNAUTHORIZED, &body)
             }
-            Self::Forbidden(body) => {
-                (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
-            }
-            Self::Conflict(body) => {
-                (StatusCode::CONFLICT, axum::Json(body)).into_response()
-            }
+            Self::Forbidden(body) => runtime::json_response(StatusCode::FORBIDDEN, &body),
+            Self::Conflict(body) => runtime::json_response(StatusCode::CONFLICT, &body),
             Self::PayloadTooLarge(body) => {
-                (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::PAYLOAD_TOO_LARGE, &body)
             }
             Self::UnsupportedMediaType(body) => {
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, &body)
             }
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
@@ -182,16 +176,12 @@ pub enum GetUserAttributeProfileTemplateResponse {
 impl IntoResponse for GetUserAttributeProfileTemplateResponse {
     fn into_response(self) -> Response {
         match self {
-            Self::Ok(body) => (StatusCode::OK, axum::Json(body)).into_response(),
+            Self::Ok(body) => runtime::json_response(StatusCode::OK, &body),
             Self::Unauthorized(body) => {
-                (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNAUTHORIZED, &body)
             }
-            Self::Forbidden(body) => {
-                (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
-            }
-            Self::NotFound(body) => {
-                (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
-            }
+            Self::Forbidden(body) => runtime::json_response(StatusCode::FORBIDDEN, &body),
+            Self::NotFound(body) => runtime::json_response(StatusCode::NOT_FOUND, &body),
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
@@ -223,19 +213,15 @@ pub enum GetActionModuleResponse {
 impl IntoResponse for GetActionModuleResponse {
     fn into_response(self) -> Response {
         match self {
-            Self::Ok(body) => (StatusCode::OK, axum::Json(body)).into_response(),
+            Self::Ok(body) => runtime::json_response(StatusCode::OK, &body),
             Self::BadRequest(body) => {
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::BAD_REQUEST, &body)
             }
             Self::Unauthorized(body) => {
-                (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNAUTHORIZED, &body)
             }
-            Self::Forbidden(body) => {
-                (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
-            }
-            Self::NotFound(body) => {
-                (StatusCode::NOT_FOUND, axum::Json(body)).into_response()
-            }
+            Self::Forbidden(body) => runtime::json_response(StatusCode::FORBIDDEN, &body),
+            Self::NotFound(body) => runtime::json_response(StatusCode::NOT_FOUND, &body),
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
@@ -271,26 +257,20 @@ pub enum CreateEventStreamResponse {
 impl IntoResponse for CreateEventStreamResponse {
     fn into_response(self) -> Response {
         match self {
-            Self::Created(body) => {
-                (StatusCode::CREATED, axum::Json(body)).into_response()
-            }
+            Self::Created(body) => runtime::json_response(StatusCode::CREATED, &body),
             Self::BadRequest(body) => {
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::BAD_REQUEST, &body)
             }
             Self::Unauthorized(body) => {
-                (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNAUTHORIZED, &body)
             }
-            Self::Forbidden(body) => {
-                (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
-            }
-            Self::Conflict(body) => {
-                (StatusCode::CONFLICT, axum::Json(body)).into_response()
-            }
+            Self::Forbidden(body) => runtime::json_response(StatusCode::FORBIDDEN, &body),
+            Self::Conflict(body) => runtime::json_response(StatusCode::CONFLICT, &body),
             Self::PayloadTooLarge(body) => {
-                (StatusCode::PAYLOAD_TOO_LARGE, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::PAYLOAD_TOO_LARGE, &body)
             }
             Self::UnsupportedMediaType(body) => {
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNSUPPORTED_MEDIA_TYPE, &body)
             }
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
@@ -321,16 +301,14 @@ pub enum GetPushNotificationApnsProviderResponse {
 impl IntoResponse for GetPushNotificationApnsProviderResponse {
     fn into_response(self) -> Response {
         match self {
-            Self::Ok(body) => (StatusCode::OK, axum::Json(body)).into_response(),
+            Self::Ok(body) => runtime::json_response(StatusCode::OK, &body),
             Self::BadRequest(body) => {
-                (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::BAD_REQUEST, &body)
             }
             Self::Unauthorized(body) => {
-                (StatusCode::UNAUTHORIZED, axum::Json(body)).into_response()
+                runtime::json_response(StatusCode::UNAUTHORIZED, &body)
             }
-            Self::Forbidden(body) => {
-                (StatusCode::FORBIDDEN, axum::Json(body)).into_response()
-            }
+            Self::Forbidden(body) => runtime::json_response(StatusCode::FORBIDDEN, &body),
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }

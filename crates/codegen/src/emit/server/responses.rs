@@ -52,7 +52,7 @@ pub(super) fn shared_responses(model: &ApiModel) -> TokenStream {
             quote! { #(#[doc = #docs])* pub #field: #kind, }
         });
         let body = if shared.schema.is_some() {
-            quote!((status, axum::Json(self.body)).into_response())
+            quote!(runtime::json_response(status, &self.body))
         } else {
             quote!(status.into_response())
         };
@@ -233,7 +233,7 @@ fn respond(response: &Response, status: &TokenStream) -> TokenStream {
         return quote!(response.into_response_with(#status));
     }
     let body_response = match (&response.schema, &response.raw_media_type) {
-        (Some(_), _) => quote!((#status, axum::Json(body)).into_response()),
+        (Some(_), _) => quote!(runtime::json_response(#status, &body)),
         (None, Some(media_type)) => quote! {
             (#status, [(axum::http::header::CONTENT_TYPE, #media_type)], body).into_response()
         },
