@@ -293,7 +293,7 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     }
     println!("load average after: {}", loadavg());
     println!(
-        "\n{:<14} {:>12} {:>12} {:>7} {:>11} {:>11} {:>7} {:>9} {:>9}",
+        "\n{:<14} {:>12} {:>12} {:>7} {:>11} {:>11} {:>7} {:>9} {:>9} {:>7}",
         "kind",
         "CPU/req gen",
         "CPU/req base",
@@ -302,7 +302,8 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         "req/s base",
         "ratio",
         "p99 gen",
-        "p99 base"
+        "p99 base",
+        "ratio"
     );
     for (index, kind) in KINDS.iter().enumerate() {
         let stat = |name: &str, pick: fn(&Sample) -> f64| {
@@ -322,7 +323,7 @@ pub fn run(settings: &Settings) -> Result<(), String> {
             stat("baseline", |s| s.p99_ms),
         );
         println!(
-            "{:<14} {:>10.1}us {:>10.1}us {:>6.2}x {:>11.0} {:>11.0} {:>6.2}x {:>7.2}ms {:>7.2}ms",
+            "{:<14} {:>10.1}us {:>10.1}us {:>6.2}x {:>11.0} {:>11.0} {:>6.2}x {:>7.2}ms {:>7.2}ms {:>6.2}x",
             kind.name,
             cpu.0 / 1000.0,
             cpu.1 / 1000.0,
@@ -331,7 +332,8 @@ pub fn run(settings: &Settings) -> Result<(), String> {
             rps.1,
             rps.0 / rps.1,
             p99.0,
-            p99.1
+            p99.1,
+            p99.0 / p99.1
         );
     }
     Ok(())
