@@ -1,7 +1,6 @@
 //! The API's error body and the responses the router itself produces.
 
-use axum::body::Body;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -185,13 +184,7 @@ fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
         json.push(b'}');
         Ok::<(), std::convert::Infallible>(())
     });
-    let mut response = Response::new(Body::from(json));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
+    crate::response::json_bytes(status, json)
 }
 
 /// `text` as a JSON string, quoted.

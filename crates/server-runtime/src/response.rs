@@ -2,7 +2,7 @@
 
 use std::cell::RefCell;
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -26,15 +26,7 @@ thread_local! {
 /// the next and copied once into an allocation of its exact size.
 pub fn json_response<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {
     match write_body(|buffer| serde_json::to_writer(buffer, body)) {
-        Ok(bytes) => (
-            status,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("application/json"),
-            )],
-            bytes,
-        )
-            .into_response(),
+        Ok(bytes) => json_bytes(status, bytes),
         Err(err) => (
             StatusCode::INTERNAL_SERVER_ERROR,
             [(
@@ -45,6 +37,19 @@ pub fn json_response<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Res
         )
             .into_response(),
     }
+}
+
+/// `bytes`, which hold a JSON document, as a response with `status`.
+pub(crate) fn json_bytes(status: StatusCode, bytes: Bytes) -> Response {
+    // Built directly: the `(status, [(name, value)], bytes)` tuple costs
+    // about 400 instructions more per response, in header conversions.
+    let mut response = Response::new(Body::from(bytes));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    response
 }
 
 /// The bytes `write` writes, written into a buffer the thread keeps from one
