@@ -243,6 +243,30 @@ fn milliseconds(text: &str) -> Option<f64> {
     }
 }
 
+/// One measure of both servers over the rounds.
+struct Comparison {
+    generated: f64,
+    baseline: f64,
+    /// The median of the rounds' generated/baseline ratios. The two servers
+    /// of a round ran seconds apart, so the machine's load of the moment
+    /// weighs on both; a ratio of the two medians would mix rounds run under
+    /// different loads.
+    ratio: f64,
+}
+
+fn compare(generated: &[Sample], baseline: &[Sample], pick: fn(&Sample) -> f64) -> Comparison {
+    let mut ratios: Vec<f64> = generated
+        .iter()
+        .zip(baseline)
+        .map(|(generated, baseline)| pick(generated) / pick(baseline))
+        .collect();
+    Comparison {
+        generated: median(&mut generated.iter().map(pick).collect::<Vec<_>>()),
+        baseline: median(&mut baseline.iter().map(pick).collect::<Vec<_>>()),
+        ratio: median(&mut ratios),
+    }
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -260,12 +284,6 @@ fn loadavg() -> String {
 }
 
 pub fn run(settings: &Settings) -> Result<(), String> {
-    let generated = start(Server::Generated)?;
-    let baseline = start(Server::Baseline)?;
-    for kind in KINDS {
-        check_answer(&generated.address, kind)?;
-        check_answer(&baseline.address, kind)?;
-    }
     println!(
         "load average before: {} ({} cores); {} rounds x {} s, {} connections, one server worker",
         loadavg(),
@@ -276,6 +294,16 @@ pub fn run(settings: &Settings) -> Result<(), String> {
     );
     let mut samples: BTreeMap<(usize, &str), Vec<Sample>> = BTreeMap::new();
     for round in 0..settings.rounds {
+        // Fresh server processes every round. Where the scheduler keeps a
+        // server's worker relative to wrk on a small machine tends to hold
+        // for the process's life and tilts all of its samples one way;
+        // restarting spreads that over the rounds like any other noise.
+        let generated = start(Server::Generated)?;
+        let baseline = start(Server::Baseline)?;
+        for kind in KINDS {
+            check_answer(&generated.address, kind)?;
+            check_answer(&baseline.address, kind)?;
+        }
         for (index, kind) in KINDS.iter().enumerate() {
             // Alternate which server goes first, so drift over the run
             // (thermal, other load) falls on both alike.
@@ -306,36 +334,30 @@ pub fn run(settings: &Settings) -> Result<(), String> {
         "ratio"
     );
     for (index, kind) in KINDS.iter().enumerate() {
-        let stat = |name: &str, pick: fn(&Sample) -> f64| {
-            let mut values: Vec<f64> = samples[&(index, name)].iter().map(pick).collect();
-            median(&mut values)
-        };
-        let cpu = (
-            stat("generated", |s| s.cpu_ns_per_request),
-            stat("baseline", |s| s.cpu_ns_per_request),
+        let (generated, baseline) = (
+            &samples[&(index, "generated")],
+            &samples[&(index, "baseline")],
         );
-        let rps = (
-            stat("generated", |s| s.requests_per_second),
-            stat("baseline", |s| s.requests_per_second),
-        );
-        let p99 = (
-            stat("generated", |s| s.p99_ms),
-            stat("baseline", |s| s.p99_ms),
-        );
+        let cpu = compare(generated, baseline, |s| s.cpu_ns_per_request / 1000.0);
+        let rps = compare(generated, baseline, |s| s.requests_per_second);
+        let p99 = compare(generated, baseline, |s| s.p99_ms);
         println!(
             "{:<14} {:>10.1}us {:>10.1}us {:>6.2}x {:>11.0} {:>11.0} {:>6.2}x {:>7.2}ms {:>7.2}ms {:>6.2}x",
             kind.name,
-            cpu.0 / 1000.0,
-            cpu.1 / 1000.0,
-            cpu.0 / cpu.1,
-            rps.0,
-            rps.1,
-            rps.0 / rps.1,
-            p99.0,
-            p99.1,
-            p99.0 / p99.1
+            cpu.generated,
+            cpu.baseline,
+            cpu.ratio,
+            rps.generated,
+            rps.baseline,
+            rps.ratio,
+            p99.generated,
+            p99.baseline,
+            p99.ratio
         );
     }
+    println!(
+        "\nvalues: medians over the rounds; ratios: medians of each round's generated/hand-written"
+    );
     Ok(())
 }
 
@@ -354,6 +376,21 @@ mod tests {
     #[test]
     fn medians_take_the_middle_value() {
         assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+    }
+
+    #[test]
+    fn ratios_pair_the_servers_round_by_round() {
+        let sample = |cpu_ns_per_request| Sample {
+            cpu_ns_per_request,
+            requests_per_second: 1.0,
+            p99_ms: 1.0,
+        };
+        // Round 2 ran under load: both servers slowed down alike.
+        let generated = [sample(9.0), sample(18.0), sample(10.0)];
+        let baseline = [sample(10.0), sample(20.0), sample(8.0)];
+        let cpu = compare(&generated, &baseline, |s| s.cpu_ns_per_request);
+        assert_eq!((cpu.generated, cpu.baseline), (10.0, 10.0));
+        assert_eq!(cpu.ratio, 0.9);
     }
 
     #[test]

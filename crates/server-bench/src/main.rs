@@ -1,12 +1,13 @@
 //! Side-by-side load benchmark of the generated router and a hand-written
 //! axum baseline doing the same work.
 //!
-//! `run` starts each server as a child process with one worker thread, drives
-//! it with `wrk` for each request kind, interleaving the two servers round by
-//! round, and reads the server's CPU time from `/proc` before and after each
-//! load. It prints CPU per request, requests per second and p99 latency per
-//! kind and server, with the generated/hand-written ratios (medians over the
-//! rounds). `crates/server-bench/bench.sh` installs `wrk` and runs it.
+//! Each round of `run` starts both servers as child processes with one
+//! worker thread each, drives them with `wrk` for each request kind, one
+//! after the other (which goes first alternates), and reads the server's CPU
+//! time from `/proc` before and after each load. It prints CPU per request,
+//! requests per second and p99 latency per kind and server (medians over the
+//! rounds), with the generated/hand-written ratios (medians of the rounds'
+//! ratios). `crates/server-bench/bench.sh` installs `wrk` and runs it.
 
 mod baseline;
 mod generated;
