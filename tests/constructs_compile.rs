@@ -109,6 +109,11 @@ pub async fn rejected(response: reqwest::Response) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The JSON body of a GET of `url`, as the wire carries it.
+pub async fn get_json(url: String) -> serde_json::Value {
+    reqwest::get(url).await.unwrap().json().await.unwrap()
+}
+
 /// `(pointer, code)` pairs as [`rejected`] returns them.
 pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
     expected
