@@ -33,6 +33,72 @@ const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "patch", "head", "options", "trace",
 ];
 
+/// Gives every operation without an `operationId` one derived from its method
+/// and path, as other generators do: `GET /users/{id}/roles` is
+/// `get_users_by_id_roles`, `GET /` is `get_root`. A derived name already
+/// taken (by the spec or an earlier derivation) gets `_2`, `_3`, ... in
+/// document order, so the names are stable while the paths are.
+pub fn name_operations(spec: &mut LoadedSpec) {
+    let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
+        return;
+    };
+    let mut taken: std::collections::BTreeSet<String> = paths
+        .values()
+        .filter_map(Value::as_object)
+        .flat_map(|item| METHODS.iter().filter_map(|method| item.get(*method)))
+        .filter_map(|operation| operation.get("operationId")?.as_str())
+        .map(str::to_string)
+        .collect();
+    let mut derived = Vec::new();
+    for (path, item) in paths {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        for method in METHODS {
+            let Some(operation) = item.get(*method).and_then(Value::as_object) else {
+                continue;
+            };
+            if operation.contains_key("operationId") {
+                continue;
+            }
+            let base = derived_operation_id(method, path);
+            let mut name = base.clone();
+            let mut suffix = 1;
+            while !taken.insert(name.clone()) {
+                suffix += 1;
+                name = format!("{base}_{suffix}");
+            }
+            derived.push((pointer_join(&pointer_join("/paths", path), method), name));
+        }
+    }
+    for (pointer, name) in derived {
+        if let Some(Value::Object(operation)) = spec.document.pointer_mut(&pointer) {
+            operation.insert("operationId".into(), Value::String(name));
+        }
+    }
+}
+
+/// `{method}_{segment}_..._by_{parameter}` for the path, in snake case.
+fn derived_operation_id(method: &str, path: &str) -> String {
+    let mut words = vec![method.to_string()];
+    for segment in path.split('/').filter(|segment| !segment.is_empty()) {
+        match segment
+            .strip_prefix('{')
+            .and_then(|inner| inner.strip_suffix('}'))
+        {
+            Some(parameter) => {
+                words.push("by".into());
+                words.push(parameter.to_string());
+            }
+            None => words.push(segment.to_string()),
+        }
+    }
+    if words.len() == 1 {
+        words.push("root".into());
+    }
+    naming::method_name(&words.join("_"))
+}
+
 /// One inline schema to move: where it is, and the name it gets.
 struct Move {
     pointers: Vec<String>,
@@ -43,6 +109,7 @@ struct Move {
 
 /// Moves every inline body schema under `components/schemas`.
 pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
+    any_value_where_no_schema(spec);
     let moves = find_moves(spec);
     if moves.is_empty() {
         return Ok(());
@@ -107,6 +174,64 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
     Ok(())
 }
 
+/// A typed media type without a `schema` (`application/json: {}`) allows any
+/// value of its media type: it gets the empty schema, which says so, and is
+/// then named like any other inline body schema.
+fn any_value_where_no_schema(spec: &mut LoadedSpec) {
+    let mut bodies: Vec<String> = Vec::new();
+    if let Some(paths) = spec.document.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            for method in METHODS {
+                let Some(operation) = item.get(*method).and_then(Value::as_object) else {
+                    continue;
+                };
+                let operation_pointer = pointer_join(&pointer_join("/paths", path), method);
+                bodies.push(pointer_join(&operation_pointer, "requestBody"));
+                if let Some(responses) = operation.get("responses").and_then(Value::as_object) {
+                    let responses_pointer = pointer_join(&operation_pointer, "responses");
+                    bodies.extend(
+                        responses
+                            .keys()
+                            .map(|status| pointer_join(&responses_pointer, status)),
+                    );
+                }
+            }
+        }
+    }
+    for section in ["responses", "requestBodies"] {
+        let section_pointer = pointer_join("/components", section);
+        if let Some(entries) = spec
+            .document
+            .pointer(&section_pointer)
+            .and_then(Value::as_object)
+        {
+            bodies.extend(
+                entries
+                    .keys()
+                    .map(|name| pointer_join(&section_pointer, name)),
+            );
+        }
+    }
+    for body in bodies {
+        let Some(Value::Object(content)) =
+            spec.document.pointer_mut(&pointer_join(&body, "content"))
+        else {
+            continue;
+        };
+        for (media_type, entry) in content.iter_mut() {
+            if let Value::Object(entry) = entry
+                && is_typed_media_type(media_type)
+                && !entry.contains_key("schema")
+            {
+                entry.insert("schema".into(), Value::Object(Map::new()));
+            }
+        }
+    }
+}
+
 fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
     let mut moves = Vec::new();
     let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
@@ -158,18 +283,25 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
             }
         }
     }
-    if let Some(responses) = spec
-        .document
-        .pointer("/components/responses")
-        .and_then(Value::as_object)
-    {
-        for (name, response) in responses {
-            let pointer = pointer_join("/components/responses", name);
+    for (section, suffix, what) in [
+        ("responses", "body", "response"),
+        ("requestBodies", "request-body", "request body"),
+    ] {
+        let section_pointer = pointer_join("/components", section);
+        let Some(entries) = spec
+            .document
+            .pointer(&section_pointer)
+            .and_then(Value::as_object)
+        else {
+            continue;
+        };
+        for (name, entry) in entries {
+            let pointer = pointer_join(&section_pointer, name);
             moves.extend(body_move(
-                response,
+                entry,
                 &pointer,
-                format!("{name}-body"),
-                format!("the response `{name}`"),
+                format!("{name}-{suffix}"),
+                format!("the {what} `{name}`"),
             ));
         }
     }
@@ -216,6 +348,19 @@ fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Optio
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn operation_ids_are_derived_from_method_and_path() {
+        assert_eq!(
+            super::derived_operation_id("get", "/users/{id}/roles"),
+            "get_users_by_id_roles"
+        );
+        assert_eq!(super::derived_operation_id("post", "/"), "post_root");
+        assert_eq!(
+            super::derived_operation_id("delete", "/v1.0/pet-store/{petId}"),
+            "delete_v1_0_pet_store_by_pet_id"
+        );
+    }
+
     use super::*;
     use std::path::Path;
 

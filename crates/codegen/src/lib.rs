@@ -38,6 +38,7 @@ pub const GENERATED_DIR: &str = "generated";
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
     let mut spec = load::load_spec(workspace_root, spec_file)?;
+    inline::name_operations(&mut spec);
     inline::name_inline_schemas(&mut spec)?;
     let mut model = model::build_model(&spec)?;
     let mut types_rewrite = emit::types::TypesRewrite::of(&model);

@@ -3,7 +3,7 @@
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use crate::errors::error_response;
+use crate::errors::router_error_response;
 
 /// Why a server's `authorize` hook refused a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,11 +20,11 @@ impl IntoResponse for AuthError {
     fn into_response(self) -> Response {
         match self {
             AuthError::Unauthenticated(message) => challenge(
-                error_response(StatusCode::UNAUTHORIZED, message, "invalid_token"),
+                router_error_response(StatusCode::UNAUTHORIZED, message, "invalid_token"),
                 Some("invalid_token"),
             ),
             AuthError::Forbidden(message) => challenge(
-                error_response(StatusCode::FORBIDDEN, message, "insufficient_scope"),
+                router_error_response(StatusCode::FORBIDDEN, message, "insufficient_scope"),
                 Some("insufficient_scope"),
             ),
         }
@@ -103,7 +103,7 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<&str, Response> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         // No credentials at all: the challenge carries no error code.
         return Err(challenge(
-            error_response(
+            router_error_response(
                 StatusCode::UNAUTHORIZED,
                 "Missing authentication: send an Authorization: Bearer <token> header",
                 "missing_token",
@@ -113,7 +113,7 @@ pub fn bearer_token(headers: &HeaderMap) -> Result<&str, Response> {
     };
     value.to_str().ok().and_then(parse_bearer).ok_or_else(|| {
         challenge(
-            error_response(
+            router_error_response(
                 StatusCode::UNAUTHORIZED,
                 "Bad HTTP authentication header format: expected Authorization: Bearer <token>",
                 "malformed_token",

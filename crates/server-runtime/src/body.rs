@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::convert::Infallible;
 
 use crate::checks::{Location, Violations};
-use crate::errors::{error_response, validation_failed};
+use crate::errors::{router_error_response, validation_failed};
 use crate::form::{Shape, coerce};
 use crate::json::{Object, Value};
 
@@ -134,14 +134,14 @@ async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), 
     let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
         .await
         .map_err(|rejection| {
-            error_response(rejection.status(), rejection.body_text(), "invalid_body")
+            router_error_response(rejection.status(), rejection.body_text(), "invalid_body")
         })?;
     Ok((headers, bytes))
 }
 
 /// The 415 for a `Content-Type` (`found`) none of `accepted`.
 fn unsupported_media_type(found: &str, accepted: &[&str]) -> Response {
-    error_response(
+    router_error_response(
         StatusCode::UNSUPPORTED_MEDIA_TYPE,
         format!(
             "Content-Type {found} is not supported; send one of: {}",
@@ -203,7 +203,7 @@ pub fn decode_body<'a>(
         return Err(unsupported(content_type));
     };
     let invalid =
-        |message: String| error_response(StatusCode::BAD_REQUEST, message, "invalid_body");
+        |message: String| router_error_response(StatusCode::BAD_REQUEST, message, "invalid_body");
     if *media_type == FORM {
         form_to_value(body).map_err(|err| invalid(format!("Invalid form body: {err}")))
     } else {
@@ -237,7 +237,7 @@ pub fn into_typed_by<T: serde::de::DeserializeOwned>(
         } else {
             format!("Payload validation error: '{path}': {}", err.inner())
         };
-        error_response(StatusCode::BAD_REQUEST, message, "invalid_body")
+        router_error_response(StatusCode::BAD_REQUEST, message, "invalid_body")
     })
 }
 

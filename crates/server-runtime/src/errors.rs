@@ -52,6 +52,19 @@ impl ErrorBody {
 }
 
 impl ErrorBody {
+    /// The 501 of an operation the server does not implement, as the
+    /// router's own error: the implementation's `router_error` hook shapes it.
+    pub fn into_router_error_response(self) -> Response {
+        let code = if self.error_code == "not_implemented" {
+            "not_implemented"
+        } else {
+            "router_error"
+        };
+        let message = self.message.clone();
+        let violations = Violations::new();
+        crate::router_error::mark(self.into_response(), code, message, violations)
+    }
+
     /// The 501 a generated trait's default method answers for an operation
     /// the server does not implement.
     pub fn not_implemented(operation_id: &str) -> Self {
@@ -68,6 +81,18 @@ impl IntoResponse for ErrorBody {
         let status = StatusCode::from_u16(self.status_code).unwrap_or(StatusCode::BAD_REQUEST);
         crate::json_response(status, &self)
     }
+}
+
+/// The router's own error: the API's error body, marked for the
+/// implementation's `router_error` hook ([`crate::RouterError`]).
+pub(crate) fn router_error_response(
+    status: StatusCode,
+    message: impl Into<String>,
+    error_code: &'static str,
+) -> Response {
+    let message = message.into();
+    let response = error_response(status, message.clone(), error_code);
+    crate::router_error::mark(response, error_code, message, Violations::new())
 }
 
 /// A response with the API's error body.
@@ -97,7 +122,7 @@ pub fn default_response(
     respond: impl FnOnce(StatusCode) -> Response,
 ) -> Response {
     if !(status.is_client_error() || status.is_server_error()) {
-        return error_response(
+        return router_error_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!(
                 "The server answered {status} as the `default` response, which carries errors only"
@@ -106,7 +131,7 @@ pub fn default_response(
         );
     }
     if listed.contains(&status.as_u16()) {
-        return error_response(
+        return router_error_response(
             StatusCode::INTERNAL_SERVER_ERROR,
             format!(
                 "The server answered {status} as the `default` response, but the operation lists that status"
@@ -137,7 +162,7 @@ pub fn parameters_rejected(violations: Violations) -> Response {
 /// bytes serde writes for it (a test compares them), without building the
 /// body's strings and items first. Rejections are the one error a client
 /// can cause at volume, so their cost is the server's.
-fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
+fn rejected(violations: Violations, title: &'static str, error_code: &'static str) -> Response {
     let status = StatusCode::BAD_REQUEST;
     let Ok(json) = crate::response::write_body(|json| {
         json.extend_from_slice(b"{\"statusCode\":");
@@ -184,7 +209,12 @@ fn rejected(violations: Violations, title: &str, error_code: &str) -> Response {
         json.push(b'}');
         Ok::<(), std::convert::Infallible>(())
     });
-    crate::response::json_bytes(status, json)
+    crate::router_error::mark(
+        crate::response::json_bytes(status, json),
+        error_code,
+        title,
+        violations,
+    )
 }
 
 /// `text` as a JSON string, quoted.
@@ -228,18 +258,18 @@ fn json_escaped(out: &mut Vec<u8>, text: &str) {
 
 /// The response for a path whose parameters could not be extracted.
 pub fn path_rejected(rejection: axum::extract::rejection::PathRejection) -> Response {
-    error_response(rejection.status(), rejection.body_text(), "invalid_path")
+    router_error_response(rejection.status(), rejection.body_text(), "invalid_path")
 }
 
 /// The response for a path whose parameters could not be read (not UTF-8
 /// once percent-decoded).
 pub fn raw_path_rejected(rejection: &axum::extract::rejection::RawPathParamsRejection) -> Response {
-    error_response(rejection.status(), rejection.body_text(), "invalid_path")
+    router_error_response(rejection.status(), rejection.body_text(), "invalid_path")
 }
 
 /// The 404 for paths the API does not have.
 pub async fn not_found() -> Response {
-    error_response(
+    router_error_response(
         StatusCode::NOT_FOUND,
         "Not Found: no such path",
         "not_found",
@@ -248,7 +278,7 @@ pub async fn not_found() -> Response {
 
 /// The 405 for paths the API has, called with another method.
 pub async fn method_not_allowed() -> Response {
-    error_response(
+    router_error_response(
         StatusCode::METHOD_NOT_ALLOWED,
         "Method Not Allowed for this path",
         "method_not_allowed",

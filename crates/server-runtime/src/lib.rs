@@ -24,6 +24,7 @@ pub mod form;
 pub mod json;
 pub mod params;
 mod response;
+mod router_error;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
 pub use body::{
@@ -36,3 +37,4 @@ pub use errors::{
     parameters_rejected, path_rejected, raw_path_rejected, status, validation_failed,
 };
 pub use response::json_response;
+pub use router_error::{RouterError, RouterErrorFuture, RouterErrorLayer, RouterErrorService};

@@ -56,7 +56,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use tenant_server_runtime as runtime;
 pub use tenant_server_runtime::{
-    AuthError, AuthorizationRequest, RequestContext, RouterOptions,
+    AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions,
 };
 
 /// The API's types, defined once in the types crate and shared with the client.
@@ -150,7 +150,7 @@ impl IntoResponse for CreateTokenExchangeProfileResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
-            Self::Unimplemented(body) => body.into_response(),
+            Self::Unimplemented(body) => body.into_router_error_response(),
         }
     }
 }
@@ -185,7 +185,7 @@ impl IntoResponse for GetUserAttributeProfileTemplateResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
-            Self::Unimplemented(body) => body.into_response(),
+            Self::Unimplemented(body) => body.into_router_error_response(),
         }
     }
 }
@@ -225,7 +225,7 @@ impl IntoResponse for GetActionModuleResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
-            Self::Unimplemented(body) => body.into_response(),
+            Self::Unimplemented(body) => body.into_router_error_response(),
         }
     }
 }
@@ -275,7 +275,7 @@ impl IntoResponse for CreateEventStreamResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
-            Self::Unimplemented(body) => body.into_response(),
+            Self::Unimplemented(body) => body.into_router_error_response(),
         }
     }
 }
@@ -312,7 +312,7 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
             Self::TooManyRequests(response) => {
                 response.into_response_with(StatusCode::TOO_MANY_REQUESTS)
             }
-            Self::Unimplemented(body) => body.into_response(),
+            Self::Unimplemented(body) => body.into_router_error_response(),
         }
     }
 }
@@ -321,7 +321,7 @@ impl IntoResponse for GetPushNotificationApnsProviderResponse {
 ///
 /// Every request is authenticated with [`TenantManagementApi::authorize`], decoded and validated against the spec before the operation's method is called.
 ///
-/// Every operation has a default body answering 501 Not Implemented with the API's error body (the `Unimplemented` variant of its response), so an operation added to the spec does not break an implementation built before it. Override each operation the server serves.
+/// Every operation has a default body answering 501 Not Implemented (the `Unimplemented` variant of its response, shaped by [`TenantManagementApi::router_error`] like every error the router answers by itself), so an operation added to the spec does not break an implementation built before it. Override each operation the server serves.
 pub trait TenantManagementApi: Send + Sync + 'static {
     /// The verified identity [`Self::authorize`] returns; each operation gets it
     /// in its [`RequestContext`].
@@ -334,6 +334,13 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         &self,
         request: AuthorizationRequest<'_>,
     ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
+
+    /// Answers an error the router finds by itself: a request the spec's rules refuse (400, naming every broken rule), a missing or refused token (401, 403), an unknown path or method (404, 405), a body too large or of a media type the operation does not take (413, 415), an operation this server does not implement (501).
+    ///
+    /// The default answers with the API's error body (`statusCode`, `error`, `message`, `errorCode` and, for a refused request, `errors`). Override it to answer in the API's own error schema, built from the error's status, code, message and violations; a `WWW-Authenticate` challenge the router set is kept unless the response sets one.
+    fn router_error(&self, error: RouterError) -> Response {
+        error.into_platform_response()
+    }
 
     /// Create a token exchange profile
     ///
@@ -444,12 +451,15 @@ pub fn router<A: TenantManagementApi>(api: A) -> axum::Router {
     router_with_options(api, RouterOptions::default())
 }
 
-/// The router serving `api`: every operation of the spec, plus JSON
-/// error bodies for unknown paths (404) and wrong methods (405).
+/// The router serving `api`: every operation of the spec, plus error
+/// bodies for unknown paths (404) and wrong methods (405). Every error
+/// the router answers by itself goes through the trait's `router_error`.
 pub fn router_with_options<A: TenantManagementApi>(
     api: A,
     options: RouterOptions,
 ) -> axum::Router {
+    let api = Arc::new(api);
+    let shaper = Arc::clone(&api);
     axum::Router::new()
         .route(
             "/api/v2/token-exchange-profiles",
@@ -474,7 +484,8 @@ pub fn router_with_options<A: TenantManagementApi>(
         .fallback(runtime::not_found)
         .method_not_allowed_fallback(runtime::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-        .with_state(Arc::new(api))
+        .with_state(api)
+        .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
 }
 
 /// Authenticates a request for `operation_id`, or gives the response refusing it.

@@ -190,7 +190,7 @@ pub(crate) fn patch_bodies_without_defaults(document: &mut Value) {
 }
 
 /// The body as the client sends it: JSON when offered (forms carry the same
-/// fields); otherwise raw bytes, as progenitor's `application/octet-stream`
+/// fields), else a form when offered; otherwise raw bytes, as progenitor's `application/octet-stream`
 /// (or `text/plain`) body with the schema it requires. A `multipart/form-data`
 /// upload, which progenitor cannot send, is given to it as bytes too; the
 /// client's builder then takes a form instead (`emit::client`).
@@ -198,9 +198,11 @@ fn client_body(body: &mut Value) {
     let Some(Value::Object(content)) = body.get_mut("content") else {
         return;
     };
-    if content.contains_key(JSON) {
-        content.retain(|media_type, _| media_type == JSON);
-        return;
+    for typed in [JSON, crate::model::FORM] {
+        if content.contains_key(typed) {
+            content.retain(|media_type, _| media_type == typed);
+            return;
+        }
     }
     let binary = serde_json::json!({"type": "string", "format": "binary"});
     for (offered, sent, schema) in [
@@ -297,6 +299,11 @@ fn raw_mixed_responses(document: &mut Value) {
                     responses.insert(status, response);
                 }
             }
+            // A redirect is followed by the HTTP client itself (or, like a
+            // 304, answers a conditional request): progenitor has no
+            // place for 3xx bodies, and the client reports such a status
+            // as unexpected, with the response.
+            responses.retain(|status, _| !status.starts_with('3'));
             one_success_beside_default(responses);
         }
     }

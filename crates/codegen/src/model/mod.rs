@@ -60,6 +60,19 @@ pub struct ApiModel {
     pub shared_responses: Vec<SharedResponse>,
     /// The checks of every schema a request body uses, by schema name.
     pub validators: Vec<validation::Validator>,
+    /// How the router's own errors are answered unless the implementation
+    /// says otherwise.
+    pub error_shape: ErrorShape,
+}
+
+/// The default body of the router's own errors (400, 401, 404, 415, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorShape {
+    /// `{statusCode, error, message, errorCode, errors}`: the spec's error
+    /// schemas document it.
+    Platform,
+    /// RFC 9457 `application/problem+json`.
+    Problem,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -236,6 +249,8 @@ pub struct ResponseHeader {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderKind {
     Integer,
+    Number,
+    Boolean,
     String,
 }
 
@@ -349,7 +364,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     if operations.is_empty() {
         return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
-    operations::check_error_bodies(spec, &operations)?;
+    let error_shape = operations::error_shape(spec, &operations);
     let shared_responses = operations::shared_responses(spec, &operations)?;
     let validators = validation::compile(spec, &operations)?;
 
@@ -363,6 +378,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         schema_names: components.schemas.keys().cloned().collect(),
         shared_responses,
         validators,
+        error_shape,
     })
 }
 

@@ -309,7 +309,7 @@ fn build_request_body(
             &components.request_bodies,
         )?,
     };
-    if !body.content.contains_key(JSON) {
+    if !body.content.contains_key(JSON) && !body.content.contains_key(FORM) {
         // A file or an upload: the server gets the bytes as they came.
         let raw: Vec<String> = body
             .content
@@ -321,7 +321,7 @@ fn build_request_body(
             return Err(spec.error_at(
                 &pointer_join(pointer, "content"),
                 format!(
-                    "the request body must offer `{JSON}`, or only media types passed as bytes ({})",
+                    "the request body must offer `{JSON}` or `{FORM}`, or only media types passed as bytes ({})",
                     RAW.join(", ")
                 ),
             ));
@@ -357,7 +357,7 @@ fn build_request_body(
         content_types.push(media_type.clone());
     }
     content_types.sort_by_key(|media_type| media_type != JSON);
-    let schema = schema.expect("the body offers JSON, so it has a schema");
+    let schema = schema.expect("the body offers JSON or a form, so it has a schema");
     Ok(RequestBody {
         required: body.required,
         schema: Some(schema),
@@ -394,13 +394,13 @@ fn build_responses(
     if successes.is_empty() {
         return Err(spec.error_at(&responses_pointer, "an operation needs a 2xx response"));
     }
-    if let Some(other) = result
-        .iter()
-        .find(|response| response.status < 200 || (300..400).contains(&response.status))
-    {
+    // A 1xx is an interim answer before the final one: a handler cannot
+    // return it as the operation's response.
+    if let Some(other) = result.iter().find(|response| response.status < 200) {
         return Err(spec.error_at(
             &pointer_join(&responses_pointer, &other.status.to_string()),
-            "only 2xx, 4xx and 5xx responses are supported",
+            "a 1xx status is an interim response, which a server cannot answer as the \
+             operation's result; document the final status instead",
         ));
     }
     result.sort_by_key(|response| response.status);
@@ -428,16 +428,17 @@ fn listed_response(
     status: u16,
     response: &ReferenceOr<OaResponse>,
 ) -> Result<Response, Diagnostic> {
-    let (response, shared) = match response {
-        ReferenceOr::Item(response) => (response.clone(), None),
+    let (response, shared, written_at) = match response {
+        ReferenceOr::Item(response) => (response.clone(), None, pointer.to_string()),
         ReferenceOr::Reference { reference } => (
             lookup(spec, pointer, reference, "responses", &components.responses)?,
             reference
                 .strip_prefix("#/components/responses/")
                 .map(str::to_string),
+            reference.trim_start_matches('#').to_string(),
         ),
     };
-    let mut response = build_response(spec, components, pointer, status, &response)?;
+    let mut response = build_response(spec, components, pointer, &written_at, status, &response)?;
     // Only responses with headers need a type of their own; the others
     // are a body or nothing, as compact inline as by name.
     if !response.headers.is_empty() && response.raw_media_type.is_none() {
@@ -446,10 +447,13 @@ fn listed_response(
     Ok(response)
 }
 
+/// `pointer` is where the operation lists the response, `written_at` where
+/// its definition is (under `components/responses` for a `$ref`).
 fn build_response(
     spec: &LoadedSpec,
     components: &Components,
     pointer: &str,
+    written_at: &str,
     status: u16,
     response: &OaResponse,
 ) -> Result<Response, Diagnostic> {
@@ -475,36 +479,32 @@ fn build_response(
     let mut headers = Vec::new();
     for (name, header) in &response.headers {
         let header_pointer = pointer_join(&pointer_join(pointer, "headers"), name);
-        let header = match header {
-            ReferenceOr::Item(header) => header.clone(),
-            ReferenceOr::Reference { reference } => lookup(
-                spec,
-                &header_pointer,
-                reference,
-                "headers",
-                &components.headers,
-            )?,
+        let header_written_at = pointer_join(&pointer_join(written_at, "headers"), name);
+        let (header, raw_pointer) = match header {
+            ReferenceOr::Item(header) => (header.clone(), header_written_at),
+            ReferenceOr::Reference { reference } => (
+                lookup(
+                    spec,
+                    &header_pointer,
+                    reference,
+                    "headers",
+                    &components.headers,
+                )?,
+                reference.trim_start_matches('#').to_string(),
+            ),
         };
-        let kind = match &header.format {
-            ParameterSchemaOrContent::Schema(ReferenceOr::Item(schema)) => {
-                match &schema.schema_kind {
-                    openapiv3::SchemaKind::Type(openapiv3::Type::Integer(_)) => {
-                        Some(HeaderKind::Integer)
-                    }
-                    openapiv3::SchemaKind::Type(openapiv3::Type::String(_)) => {
-                        Some(HeaderKind::String)
-                    }
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        let kind = kind.ok_or_else(|| {
-            spec.error_at(
-                &header_pointer,
-                format!("response header `{name}` must have an inline integer or string schema"),
-            )
-        })?;
+        // A header is text on the wire: integers, numbers and booleans are
+        // typed, and anything else (a string, a list in `simple` style, no
+        // schema at all) is the text as it is.
+        let kind = resolved_schema(spec, &pointer_join(&raw_pointer, "schema"))
+            .ok()
+            .and_then(schema_kind)
+            .map_or(HeaderKind::String, |kind| match kind {
+                "integer" => HeaderKind::Integer,
+                "number" => HeaderKind::Number,
+                "boolean" => HeaderKind::Boolean,
+                _ => HeaderKind::String,
+            });
         headers.push(ResponseHeader {
             name: name.clone(),
             required: header.required,
@@ -586,47 +586,46 @@ fn named_schema(
     }
 }
 
-/// The server answers its own errors (401, 404, 415, ...) with the body
-/// `{statusCode, error, message, errorCode}`; an error schema of the spec
-/// must have those properties, or those answers would not match it.
-pub(crate) fn check_error_bodies(
-    spec: &LoadedSpec,
-    operations: &[Operation],
-) -> Result<(), Diagnostic> {
-    const ERROR_BODY_PROPERTIES: &[&str] = &["statusCode", "error", "message"];
-    for operation in operations {
-        for response in operation
-            .responses
-            .iter()
-            .chain(&operation.default_response)
-            .filter(|response| response.is_error())
-        {
-            let Some(schema) = &response.schema else {
-                continue;
-            };
-            let pointer = pointer_join("/components/schemas", schema);
-            let properties = spec
-                .document
-                .pointer(&pointer_join(&pointer, "properties"))
-                .and_then(Value::as_object);
-            let missing: Vec<&str> = ERROR_BODY_PROPERTIES
+/// The shape of the router's own errors (401, 404, 415, ...) by default:
+/// the platform's body when every error response of the spec documents it
+/// (`statusCode`, `error`, `message`), RFC 9457 problem details otherwise.
+/// Implementations answer in any other shape through the trait's
+/// `router_error` hook.
+pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorShape {
+    const PLATFORM_PROPERTIES: &[&str] = &["statusCode", "error", "message"];
+    let mut schemas = operations
+        .iter()
+        .flat_map(|operation| {
+            operation
+                .responses
                 .iter()
-                .copied()
-                .filter(|name| properties.is_none_or(|properties| !properties.contains_key(*name)))
-                .collect();
-            if !missing.is_empty() {
-                return Err(spec.error_at(
-                    &pointer,
-                    format!(
-                        "error schema `{schema}` lacks {}: the server's own errors (401, 404, 415, ...) \
-                         use the body {{statusCode, error, message, errorCode}}",
-                        missing.join(", ")
-                    ),
-                ));
-            }
-        }
+                .chain(&operation.default_response)
+        })
+        .filter(|response| response.is_error())
+        .filter_map(|response| response.schema.as_deref())
+        .peekable();
+    if schemas.peek().is_none() {
+        return ErrorShape::Problem;
     }
-    Ok(())
+    let platform = schemas.all(|schema| {
+        let properties = spec
+            .document
+            .pointer(&pointer_join(
+                &pointer_join("/components/schemas", schema),
+                "properties",
+            ))
+            .and_then(Value::as_object);
+        properties.is_some_and(|properties| {
+            PLATFORM_PROPERTIES
+                .iter()
+                .all(|name| properties.contains_key(*name))
+        })
+    });
+    if platform {
+        ErrorShape::Platform
+    } else {
+        ErrorShape::Problem
+    }
 }
 
 /// The `components/responses` entries with headers that operations use, in

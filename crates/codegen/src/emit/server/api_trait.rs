@@ -4,7 +4,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::responses::response_enum_ident;
-use crate::model::{ApiModel, Operation};
+use crate::model::{ApiModel, ErrorShape, Operation};
 use crate::naming;
 
 pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
@@ -12,13 +12,15 @@ pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
         "The {} as a trait: implement it and serve it with [`router`].\n\n\
          Every request is authenticated with [`{trait_ident}::authorize`], decoded and \
          validated against the spec before the operation's method is called.\n\n\
-         Every operation has a default body answering 501 Not Implemented with the \
-         API's error body (the `Unimplemented` variant of its response), so an \
-         operation added to the spec does not break an implementation built before \
-         it. Override each operation the server serves.",
+         Every operation has a default body answering 501 Not Implemented (the \
+         `Unimplemented` variant of its response, shaped by \
+         [`{trait_ident}::router_error`] like every error the router answers by \
+         itself), so an operation added to the spec does not break an implementation \
+         built before it. Override each operation the server serves.",
         model.title
     ));
     let methods = model.operations.iter().map(trait_method);
+    let router_error = router_error_method(model.error_shape);
     quote! {
         #(#[doc = #docs])*
         pub trait #trait_ident: Send + Sync + 'static {
@@ -34,7 +36,40 @@ pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
                 request: AuthorizationRequest<'_>,
             ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
 
+            #router_error
+
             #(#methods)*
+        }
+    }
+}
+
+/// The hook through which the router's own errors take the API's shape.
+fn router_error_method(shape: ErrorShape) -> TokenStream {
+    let (said, render) = match shape {
+        ErrorShape::Platform => (
+            "the API's error body (`statusCode`, `error`, `message`, `errorCode` and, for a \
+             refused request, `errors`)",
+            quote!(into_platform_response),
+        ),
+        ErrorShape::Problem => (
+            "RFC 9457 problem details (`application/problem+json`), since the spec documents \
+             no error body of the router's shape",
+            quote!(into_problem_response),
+        ),
+    };
+    let docs = crate::format::doc_lines(&format!(
+        "Answers an error the router finds by itself: a request the spec's rules refuse \
+         (400, naming every broken rule), a missing or refused token (401, 403), an unknown \
+         path or method (404, 405), a body too large or of a media type the operation does \
+         not take (413, 415), an operation this server does not implement (501).\n\n\
+         The default answers with {said}. Override it to answer in the API's own error \
+         schema, built from the error's status, code, message and violations; a \
+         `WWW-Authenticate` challenge the router set is kept unless the response sets one."
+    ));
+    quote! {
+        #(#[doc = #docs])*
+        fn router_error(&self, error: RouterError) -> Response {
+            error.#render()
         }
     }
 }

@@ -69,7 +69,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use axum::response::{IntoResponse, Response};
         use #runtime_crate as runtime;
 
-        pub use #runtime_crate::{AuthError, AuthorizationRequest, RequestContext, RouterOptions};
+        pub use #runtime_crate::{AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions};
 
         /// The API's types, defined once in the types crate and shared with the client.
         pub use ::#types_crate as types;

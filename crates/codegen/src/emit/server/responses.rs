@@ -131,7 +131,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
                 match self {
                     #(#arms)*
                     #default_arm
-                    Self::Unimplemented(body) => body.into_response(),
+                    Self::Unimplemented(body) => body.into_router_error_response(),
                 }
             }
         }
@@ -286,6 +286,8 @@ fn header_field(header: &ResponseHeader) -> Ident {
 fn header_type(header: &ResponseHeader) -> TokenStream {
     let kind = match header.kind {
         HeaderKind::Integer => quote!(i64),
+        HeaderKind::Number => quote!(f64),
+        HeaderKind::Boolean => quote!(bool),
         HeaderKind::String => quote!(String),
     };
     if header.required {
@@ -316,6 +318,16 @@ fn insert_header(header: &ResponseHeader, value: TokenStream) -> TokenStream {
         (HeaderKind::Integer, false) => quote! {
             if let Some(value) = #value {
                 headers.insert(#name, axum::http::HeaderValue::from(value));
+            }
+        },
+        (HeaderKind::Number | HeaderKind::Boolean, true) => quote! {
+            if let Ok(value) = axum::http::HeaderValue::from_str(&#value.to_string()) {
+                headers.insert(#name, value);
+            }
+        },
+        (HeaderKind::Number | HeaderKind::Boolean, false) => quote! {
+            if let Some(value) = #value.and_then(|value| axum::http::HeaderValue::from_str(&value.to_string()).ok()) {
+                headers.insert(#name, value);
             }
         },
         (HeaderKind::String, true) => quote! {

@@ -54,15 +54,19 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
             router_with_options(api, RouterOptions::default())
         }
 
-        /// The router serving `api`: every operation of the spec, plus JSON
-        /// error bodies for unknown paths (404) and wrong methods (405).
+        /// The router serving `api`: every operation of the spec, plus error
+        /// bodies for unknown paths (404) and wrong methods (405). Every error
+        /// the router answers by itself goes through the trait's `router_error`.
         pub fn router_with_options<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
+            let api = Arc::new(api);
+            let shaper = Arc::clone(&api);
             axum::Router::new()
                 #(#routes)*
                 .fallback(runtime::not_found)
                 .method_not_allowed_fallback(runtime::method_not_allowed)
                 .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-                .with_state(Arc::new(api))
+                .with_state(api)
+                .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
         }
 
         #authenticate
