@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use tenant_codegen::Options;
 use tenant_codegen::cli::{Mode, codegen};
 use workspace_tests::{fixture, scratch_workspace, snapshot_dir, workspace_root};
 
@@ -19,7 +20,14 @@ fn run_codegen(spec: &Path) -> (Outcome, bool) {
     let scratch = scratch_workspace();
     let before = snapshot_dir(scratch.path());
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = codegen(scratch.path(), spec, Mode::Write, &mut out, &mut err);
+    let status = codegen(
+        scratch.path(),
+        spec,
+        Mode::Write,
+        &Options::default(),
+        &mut out,
+        &mut err,
+    );
     let unchanged = snapshot_dir(scratch.path()) == before;
     let outcome = Outcome {
         status,

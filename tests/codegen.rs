@@ -8,7 +8,7 @@ use std::path::Path;
 
 use tenant_codegen::cli::{Mode, codegen};
 use tenant_codegen::write::{Change, Drift, check_tree, write_tree};
-use tenant_codegen::{GeneratedTree, SPEC_FILE, generate};
+use tenant_codegen::{GeneratedTree, Options, SPEC_FILE, generate};
 use workspace_tests::{scratch_workspace, snapshot_dir, workspace_root};
 
 fn real_tree() -> GeneratedTree {
@@ -116,7 +116,14 @@ fn check_mode_writes_nothing_and_reports_drift() {
 
     let spec = workspace_root().join(SPEC_FILE);
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = codegen(scratch.path(), &spec, Mode::Check, &mut out, &mut err);
+    let status = codegen(
+        scratch.path(),
+        &spec,
+        Mode::Check,
+        &Options::default(),
+        &mut out,
+        &mut err,
+    );
 
     let err = String::from_utf8(err).unwrap();
     assert_eq!(status, 1);
@@ -135,6 +142,7 @@ fn check_mode_passes_on_the_checkout() {
         &workspace_root(),
         Path::new(SPEC_FILE),
         Mode::Check,
+        &Options::default(),
         &mut out,
         &mut err,
     );

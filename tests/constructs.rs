@@ -3,14 +3,20 @@
 //! the generator alters the output for dual content types, constrained
 //! strings, `oneOf`, open maps and response headers.
 
-use tenant_codegen::generate;
+use tenant_codegen::emit::PROJECT_CRATE_PREFIX;
+use tenant_codegen::{Options, generate_with};
 use workspace_tests::workspace_root;
 
 #[test]
 fn snapshot_of_each_construct() {
     insta::glob!("fixtures/constructs/*.yaml", |path| {
         let relative = path.strip_prefix(workspace_root()).unwrap();
-        let tree = generate(&workspace_root(), relative).unwrap_or_else(|err| panic!("{err}"));
+        // One crate name for every fixture: the snapshots show constructs.
+        let options = Options {
+            crate_prefix: Some(PROJECT_CRATE_PREFIX.into()),
+        };
+        let tree = generate_with(&workspace_root(), relative, &options)
+            .unwrap_or_else(|err| panic!("{err}"));
         let mut rendered = String::new();
         for file in tree
             .files

@@ -9,13 +9,13 @@
 
 use std::path::{Path, PathBuf};
 
-use tenant_codegen::emit::{CLIENT_CRATE, SERVER_CRATE, TYPES_CRATE};
-use tenant_codegen::{GENERATED_DIR, generate};
 use workspace_tests::{fixture, workspace_root};
 
 #[path = "scratch.rs"]
 mod scratch;
-use scratch::{cargo, rename_crates, runtime_dependencies, write_if_changed, write_workspace};
+use scratch::{
+    cargo, generate_named, runtime_dependencies, write_crates, write_if_changed, write_workspace,
+};
 
 fn construct_fixtures() -> Vec<PathBuf> {
     let mut fixtures: Vec<PathBuf> = std::fs::read_dir(fixture("constructs"))
@@ -39,19 +39,8 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
     for spec in construct_fixtures() {
         let prefix = spec.file_stem().unwrap().to_string_lossy().to_string();
         let relative = spec.strip_prefix(&root).unwrap();
-        let tree = generate(&root, relative).unwrap_or_else(|err| panic!("{err}"));
-        for file in &tree.files {
-            let inside = file.path.strip_prefix(GENERATED_DIR).unwrap();
-            let path = scratch.join(&prefix).join(inside);
-            write_if_changed(&path, &rename_crates(&file.contents, &prefix));
-        }
-        for package in [TYPES_CRATE, CLIENT_CRATE, SERVER_CRATE] {
-            let member = format!("{prefix}/{package}");
-            let mut path = toml::Table::new();
-            path.insert("path".into(), toml::Value::String(member.clone()));
-            dependencies.insert(format!("{prefix}-{package}"), toml::Value::Table(path));
-            members.push(member);
-        }
+        let tree = generate_named(&root, relative, &prefix);
+        members.extend(write_crates(&scratch, &prefix, &tree, &mut dependencies));
     }
     let roundtrips = write_roundtrip_crate(&scratch, &members);
     members.push(roundtrips.clone());
@@ -144,7 +133,7 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
          serde_json.workspace = true\ntokio.workspace = true\n"
     );
     for member in fixture_members {
-        let package = member.replace('/', "-");
+        let (_, package) = member.split_once('/').unwrap();
         manifest.push_str(&format!("{package}.workspace = true\n"));
     }
     for source in &sources {

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tenant_codegen::emit::{CLIENT_CRATE, RUNTIME_CRATE, SERVER_CRATE, TYPES_CRATE};
+use tenant_codegen::emit::{PROJECT_CRATE_PREFIX, RUNTIME_CRATE};
+use tenant_codegen::{GENERATED_DIR, GeneratedTree, Options, generate_with};
 use workspace_tests::workspace_root;
 
 /// Where every scratch workspace builds.
@@ -16,18 +17,40 @@ pub fn target_dir() -> PathBuf {
     workspace_root().join("target/construct-check/target")
 }
 
-/// `tenant-api-types` of fixture `one-of` becomes `one-of-tenant-api-types`,
-/// in manifests (kebab) and code (snake) alike.
-pub fn rename_crates(text: &str, prefix: &str) -> String {
-    let mut text = text.to_string();
-    for package in [TYPES_CRATE, CLIENT_CRATE, SERVER_CRATE] {
-        text = text.replace(package, &format!("{prefix}-{package}"));
-        text = text.replace(
-            &package.replace('-', "_"),
-            &format!("{}_{}", prefix.replace('-', "_"), package.replace('-', "_")),
-        );
+/// Generates the crates of `spec` as a scratch workspace member set named
+/// after `name`: fixture `one-of` gets `one-of-tenant-api-types`, ... (in
+/// manifests, kebab; in code, snake: `one_of_tenant_api_client`), so the
+/// crates of many specs live side by side.
+pub fn generate_named(root: &Path, spec: &Path, name: &str) -> GeneratedTree {
+    let options = Options {
+        crate_prefix: Some(format!("{name}-{PROJECT_CRATE_PREFIX}")),
+    };
+    generate_with(root, spec, &options).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// Writes `tree` under `scratch/name` and adds its three crates to
+/// `dependencies` (as path dependencies); returns the members.
+pub fn write_crates(
+    scratch: &Path,
+    name: &str,
+    tree: &GeneratedTree,
+    dependencies: &mut BTreeMap<String, toml::Value>,
+) -> Vec<String> {
+    let mut members = Vec::new();
+    for file in &tree.files {
+        let inside = file.path.strip_prefix(GENERATED_DIR).unwrap();
+        write_if_changed(&scratch.join(name).join(inside), &file.contents);
+        if inside.file_name().is_some_and(|file| file == "Cargo.toml") {
+            let package = inside.parent().unwrap().display().to_string();
+            let member = format!("{name}/{package}");
+            let mut path = toml::Table::new();
+            path.insert("path".into(), toml::Value::String(member.clone()));
+            dependencies.insert(package, toml::Value::Table(path));
+            members.push(member);
+        }
     }
-    text
+    assert_eq!(members.len(), 3, "three crates from {name}");
+    members
 }
 
 /// The real workspace's `[workspace.dependencies]` for the runtime crates the

@@ -43,6 +43,11 @@ enum Command {
         /// project's crates).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Name the crates `PREFIX-types`, `PREFIX-client` and `PREFIX-server`
+        /// [default: the spec's `info.x-rust-crate-prefix`, else its title in
+        /// kebab case].
+        #[arg(long, value_name = "PREFIX")]
+        crate_prefix: Option<String>,
     },
     /// Compare the spec at a git revision with the working spec: every change,
     /// classified breaking / possibly breaking / compatible, with its direction,
@@ -66,7 +71,12 @@ enum Command {
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Codegen { check, spec, out } => {
+        Command::Codegen {
+            check,
+            spec,
+            out,
+            crate_prefix,
+        } => {
             let mode = if check { Mode::Check } else { Mode::Write };
             let (root, spec) = match out {
                 // The spec stays relative to the workspace, the output goes
@@ -78,6 +88,7 @@ fn main() -> ExitCode {
                 &root,
                 &spec,
                 mode,
+                &tenant_codegen::Options { crate_prefix },
                 &mut std::io::stdout(),
                 &mut std::io::stderr(),
             );

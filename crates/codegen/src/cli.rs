@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::write::{check_tree, write_tree};
-use crate::{GENERATED_DIR, generate};
+use crate::{GENERATED_DIR, Options, generate_with};
 
 /// Whether to write `generated/` or only compare it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,12 +21,13 @@ pub fn codegen(
     root: &Path,
     spec: &Path,
     mode: Mode,
+    options: &Options,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
     // Output goes to a terminal or a test buffer; a failed print is not worth
     // failing the run for, so write errors are ignored.
-    let tree = match generate(root, spec) {
+    let tree = match generate_with(root, spec, options) {
         Ok(tree) => tree,
         Err(diagnostic) => {
             let _ = writeln!(err, "{diagnostic}");

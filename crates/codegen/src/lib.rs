@@ -34,13 +34,41 @@ pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory the generator owns, relative to the workspace root.
 pub const GENERATED_DIR: &str = "generated";
 
+/// What the command line may say beyond the spec.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The generated crates are `{prefix}-types`, `{prefix}-client` and
+    /// `{prefix}-server`; without it, the spec's `info.x-rust-crate-prefix`,
+    /// else its title, decides.
+    pub crate_prefix: Option<String>,
+}
+
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
+    generate_with(workspace_root, spec_file, &Options::default())
+}
+
+/// [`generate`] with the command line's [`Options`].
+pub fn generate_with(
+    workspace_root: &Path,
+    spec_file: &Path,
+    options: &Options,
+) -> Result<GeneratedTree, Diagnostic> {
+    if let Some(cause) = options
+        .crate_prefix
+        .as_deref()
+        .and_then(emit::crate_prefix_error)
+    {
+        return Err(Diagnostic::new(spec_file, cause));
+    }
     let mut spec = load::load_spec(workspace_root, spec_file)?;
     inline::name_operations(&mut spec);
     inline::name_inline_schemas(&mut spec)?;
     let mut model = model::build_model(&spec)?;
+    if let Some(prefix) = &options.crate_prefix {
+        model.crates = emit::CrateNames::with_prefix(prefix);
+    }
     let mut types_rewrite = emit::types::TypesRewrite::of(&model);
     let openapi = emit::progenitor::openapi_view(&spec)?;
     // From here on, the spec serves for its path only, and the model's
@@ -100,20 +128,21 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
              disable_all_formatting = true",
         ),
     }];
+    let names = &model.crates;
     let crates = [
         (
-            emit::TYPES_CRATE,
-            emit::manifest::types_manifest(dependencies),
+            &names.types,
+            emit::manifest::types_manifest(names, &model.title, dependencies),
             types,
         ),
         (
-            emit::CLIENT_CRATE,
-            emit::manifest::client_manifest(dependencies),
+            &names.client,
+            emit::manifest::client_manifest(names, &model.title, dependencies),
             client,
         ),
         (
-            emit::SERVER_CRATE,
-            emit::manifest::server_manifest(),
+            &names.server,
+            emit::manifest::server_manifest(names, &model.title),
             server,
         ),
     ];

@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 
 use crate::diagnostic::Diagnostic;
-use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
+use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{ApiModel, MULTIPART, Operation, ParameterShape, Scalar};
 use crate::naming;
@@ -27,7 +27,7 @@ pub fn emit_client(
     let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
     let mut client: syn::File = syn::parse2(client)
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
-    reexport_types(&mut client).map_err(internal)?;
+    reexport_types(&mut client, &model.crates.types).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
     // Only a `default` response makes progenitor write a second catch-all.
     if model
@@ -44,7 +44,12 @@ pub fn emit_client(
     let multipart: Option<syn::Item> = if uploads.is_empty() {
         None
     } else {
-        let items = parse_template(spec, "client_multipart.rs", MULTIPART_TEMPLATE)?.items;
+        // The template's doctest names the project's own client crate.
+        let source = MULTIPART_TEMPLATE.replace(
+            &crate_ident(crate::emit::CLIENT_CRATE).to_string(),
+            &crate_ident(&model.crates.client).to_string(),
+        );
+        let items = parse_template(spec, "client_multipart.rs", &source)?.items;
         Some(syn::parse_quote! {
             pub mod multipart {
                 #(#items)*
@@ -94,8 +99,8 @@ pub fn emit_client(
 
 /// Replaces progenitor's `pub mod types { .. }` with a re-export of the types
 /// crate, whose contents are that module's (the same run's type space).
-fn reexport_types(file: &mut syn::File) -> Result<(), String> {
-    let types_crate = crate_ident(TYPES_CRATE);
+fn reexport_types(file: &mut syn::File, types_package: &str) -> Result<(), String> {
+    let types_crate = crate_ident(types_package);
     let position = file
         .items
         .iter()
@@ -263,7 +268,7 @@ impl syn::visit_mut::VisitMut for FormContentType {
 }
 
 fn crate_docs(model: &ApiModel) -> Vec<String> {
-    let crate_name = crate_ident(crate::emit::CLIENT_CRATE);
+    let crate_name = crate_ident(&model.crates.client);
     let mut text = format!(
         "Client of the {title} (version {version}).
 

@@ -25,13 +25,74 @@ use std::sync::Mutex;
 use crate::diagnostic::Diagnostic;
 use crate::load::LoadedSpec;
 
-/// The generated crates' package names.
+/// The project's own crates' prefix (`spec/tenant-management.yaml` names it
+/// in `info.x-rust-crate-prefix`): `tenant-api-types`, `tenant-api-client`,
+/// `tenant-api-server`.
+pub const PROJECT_CRATE_PREFIX: &str = "tenant-api";
+/// The project's own generated crates' package names.
 pub const TYPES_CRATE: &str = "tenant-api-types";
 pub const CLIENT_CRATE: &str = "tenant-api-client";
 pub const SERVER_CRATE: &str = "tenant-api-server";
 /// The hand-written runtime the server crate depends on, as `progenitor-client`
 /// is for the client.
 pub const RUNTIME_CRATE: &str = "tenant-server-runtime";
+
+/// The package names of the three generated crates: `{prefix}-types`,
+/// `{prefix}-client` and `{prefix}-server`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrateNames {
+    pub types: String,
+    pub client: String,
+    pub server: String,
+}
+
+impl CrateNames {
+    /// The names for `prefix`, which [`crate_prefix_error`] accepts.
+    pub fn with_prefix(prefix: &str) -> Self {
+        Self {
+            types: format!("{prefix}-types"),
+            client: format!("{prefix}-client"),
+            server: format!("{prefix}-server"),
+        }
+    }
+
+    /// The names an API titled `title` gets when nothing else is said: the
+    /// title in kebab case, ASCII letters and digits only (`Swagger Petstore`
+    /// gives `swagger-petstore-types`, ...).
+    pub fn from_title(title: &str) -> Self {
+        // A word with other letters is left out rather than mangled.
+        let kebab = heck::ToKebabCase::to_kebab_case(title);
+        let words: Vec<&str> = kebab
+            .split('-')
+            .filter(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric()))
+            .collect();
+        let mut prefix = words.join("-");
+        // A package name starts with a letter.
+        if !prefix.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            prefix = if prefix.is_empty() {
+                "api".to_string()
+            } else {
+                format!("api-{prefix}")
+            };
+        }
+        Self::with_prefix(&prefix)
+    }
+}
+
+/// Why `prefix` cannot start a package name, if it cannot: ASCII letters,
+/// digits, `-` and `_`, starting with a letter.
+pub fn crate_prefix_error(prefix: &str) -> Option<String> {
+    let valid = prefix.starts_with(|c: char| c.is_ascii_alphabetic())
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (!valid).then(|| {
+        format!(
+            "the crate prefix `{prefix}` must start with an ASCII letter and hold only \
+             ASCII letters, digits, `-` and `_`"
+        )
+    })
+}
 
 /// The Rust path of a crate given its package name.
 pub fn crate_ident(package: &str) -> proc_macro2::Ident {
@@ -140,6 +201,55 @@ mod tests {
         let outcome: Result<(), Diagnostic> =
             run_generator(&spec(), "generating", || Err("bad schema".into()));
         assert_eq!(outcome.unwrap_err().cause, "generating failed: bad schema");
+    }
+
+    #[test]
+    fn crate_names_follow_the_title() {
+        for (title, types) in [
+            ("Swagger Petstore", "swagger-petstore-types"),
+            (
+                "Discord HTTP API (Preview)",
+                "discord-http-api-preview-types",
+            ),
+            ("USPTO Data Set API", "uspto-data-set-api-types"),
+            ("1Password Connect", "api-1password-connect-types"),
+            ("Café API", "api-types"),
+            ("Ünïcode ✓", "api-types"),
+            ("", "api-types"),
+        ] {
+            assert_eq!(CrateNames::from_title(title).types, types, "{title:?}");
+        }
+        let names = CrateNames::with_prefix("tenant-api");
+        assert_eq!(
+            [names.types, names.client, names.server],
+            ["tenant-api-types", "tenant-api-client", "tenant-api-server"]
+        );
+        assert!(crate_prefix_error("my_api-2").is_none());
+        for bad in ["", "2api", "my api", "my/api", "ä"] {
+            assert!(crate_prefix_error(bad).is_some(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn the_spec_may_name_its_crates() {
+        let model = |info: &str| {
+            let text = format!(
+                "openapi: 3.0.3\ninfo: {info}\npaths:\n  /a:\n    get:\n      operationId: a\n      \
+                 responses: {{'204': {{description: none}}}}\n"
+            );
+            let spec = crate::load::parse_spec(std::path::Path::new("spec.yaml"), text.as_bytes())
+                .unwrap();
+            crate::model::build_model(&spec)
+        };
+        let named = model("{title: Pets, version: '1', x-rust-crate-prefix: zoo}").unwrap();
+        assert_eq!(named.crates.server, "zoo-server");
+        assert_eq!(
+            model("{title: Pets, version: '1'}").unwrap().crates.client,
+            "pets-client"
+        );
+        let error = model("{title: Pets, version: '1', x-rust-crate-prefix: 'a b'}").unwrap_err();
+        assert_eq!(error.position.map(|position| position.line), Some(2));
+        assert!(error.cause.contains("`a b`"), "{error}");
     }
 
     /// Tests that touch the process-wide panic hook take turns.

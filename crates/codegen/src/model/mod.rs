@@ -63,6 +63,9 @@ pub struct ApiModel {
     /// How the router's own errors are answered unless the implementation
     /// says otherwise.
     pub error_shape: ErrorShape,
+    /// The generated crates' package names: from `info.x-rust-crate-prefix`,
+    /// else from the title (the command line may override both).
+    pub crates: crate::emit::CrateNames,
 }
 
 /// The default body of the router's own errors (400, 401, 404, 415, ...).
@@ -367,6 +370,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     let error_shape = operations::error_shape(spec, &operations);
     let shared_responses = operations::shared_responses(spec, &operations)?;
     let validators = validation::compile(spec, &operations)?;
+    let crates = crate_names(spec, &openapi.info)?;
 
     Ok(ApiModel {
         openapi: openapi.clone(),
@@ -379,7 +383,28 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         shared_responses,
         validators,
         error_shape,
+        crates,
     })
+}
+
+/// The crates' names: `info.x-rust-crate-prefix` when the spec sets it,
+/// else the title's.
+fn crate_names(
+    spec: &LoadedSpec,
+    info: &openapiv3::Info,
+) -> Result<crate::emit::CrateNames, Diagnostic> {
+    const PREFIX: &str = "x-rust-crate-prefix";
+    match info.extensions.get(PREFIX) {
+        None => Ok(crate::emit::CrateNames::from_title(&info.title)),
+        Some(serde_json::Value::String(prefix)) => match crate::emit::crate_prefix_error(prefix) {
+            None => Ok(crate::emit::CrateNames::with_prefix(prefix)),
+            Some(cause) => Err(spec.error_at(&pointer_join("/info", PREFIX), cause)),
+        },
+        Some(_) => Err(spec.error_at(
+            &pointer_join("/info", PREFIX),
+            format!("`{PREFIX}` must be a string, such as `my-api`"),
+        )),
+    }
 }
 
 /// Each parameter of `parameters` with its pointer, under `owner`.

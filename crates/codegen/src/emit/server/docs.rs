@@ -5,12 +5,12 @@
 use proc_macro2::Ident;
 
 use super::responses::response_enum_ident;
-use crate::emit::{SERVER_CRATE, crate_ident};
+use crate::emit::crate_ident;
 use crate::model::ApiModel;
 use crate::naming;
 
 pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
-    let crate_name = crate_ident(SERVER_CRATE);
+    let crate_name = crate_ident(&model.crates.server);
     let mut methods = String::new();
     let mut imports = vec![
         trait_ident.to_string(),

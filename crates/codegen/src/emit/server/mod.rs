@@ -28,13 +28,13 @@ mod validate;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use crate::emit::{RUNTIME_CRATE, TYPES_CRATE, crate_ident};
+use crate::emit::{RUNTIME_CRATE, crate_ident};
 use crate::model::ApiModel;
 use crate::naming;
 
 pub fn emit_server(model: &ApiModel) -> TokenStream {
     let trait_ident = trait_ident(model);
-    let types_crate = crate_ident(TYPES_CRATE);
+    let types_crate = crate_ident(&model.crates.types);
     let runtime_crate = crate_ident(RUNTIME_CRATE);
 
     let docs = docs::crate_docs(model, &trait_ident);
