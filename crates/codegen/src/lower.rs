@@ -138,6 +138,9 @@ pub(crate) fn visit_schemas(document: &mut Value, visit: &mut impl FnMut(&mut Va
         for (kind, entries) in components.iter_mut() {
             let pointer = pointer_join("/components", kind);
             match (kind.as_str(), entries) {
+                // Data, not schemas.
+                ("examples", _) => {}
+                (kind, _) if kind.starts_with("x-") => {}
                 ("schemas", Value::Object(schemas)) => {
                     for (name, schema) in schemas.iter_mut() {
                         visit_schema(schema, &pointer_join(&pointer, name), visit);

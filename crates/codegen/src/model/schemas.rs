@@ -196,3 +196,49 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    fn checked(schema: serde_json::Value) -> Result<(), String> {
+        let text = serde_json::to_string(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "components": {"schemas": {"S": schema}},
+        }))
+        .unwrap();
+        let spec =
+            crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes()).unwrap();
+        super::check_schemas(&spec).map_err(|err| err.to_string())
+    }
+
+    /// The keywords 3.0 cannot spell are read as schemas too: their
+    /// patterns must compile, and so must those of their subschemas.
+    #[test]
+    fn patterns_under_json_schema_keywords_are_checked_with_their_place() {
+        let error = checked(json!({"patternProperties": {"^(x": {}}})).unwrap_err();
+        assert!(
+            error.contains("`^(x` is not a valid ECMA-262 regular expression")
+                && error.contains("(at /components/schemas/S/patternProperties/^(x)"),
+            "{error}"
+        );
+        let error = checked(json!({"prefixItems": [true, {"pattern": "["}]})).unwrap_err();
+        assert!(
+            error.contains("(at /components/schemas/S/prefixItems/1/pattern)"),
+            "{error}"
+        );
+        let error = checked(json!({"if": {"properties": {"a": {"type": "text"}}}})).unwrap_err();
+        assert!(error.contains("unknown schema type `text`"), "{error}");
+        assert_eq!(
+            checked(json!({
+                "patternProperties": {"^x-": {"type": "string"}},
+                "unevaluatedProperties": false,
+                "dependentSchemas": {"a": {"required": ["b"]}},
+                "contains": {"pattern": "^a"},
+                "unknownKeyword": {"type": "not-a-type"},
+            })),
+            Ok(())
+        );
+    }
+}

@@ -615,9 +615,15 @@ impl Compiler<'_> {
             checks.push(self.alternatives(object, variants, pointer, false)?);
         }
         let has_any = |keywords: &[&str]| keywords.iter().any(|key| object.contains_key(*key));
-        let values: Option<Vec<Value>> = object
-            .get("enum")
-            .and_then(Value::as_array)
+        // `const` is JSON Schema's one-value `enum` (a 3.1 document's is
+        // already one; a 3.0 document may still use it).
+        let listed: Option<Vec<Value>> = match (object.get("enum"), object.get("const")) {
+            (Some(Value::Array(values)), _) => Some(values.clone()),
+            (None, Some(value)) => Some(vec![value.clone()]),
+            _ => None,
+        };
+        let values: Option<Vec<Value>> = listed
+            .as_ref()
             .map(|values| values.iter().filter(|v| !v.is_null()).cloned().collect());
         let kind = object.get("type").and_then(Value::as_str).or_else(|| {
             if has_any(OBJECT_TYPING_KEYWORDS) {
@@ -631,7 +637,7 @@ impl Compiler<'_> {
             }
         });
         match (kind, values) {
-            (Some("string"), _) => checks.push(string_check(object)),
+            (Some("string"), values) => checks.push(string_check(object, values)),
             (_, Some(values)) => checks.push(Check::Values(values)),
             (Some("object"), None) => checks.push(self.object(object, pointer)?),
             (Some("array"), None) => checks.push(self.array(object, pointer)?),
@@ -649,7 +655,7 @@ impl Compiler<'_> {
                     let check = match kind {
                         "object" => self.object(object, pointer)?,
                         "array" => self.array(object, pointer)?,
-                        "string" => string_check(object),
+                        "string" => string_check(object, None),
                         _ => number_check(object, kind),
                     };
                     if !check.is_type_only() {
@@ -695,10 +701,7 @@ impl Compiler<'_> {
         }
         // An `enum` listing `null` allows it as `nullable` does: typify types
         // such a field as an `Option` whose `None` goes out as `null`.
-        let null_in_enum = object
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.contains(&Value::Null));
+        let null_in_enum = listed.is_some_and(|values| values.contains(&Value::Null));
         if object.get("nullable") == Some(&Value::Bool(true)) || null_in_enum {
             check = Check::Nullable(Box::new(check));
         }
@@ -1081,8 +1084,9 @@ fn count(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
     usize::try_from(schema.get(keyword)?.as_u64()?).ok()
 }
 
-fn string_check(schema: &Map<String, Value>) -> Check {
-    let allowed = schema.get("enum").and_then(Value::as_array).map(|values| {
+/// The checks of a string; `values`, the `enum` (or `const`) without `null`.
+fn string_check(schema: &Map<String, Value>, values: Option<Vec<Value>>) -> Check {
+    let allowed = values.map(|values| {
         values
             .iter()
             .filter_map(Value::as_str)
@@ -1360,6 +1364,22 @@ mod tests {
             panic!("null in the enum makes the check nullable");
         };
         assert!(matches!(*inner, Check::String(_)));
+    }
+
+    #[test]
+    fn const_is_a_one_value_enum() {
+        let Check::String(string) = compile_schema(json!({"type": "string", "const": "x"})) else {
+            panic!()
+        };
+        assert_eq!(string.allowed, Some(vec!["x".to_string()]));
+        assert_eq!(
+            compile_schema(json!({"const": 3})),
+            Check::Values(vec![json!(3)])
+        );
+        assert!(matches!(
+            compile_schema(json!({"const": null})),
+            Check::Nullable(inner) if *inner == Check::Values(Vec::new())
+        ));
     }
 
     #[test]
