@@ -456,7 +456,7 @@ pub(crate) fn compile_inline(
     schema: &Value,
     pointer: &str,
 ) -> Result<Check, Diagnostic> {
-    Compiler { spec }.check(schema, pointer)
+    Compiler::new(spec).check(schema, pointer)
 }
 
 /// The validators of every schema reachable from a request body, by name.
@@ -486,7 +486,7 @@ pub(crate) fn compile(
         .into_iter()
         .map(|name| {
             let pointer = pointer_join("/components/schemas", &name);
-            let check = Compiler { spec }.check(component_schema(spec, &name)?, &pointer)?;
+            let check = Compiler::new(spec).check(component_schema(spec, &name)?, &pointer)?;
             Ok(Validator {
                 schema: name,
                 check,
@@ -588,11 +588,33 @@ enum Members {
     Items,
 }
 
+#[derive(Clone, Copy)]
 struct Compiler<'a> {
     spec: &'a LoadedSpec,
+    /// Whether the schemas compiled are the server's alone (under `not`,
+    /// `if`/`then`/`else`, `prefixItems`, ...), which no type is generated
+    /// from: there an untyped schema with `properties` constrains objects
+    /// only, as JSON Schema says, instead of requiring an object as the
+    /// struct typify makes of it does.
+    server_only: bool,
 }
 
-impl Compiler<'_> {
+impl<'a> Compiler<'a> {
+    fn new(spec: &'a LoadedSpec) -> Self {
+        Self {
+            spec,
+            server_only: false,
+        }
+    }
+
+    /// The compiler of the subschemas only the server reads.
+    fn server_only(self) -> Self {
+        Self {
+            server_only: true,
+            ..self
+        }
+    }
+
     fn check(&self, schema: &Value, pointer: &str) -> Result<Check, Diagnostic> {
         let object = match schema {
             Value::Object(object) => object,
@@ -626,7 +648,7 @@ impl Compiler<'_> {
             .as_ref()
             .map(|values| values.iter().filter(|v| !v.is_null()).cloned().collect());
         let kind = object.get("type").and_then(Value::as_str).or_else(|| {
-            if has_any(OBJECT_TYPING_KEYWORDS) {
+            if !self.server_only && has_any(OBJECT_TYPING_KEYWORDS) {
                 Some("object")
             } else {
                 // An untyped enum of strings (a lowered `const`, say) is a string.
@@ -665,17 +687,24 @@ impl Compiler<'_> {
             }
         }
         if let Some(excluded) = object.get("not") {
-            checks.push(match self.check(excluded, &pointer_join(pointer, "not"))? {
-                Check::Any => Check::Never,
-                Check::Never => Check::Any,
-                check => Check::Not(Box::new(check)),
-            });
+            checks.push(
+                match self
+                    .server_only()
+                    .check(excluded, &pointer_join(pointer, "not"))?
+                {
+                    Check::Any => Check::Never,
+                    Check::Never => Check::Any,
+                    check => Check::Not(Box::new(check)),
+                },
+            );
         }
         if let Some(condition) = object.get("if") {
             checks.push(self.conditional(object, condition, pointer)?);
         }
         if let Some(rest) = object.get("unevaluatedProperties") {
-            let rest = self.additional(rest, &pointer_join(pointer, "unevaluatedProperties"))?;
+            let rest = self
+                .server_only()
+                .additional(rest, &pointer_join(pointer, "unevaluatedProperties"))?;
             let evaluated =
                 self.evaluated(schema, pointer, Members::Properties, &mut Vec::new())?;
             if rest != Additional::Allowed && evaluated != Evaluated::Everything {
@@ -683,7 +712,9 @@ impl Compiler<'_> {
             }
         }
         if let Some(rest) = object.get("unevaluatedItems") {
-            let rest = self.additional(rest, &pointer_join(pointer, "unevaluatedItems"))?;
+            let rest = self
+                .server_only()
+                .additional(rest, &pointer_join(pointer, "unevaluatedItems"))?;
             let evaluated = self.evaluated(schema, pointer, Members::Items, &mut Vec::new())?;
             if rest != Additional::Allowed && evaluated != Evaluated::Everything {
                 checks.push(Check::UnevaluatedItems { evaluated, rest });
@@ -766,20 +797,27 @@ impl Compiler<'_> {
         pointer: &str,
     ) -> Result<Check, Diagnostic> {
         let branch = |keyword: &str| match schema.get(keyword) {
-            Some(branch) => self.check(branch, &pointer_join(pointer, keyword)),
+            Some(branch) => self
+                .server_only()
+                .check(branch, &pointer_join(pointer, keyword)),
             None => Ok(Check::Any),
         };
         let (then, otherwise) = (branch("then")?, branch("else")?);
-        Ok(match self.check(condition, &pointer_join(pointer, "if"))? {
-            _ if then.is_any() && otherwise.is_any() => Check::Any,
-            Check::Any => then,
-            Check::Never => otherwise,
-            condition => Check::Conditional {
-                condition: Box::new(condition),
-                then: Box::new(then),
-                otherwise: Box::new(otherwise),
+        Ok(
+            match self
+                .server_only()
+                .check(condition, &pointer_join(pointer, "if"))?
+            {
+                _ if then.is_any() && otherwise.is_any() => Check::Any,
+                Check::Any => then,
+                Check::Never => otherwise,
+                condition => Check::Conditional {
+                    condition: Box::new(condition),
+                    then: Box::new(then),
+                    otherwise: Box::new(otherwise),
+                },
             },
-        })
+        )
     }
 
     /// What a schema that may be `false` says of the members it is about.
@@ -872,7 +910,9 @@ impl Compiler<'_> {
                     parts.push(Evaluated::Everything);
                 }
                 if let Some(contains) = object.get("contains") {
-                    let check = self.check(contains, &pointer_join(pointer, "contains"))?;
+                    let check = self
+                        .server_only()
+                        .check(contains, &pointer_join(pointer, "contains"))?;
                     parts.push(Evaluated::Matching(Box::new(check)));
                 }
             }
@@ -898,7 +938,7 @@ impl Compiler<'_> {
         }
         if let Some(condition) = object.get("if") {
             let at = pointer_join(pointer, "if");
-            let check = self.check(condition, &at)?;
+            let check = self.server_only().check(condition, &at)?;
             let mut taken = vec![self.evaluated_by(condition, &at, members, visiting, false)?];
             if let Some(then) = object.get("then") {
                 let at = pointer_join(pointer, "then");
@@ -960,9 +1000,12 @@ impl Compiler<'_> {
             _ => Additional::Allowed,
         };
         let property_names = match schema.get("propertyNames") {
-            Some(names) => Some(self.check(names, &pointer_join(pointer, "propertyNames"))?)
-                .filter(|check| !check.is_any())
-                .map(Box::new),
+            Some(names) => Some(
+                self.server_only()
+                    .check(names, &pointer_join(pointer, "propertyNames"))?,
+            )
+            .filter(|check| !check.is_any())
+            .map(Box::new),
             None => None,
         };
         let mut dependent_required = Vec::new();
@@ -987,7 +1030,7 @@ impl Compiler<'_> {
                     }
                     schema => {
                         let at = pointer_join(&pointer_join(pointer, keyword), name);
-                        let check = self.check(schema, &at)?;
+                        let check = self.server_only().check(schema, &at)?;
                         if !check.is_any() {
                             dependent_schemas.push((name.clone(), check));
                         }
@@ -1014,7 +1057,8 @@ impl Compiler<'_> {
         let mut prefix = Vec::new();
         if let Some(schemas) = schema.get("prefixItems").and_then(Value::as_array) {
             for (index, item) in schemas.iter().enumerate() {
-                prefix.push(self.check(item, &format!("{pointer}/prefixItems/{index}"))?);
+                let at = format!("{pointer}/prefixItems/{index}");
+                prefix.push(self.server_only().check(item, &at)?);
             }
         }
         let mut max_items = count(schema, "maxItems");
@@ -1033,7 +1077,9 @@ impl Compiler<'_> {
         };
         let contains = match schema.get("contains") {
             Some(contains) => {
-                let check = self.check(contains, &pointer_join(pointer, "contains"))?;
+                let check = self
+                    .server_only()
+                    .check(contains, &pointer_join(pointer, "contains"))?;
                 let min = count(schema, "minContains").unwrap_or(1);
                 let max = count(schema, "maxContains");
                 // `minContains: 0` without a maximum holds for every list.
@@ -1161,7 +1207,7 @@ mod tests {
             .pointer("/components/schemas/S")
             .unwrap()
             .clone();
-        Compiler { spec: &spec }
+        Compiler::new(&spec)
             .check(&schema, "/components/schemas/S")
             .unwrap()
     }
@@ -1416,7 +1462,7 @@ mod tests {
         )
         .unwrap();
         let schema = spec.document["components"]["schemas"]["S"].clone();
-        Compiler { spec: &spec }
+        Compiler::new(&spec)
             .check(&schema, "/components/schemas/S")
             .unwrap()
     }
@@ -1528,6 +1574,18 @@ mod tests {
             compile_schema(json!({"if": {"required": ["a"]}, "then": {}, "else": {}})),
             Check::Any
         );
+        // Typify types an untyped schema with `properties` as a struct, so
+        // it requires an object; under `not` no type is generated, and it
+        // constrains objects only, as JSON Schema says: every other value
+        // matches it, and `not` refuses them.
+        assert!(matches!(
+            compile_schema(json!({"properties": {"a": {"type": "string"}}})),
+            Check::Object(_)
+        ));
+        assert!(matches!(
+            compile_schema(json!({"not": {"properties": {"a": {"type": "string"}}}})),
+            Check::Not(inner) if matches!(*inner, Check::IfType(_))
+        ));
         let Check::Conditional {
             then, otherwise, ..
         } = compile_schema(json!({"if": {"required": ["a"]}, "then": {"required": ["b"]}}))

@@ -7,11 +7,10 @@
 
 use proc_macro2::{Delimiter, Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote};
+use serde_json::Value;
 
 use crate::emit::{RUNTIME_CRATE, crate_ident};
 use crate::model::ApiModel;
-use serde_json::Value;
-
 use crate::model::validation::{
     Additional, ArrayCheck, Bound, Check, Contains, Evaluated, NumberCheck, ObjectCheck,
     StringCheck,
@@ -272,62 +271,31 @@ fn pattern_matches(pattern: &str, subject: TokenStream) -> TokenStream {
 }
 
 fn render_object(object: &ObjectCheck, entry: Entry) -> TokenStream {
-    // One optional property and nothing else to check: nesting its `if let`
-    // inside the object's would be a collapsible `if` to clippy.
-    if let [(name, property)] = object.properties.as_slice()
-        && object.min_properties.is_none()
-        && object.max_properties.is_none()
-        && object.required.is_empty()
-        && matches!(object.additional, Additional::Allowed)
-        && object.patterns.is_empty()
-        && object.property_names.is_none()
-        && object.dependent_required.is_empty()
-        && object.dependent_schemas.is_empty()
-    {
-        let inner = render(property);
-        let read = entry.read(quote!(expect_object), quote!(value.as_object()));
-        return quote! {
-            if let Some(object) = #read
-                && let Some(value) = object.get(#name)
-            {
-                let at = &at.property(#name);
-                #inner
-            }
-        };
-    }
-    let mut checks = Vec::new();
+    let mut before = Vec::new();
     if let Some(min) = object.min_properties {
-        checks.push(quote!(check::min_properties(object, #min, at, out);));
+        before.push(quote!(check::min_properties(object, #min, at, out);));
     }
     if let Some(max) = object.max_properties {
-        checks.push(quote!(check::max_properties(object, #max, at, out);));
+        before.push(quote!(check::max_properties(object, #max, at, out);));
     }
     if !object.required.is_empty() {
         let required = &object.required;
-        checks.push(quote!(check::required(object, at, &[#(#required),*], out);));
+        before.push(quote!(check::required(object, at, &[#(#required),*], out);));
     }
     for (name, required) in &object.dependent_required {
-        checks.push(quote!(check::dependent_required(object, at, #name, &[#(#required),*], out);));
+        before.push(quote!(check::dependent_required(object, at, #name, &[#(#required),*], out);));
     }
-    for (name, property) in &object.properties {
-        let inner = render(property);
-        checks.push(quote! {
-            if let Some(value) = object.get(#name) {
-                let at = &at.property(#name);
-                #inner
-            }
-        });
-    }
+    let mut after = Vec::new();
     let known = &object.known;
     if object.patterns.is_empty() {
         match &object.additional {
             Additional::Allowed => {}
             Additional::Forbidden => {
-                checks.push(quote!(check::no_other_properties(object, at, &[#(#known),*], out);));
+                after.push(quote!(check::no_other_properties(object, at, &[#(#known),*], out);));
             }
             Additional::Checked(extra) => {
                 let inner = render(extra);
-                checks.push(quote! {
+                after.push(quote! {
                     for (name, value) in object {
                         if ![#(#known),*].contains(&name) {
                             let at = &at.property(name);
@@ -338,11 +306,11 @@ fn render_object(object: &ObjectCheck, entry: Entry) -> TokenStream {
             }
         }
     } else {
-        checks.push(render_patterns(object));
+        after.push(render_patterns(object));
     }
     if let Some(names) = &object.property_names {
         let fits = passes(names);
-        checks.push(quote! {
+        after.push(quote! {
             for name in object.keys() {
                 let fits = {
                     let value = &Value::String(name.into());
@@ -355,12 +323,39 @@ fn render_object(object: &ObjectCheck, entry: Entry) -> TokenStream {
         });
     }
     for (name, dependent) in &object.dependent_schemas {
-        checks.push(guarded(
+        after.push(guarded(
             quote!(object.contains_key(#name)),
             render(dependent),
         ));
     }
+    after.retain(|tokens| !tokens.is_empty());
     let read = entry.read(quote!(expect_object), quote!(value.as_object()));
+    // One optional property and nothing else to check: nesting its `if let`
+    // inside the object's would be a collapsible `if` to clippy.
+    if let [(name, property)] = object.properties.as_slice()
+        && before.is_empty()
+        && after.is_empty()
+    {
+        let inner = render(property);
+        return quote! {
+            if let Some(object) = #read
+                && let Some(value) = object.get(#name)
+            {
+                let at = &at.property(#name);
+                #inner
+            }
+        };
+    }
+    let properties = object.properties.iter().map(|(name, property)| {
+        let inner = render(property);
+        quote! {
+            if let Some(value) = object.get(#name) {
+                let at = &at.property(#name);
+                #inner
+            }
+        }
+    });
+    let checks: Vec<TokenStream> = before.into_iter().chain(properties).chain(after).collect();
     if checks.is_empty() {
         entry.type_only(quote!(expect_object))
     } else {
