@@ -1,8 +1,10 @@
 //! The request-body rules the server checks, compiled from the schemas.
 //!
 //! The types crate cannot express every constraint (`minItems`, formats,
-//! `x-validation-message`, and it stops at the first error), so the server
-//! validates each body against its schema before typing it. This module turns
+//! `x-validation-message`, the JSON Schema keywords 3.0 cannot spell such
+//! as `prefixItems` or `unevaluatedProperties`, and it stops at the first
+//! error), so the server validates each body (and parameter) against its
+//! schema before typing it: every validation keyword, exactly. This module turns
 //! the schemas a request body reaches into a small tree of [`Check`]s; the
 //! server emitter renders the tree as Rust. Keeping the compilation here,
 //! where every other rule of the spec is read, lets the emitter work from the
