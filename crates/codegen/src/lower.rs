@@ -15,12 +15,17 @@
 //! | `$ref` beside other keywords | `allOf: [{$ref}]` beside them; annotations alone are dropped |
 //! | `true` / `false` as a schema | `{}` / `{not: {}}` |
 //! | `contentMediaType` on a string | `format: binary` |
-//! | `contains: S` | `x-contains: S`, which the server's validation checks |
 //!
-//! Keywords with no 3.0 meaning that would change what a value may be
-//! (`prefixItems`, `if`/`then`/`else`, `dependentSchemas`, `unevaluatedProperties`,
-//! `patternProperties`) are refused with their place. Positions stay those of
-//! the original nodes, so later messages still point into the 3.1 file.
+//! Keywords 3.0 has no spelling for (`prefixItems`, `if`/`then`/`else`,
+//! `dependentSchemas`, `dependentRequired`, `patternProperties`,
+//! `propertyNames`, `unevaluated*`, `contains` with `minContains`/
+//! `maxContains`) stay as they are, their subschemas lowered too: the
+//! server's validation (`model::validation`) checks every one of them, and
+//! the copy of the document typify reads is loosened around them
+//! ([`loosen_for_types`]) so the types accept every value they allow.
+//! Keywords neither JSON Schema nor OpenAPI knows are left alone. Positions
+//! stay those of the original nodes, so later messages still point into the
+//! 3.1 file.
 
 use serde_json::{Map, Value, json};
 
@@ -38,19 +43,44 @@ const ANNOTATIONS: &[&str] = &[
     "$comment",
 ];
 
-/// Keywords whose meaning 3.0 cannot carry.
-const INEXPRESSIBLE: &[&str] = &[
-    "prefixItems",
+/// Keywords whose value is one schema.
+const SUBSCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "contains",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// Keywords whose value is a list of schemas.
+const SUBSCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Keywords whose value maps names (or patterns) to schemas.
+const SUBSCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+];
+
+/// Keywords that apply subschemas to the value in place: where none is
+/// present, `unevaluatedProperties` says what `additionalProperties` would
+/// (and `unevaluatedItems`, without `contains` either, what `items` would).
+const IN_PLACE_APPLICATORS: &[&str] = &[
+    "allOf",
+    "anyOf",
+    "oneOf",
     "if",
     "then",
     "else",
     "dependentSchemas",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "patternProperties",
-    "propertyNames",
-    "minContains",
-    "maxContains",
+    "dependencies",
+    "$ref",
 ];
 
 /// Whether `version` is an OpenAPI 3.1 version string.
@@ -60,17 +90,17 @@ pub fn is_openapi_31(version: &str) -> bool {
         .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Rewrites the 3.1 document of `spec` as 3.0.
+/// Rewrites the 3.1 document of `spec` as 3.0. Nothing is refused here: a
+/// keyword 3.0 cannot carry is kept for the server and loosened for the
+/// types.
 pub fn lower(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
-    let mut document = std::mem::take(&mut spec.document);
-    let outcome = lower_document(spec, &mut document);
-    spec.document = document;
-    outcome
+    lower_document(&mut spec.document);
+    Ok(())
 }
 
-fn lower_document(spec: &LoadedSpec, document: &mut Value) -> Result<(), Diagnostic> {
+fn lower_document(document: &mut Value) {
     let Value::Object(root) = document else {
-        return Ok(());
+        return;
     };
     root.insert("openapi".into(), Value::String("3.0.3".into()));
     // 3.1 lets a document have webhooks or path items only under components;
@@ -84,82 +114,112 @@ fn lower_document(spec: &LoadedSpec, document: &mut Value) -> Result<(), Diagnos
     {
         license.shift_remove("identifier");
     }
-    if let Some(Value::Object(schemas)) = root
-        .get_mut("components")
-        .and_then(|components| components.get_mut("schemas"))
-    {
-        for (name, schema) in schemas.iter_mut() {
-            lower_schema(spec, schema, &pointer_join("/components/schemas", name))?;
-        }
-    }
+    visit_schemas(document, &mut |schema, pointer| {
+        lower_schema(schema, pointer)
+    });
+}
+
+/// Calls `visit` on every schema of `document`: the component schemas, the
+/// `schema` of parameters, media types and headers, and every subschema of
+/// those, each before its subschemas (so `visit` may turn a boolean schema
+/// into an object first). Examples and extensions are data, not schemas.
+pub(crate) fn visit_schemas(document: &mut Value, visit: &mut impl FnMut(&mut Value, &str)) {
+    let Value::Object(root) = document else {
+        return;
+    };
     for (key, child) in root.iter_mut() {
         if key != "components" {
-            lower_schema_sites(spec, child, pointer_join("", key))?;
-        } else if let Value::Object(components) = child {
-            for (kind, entries) in components.iter_mut() {
-                if kind != "schemas" {
-                    lower_schema_sites(spec, entries, pointer_join("/components", kind))?;
+            visit_schema_sites(child, pointer_join("", key), visit);
+            continue;
+        }
+        let Value::Object(components) = child else {
+            continue;
+        };
+        for (kind, entries) in components.iter_mut() {
+            let pointer = pointer_join("/components", kind);
+            match (kind.as_str(), entries) {
+                // Data, not schemas.
+                ("examples", _) => {}
+                (kind, _) if kind.starts_with("x-") => {}
+                ("schemas", Value::Object(schemas)) => {
+                    for (name, schema) in schemas.iter_mut() {
+                        visit_schema(schema, &pointer_join(&pointer, name), visit);
+                    }
                 }
+                (_, entries) => visit_schema_sites(entries, pointer, visit),
             }
         }
     }
-    Ok(())
 }
 
-/// Lowers every `schema` member (of parameters, media types, headers) below
-/// `value`.
-fn lower_schema_sites(
-    spec: &LoadedSpec,
+/// Visits every `schema` member (of parameters, media types, headers)
+/// below `value`.
+fn visit_schema_sites(
     value: &mut Value,
     pointer: String,
-) -> Result<(), Diagnostic> {
+    visit: &mut impl FnMut(&mut Value, &str),
+) {
     match value {
         Value::Object(object) => {
             for (key, child) in object.iter_mut() {
                 let child_pointer = pointer_join(&pointer, key);
                 if key == "schema" {
-                    lower_schema(spec, child, &child_pointer)?;
+                    visit_schema(child, &child_pointer, visit);
                 } else if !key.starts_with("x-") && key != "example" && key != "examples" {
-                    lower_schema_sites(spec, child, child_pointer)?;
+                    visit_schema_sites(child, child_pointer, visit);
                 }
             }
         }
         Value::Array(items) => {
             for (index, child) in items.iter_mut().enumerate() {
-                lower_schema_sites(spec, child, pointer_join(&pointer, &index.to_string()))?;
+                visit_schema_sites(child, pointer_join(&pointer, &index.to_string()), visit);
             }
         }
         _ => {}
     }
-    Ok(())
 }
 
-fn lower_schema(spec: &LoadedSpec, schema: &mut Value, pointer: &str) -> Result<(), Diagnostic> {
+/// Visits `schema`, then each of its subschemas.
+fn visit_schema(schema: &mut Value, pointer: &str, visit: &mut impl FnMut(&mut Value, &str)) {
+    visit(schema, pointer);
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for keyword in SUBSCHEMA {
+        if let Some(child) = object.get_mut(*keyword) {
+            visit_schema(child, &pointer_join(pointer, keyword), visit);
+        }
+    }
+    for keyword in SUBSCHEMA_LISTS {
+        if let Some(Value::Array(children)) = object.get_mut(*keyword) {
+            let pointer = pointer_join(pointer, keyword);
+            for (index, child) in children.iter_mut().enumerate() {
+                visit_schema(child, &pointer_join(&pointer, &index.to_string()), visit);
+            }
+        }
+    }
+    for keyword in SUBSCHEMA_MAPS {
+        if let Some(Value::Object(children)) = object.get_mut(*keyword) {
+            let pointer = pointer_join(pointer, keyword);
+            for (name, child) in children.iter_mut() {
+                visit_schema(child, &pointer_join(&pointer, name), visit);
+            }
+        }
+    }
+}
+
+fn lower_schema(schema: &mut Value, pointer: &str) {
     match schema {
+        // 3.0 takes a boolean `additionalProperties` as it is.
+        Value::Bool(_) if pointer.ends_with("/additionalProperties") => {}
         Value::Bool(true) => *schema = json!({}),
         Value::Bool(false) => *schema = json!({"not": {}}),
-        Value::Object(object) => lower_object(spec, object, pointer)?,
+        Value::Object(object) => lower_object(object),
         _ => {}
     }
-    Ok(())
 }
 
-fn lower_object(
-    spec: &LoadedSpec,
-    object: &mut Map<String, Value>,
-    pointer: &str,
-) -> Result<(), Diagnostic> {
-    if let Some(keyword) = INEXPRESSIBLE
-        .iter()
-        .find(|keyword| object.contains_key(**keyword))
-    {
-        return Err(spec.error_at(
-            &pointer_join(pointer, keyword),
-            format!(
-                "`{keyword}` has no OpenAPI 3.0 equivalent, so the generators cannot honour it"
-            ),
-        ));
-    }
+fn lower_object(object: &mut Map<String, Value>) {
     let mut nullable = false;
     match object.get("type").cloned() {
         Some(Value::Array(types)) => {
@@ -219,9 +279,6 @@ fn lower_object(
     if object.shift_remove("contentMediaType").is_some() && !object.contains_key("format") {
         object.insert("format".into(), Value::String("binary".into()));
     }
-    if let Some(contains) = object.shift_remove("contains") {
-        object.insert("x-contains".into(), contains);
-    }
     object.shift_remove("contentEncoding");
     object.shift_remove("$schema");
     object.shift_remove("$id");
@@ -245,37 +302,131 @@ fn lower_object(
             object.insert("$ref".into(), reference);
         }
     }
+}
 
-    for keyword in ["items", "additionalProperties", "not", "x-contains"] {
-        // 3.0 takes a boolean `additionalProperties` as it is.
-        if let Some(child) = object
-            .get_mut(keyword)
-            .filter(|child| !child.is_boolean() || keyword != "additionalProperties")
-        {
-            lower_schema(spec, child, &pointer_join(pointer, keyword))?;
+/// The keywords a type generated from the 3.0 dialect does not express, in
+/// the order the note on a loosened type names them.
+const SERVER_ONLY: &[&str] = &[
+    "prefixItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "unevaluatedItems",
+    "patternProperties",
+    "propertyNames",
+    "dependentRequired",
+    "dependentSchemas",
+    "unevaluatedProperties",
+    "if",
+    "then",
+    "else",
+];
+
+/// Loosens the copy of `document` typify reads around the keywords the
+/// 3.0 dialect cannot carry, so each generated type accepts every value the
+/// schema allows (it may accept more; the server's validation checks the
+/// keywords exactly):
+/// - `prefixItems`: a list of JSON values (typify's `items` is one schema
+///   for every item);
+/// - `patternProperties`: the properties no declared one names are a map
+///   whose values have the patterns' schema when there is one (and
+///   `additionalProperties` agrees or is `false`), JSON values otherwise;
+/// - `unevaluatedProperties` (`unevaluatedItems`) beside no keyword that
+///   applies subschemas in place is `additionalProperties` (`items`),
+///   which it then means exactly;
+/// - `if`/`then`/`else`, `dependentSchemas`, `propertyNames`, ...: the
+///   schema around them (typify ignores them).
+///
+/// The type's documentation says which keywords only the server checks.
+pub fn loosen_for_types(document: &mut Value) {
+    visit_schemas(document, &mut |schema, _| {
+        if let Value::Object(object) = schema {
+            loosen_object(object);
         }
+    });
+}
+
+fn loosen_object(object: &mut Map<String, Value>) {
+    let mut server_only: Vec<&str> = SERVER_ONLY
+        .iter()
+        .copied()
+        .filter(|keyword| object.contains_key(*keyword))
+        .collect();
+    if server_only.is_empty() {
+        return;
     }
-    if let Some(Value::Object(properties)) = object.get_mut("properties") {
-        for (name, child) in properties.iter_mut() {
-            lower_schema(
-                spec,
-                child,
-                &pointer_join(&pointer_join(pointer, "properties"), name),
-            )?;
+    let applies_in_place = IN_PLACE_APPLICATORS
+        .iter()
+        .any(|keyword| object.contains_key(*keyword));
+    // The type says exactly what these say: no note for them.
+    if let Some(rest) = object.shift_remove("unevaluatedProperties")
+        && !applies_in_place
+        && !object.contains_key("additionalProperties")
+    {
+        object.insert("additionalProperties".into(), rest);
+        server_only.retain(|keyword| *keyword != "unevaluatedProperties");
+    }
+    if let Some(rest) = object.shift_remove("unevaluatedItems")
+        && !applies_in_place
+        && !object.contains_key("contains")
+        && !object.contains_key("items")
+        && !object.contains_key("prefixItems")
+    {
+        object.insert("items".into(), rest);
+        server_only.retain(|keyword| *keyword != "unevaluatedItems");
+    }
+    if object.shift_remove("prefixItems").is_some() {
+        object.shift_remove("items");
+    }
+    if let Some(Value::Object(patterns)) = object.shift_remove("patternProperties") {
+        let mut values: Vec<Value> = patterns.into_iter().map(|(_, schema)| schema).collect();
+        match object.get("additionalProperties") {
+            Some(Value::Bool(false)) => {}
+            Some(Value::Object(schema)) => values.push(Value::Object(schema.clone())),
+            // Names no pattern matches may hold anything.
+            _ => values.push(json!({})),
         }
-    }
-    for keyword in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(children)) = object.get_mut(keyword) {
-            for (index, child) in children.iter_mut().enumerate() {
-                lower_schema(
-                    spec,
-                    child,
-                    &pointer_join(&pointer_join(pointer, keyword), &index.to_string()),
-                )?;
+        let mut distinct: Vec<Value> = Vec::new();
+        for value in values {
+            if !distinct.contains(&value) {
+                distinct.push(value);
             }
         }
+        let extra = match distinct.as_slice() {
+            [one] => one.clone(),
+            _ => json!({}),
+        };
+        object.insert("additionalProperties".into(), extra);
     }
-    Ok(())
+    for keyword in SERVER_ONLY {
+        object.shift_remove(*keyword);
+    }
+    if server_only.is_empty() {
+        return;
+    }
+    let names: Vec<String> = server_only
+        .iter()
+        .map(|keyword| format!("`{keyword}`"))
+        .collect();
+    let note = format!(
+        "{} {} checked by the generated server in requests, not by this type, which accepts more.",
+        join_names(&names),
+        if names.len() == 1 { "is" } else { "are" },
+    );
+    let description = match object.get("description").and_then(Value::as_str) {
+        Some(text) if !text.trim().is_empty() => format!("{}\n\n{note}", text.trim_end()),
+        _ => note,
+    };
+    object.insert("description".into(), Value::String(description));
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn join_names(names: &[String]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 #[cfg(test)]
@@ -359,14 +510,157 @@ mod tests {
         );
     }
 
+    /// Keywords 3.0 cannot carry stay for the server, with their
+    /// subschemas lowered (and a `$ref` among them kept, to resolve later).
     #[test]
-    fn inexpressible_keywords_are_refused_with_their_place() {
-        let error =
-            lowered(json!({"type": "array", "prefixItems": [{"type": "string"}]})).unwrap_err();
-        assert!(
-            error.contains("`prefixItems` has no OpenAPI 3.0 equivalent")
-                && error.contains("(at /components/schemas/S/prefixItems)"),
-            "{error}"
+    fn keywords_without_a_3_0_spelling_stay_with_lowered_subschemas() {
+        let schema = json!({
+            "type": "array",
+            "prefixItems": [{"type": ["string", "null"]}, {"$ref": "#/components/schemas/S"}],
+            "items": false,
+            "contains": {"const": 1},
+            "minContains": 2,
+            "unevaluatedItems": false,
+        });
+        assert_eq!(
+            lowered(schema).unwrap(),
+            json!({
+                "type": "array",
+                "prefixItems": [{"type": "string", "nullable": true}, {"$ref": "#/components/schemas/S"}],
+                "items": {"not": {}},
+                "contains": {"enum": [1]},
+                "minContains": 2,
+                "unevaluatedItems": {"not": {}},
+            })
+        );
+        let schema = json!({
+            "type": "object",
+            "patternProperties": {"^x-": {"type": ["integer", "null"]}},
+            "propertyNames": {"maxLength": 3},
+            "dependentRequired": {"a": ["b"]},
+            "dependentSchemas": {"a": {"properties": {"b": {"const": "c"}}}},
+            "if": {"properties": {"kind": {"const": "k"}}},
+            "then": {"required": ["k"]},
+            "else": true,
+            "unevaluatedProperties": false,
+            "x-vendor": {"type": ["string", "null"]},
+            "$anchor": "unknown-to-3-0",
+        });
+        assert_eq!(
+            lowered(schema).unwrap(),
+            json!({
+                "type": "object",
+                "patternProperties": {"^x-": {"type": "integer", "nullable": true}},
+                "propertyNames": {"maxLength": 3},
+                "dependentRequired": {"a": ["b"]},
+                "dependentSchemas": {"a": {"properties": {"b": {"enum": ["c"]}}}},
+                "if": {"properties": {"kind": {"enum": ["k"]}}},
+                "then": {"required": ["k"]},
+                "else": {},
+                "unevaluatedProperties": {"not": {}},
+                "x-vendor": {"type": ["string", "null"]},
+                "$anchor": "unknown-to-3-0",
+            }),
+            "extensions are data; unknown keywords stay"
+        );
+    }
+
+    /// Schemas under parameters, headers and media types are lowered, down
+    /// to those under the keywords 3.0 cannot carry.
+    #[test]
+    fn schemas_everywhere_are_lowered() {
+        let text = serde_json::to_string(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"post": {
+                "parameters": [{"name": "p", "in": "query", "schema": {"type": ["integer", "null"]}}],
+                "requestBody": {"content": {"application/json": {"schema": {
+                    "type": "array", "prefixItems": [{"const": 1}]}}}},
+                "responses": {"200": {"description": "ok", "headers": {"h": {"schema": {
+                    "if": {"const": "a"}, "then": {"examples": ["a"]}}}}}}
+            }}},
+        }))
+        .unwrap();
+        let spec =
+            crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes()).unwrap();
+        let operation = &spec.document["paths"]["/a"]["post"];
+        assert_eq!(
+            operation["parameters"][0]["schema"],
+            json!({"type": "integer", "nullable": true})
+        );
+        assert_eq!(
+            operation["requestBody"]["content"]["application/json"]["schema"]["prefixItems"],
+            json!([{"enum": [1]}])
+        );
+        assert_eq!(
+            operation["responses"]["200"]["headers"]["h"]["schema"],
+            json!({"if": {"enum": ["a"]}, "then": {"example": "a"}})
+        );
+    }
+
+    fn loosened(schema: Value) -> Value {
+        let mut document = json!({"components": {"schemas": {"S": schema}}});
+        loosen_for_types(&mut document);
+        document["components"]["schemas"]["S"].take()
+    }
+
+    #[test]
+    fn types_accept_what_the_keywords_allow_and_say_what_the_server_checks() {
+        assert_eq!(
+            loosened(
+                json!({"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}})
+            ),
+            json!({"type": "array", "description":
+                "`prefixItems` is checked by the generated server in requests, not by this type, which accepts more."})
+        );
+        // One schema for every name a pattern matches, and nothing else.
+        let map = loosened(json!({
+            "type": "object",
+            "description": "Labels.",
+            "properties": {"id": {"type": "string"}},
+            "patternProperties": {"^a": {"type": "integer"}, "^b": {"type": "integer"}},
+            "additionalProperties": false,
+        }));
+        assert_eq!(map["additionalProperties"], json!({"type": "integer"}));
+        assert_eq!(
+            map["description"],
+            "Labels.\n\n`patternProperties` is checked by the generated server in requests, not by this type, which accepts more."
+        );
+        assert!(map.get("patternProperties").is_none());
+        // Two schemas, or names no pattern matches: any JSON value.
+        for schema in [
+            json!({"patternProperties": {"^a": {"type": "integer"}, "^b": {"type": "string"}}, "additionalProperties": false}),
+            json!({"patternProperties": {"^a": {"type": "integer"}}}),
+            json!({"patternProperties": {"^a": {"type": "integer"}}, "additionalProperties": {"type": "string"}}),
+        ] {
+            assert_eq!(loosened(schema)["additionalProperties"], json!({}));
+        }
+        // Exact where nothing else evaluates properties or items.
+        let closed = loosened(
+            json!({"type": "object", "properties": {"a": {}}, "unevaluatedProperties": false}),
+        );
+        assert_eq!(
+            closed,
+            json!({"type": "object", "properties": {"a": {}}, "additionalProperties": false}),
+            "no note where the type is exact"
+        );
+        let composed = loosened(
+            json!({"allOf": [{"$ref": "#/components/schemas/B"}], "unevaluatedProperties": false}),
+        );
+        assert!(composed.get("additionalProperties").is_none());
+        let conditional = loosened(json!({
+            "type": "object", "if": {"required": ["a"]}, "then": {"required": ["b"]},
+            "dependentRequired": {"a": ["c"]}, "propertyNames": {"maxLength": 2},
+        }));
+        assert_eq!(
+            conditional,
+            json!({"type": "object", "description": "`propertyNames`, `dependentRequired`, `if` and `then` are checked by the generated server in requests, not by this type, which accepts more."})
+        );
+        let plain = json!({"type": "object", "properties": {"a": {"type": "string"}}});
+        assert_eq!(
+            loosened(plain.clone()),
+            plain,
+            "other schemas are untouched"
         );
     }
 }

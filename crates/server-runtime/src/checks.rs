@@ -284,13 +284,91 @@ pub fn required(object: &Object, at: &Location, names: &[&str], out: &mut Violat
 pub fn no_other_properties(object: &Object, at: &Location, known: &[&str], out: &mut Violations) {
     for name in object.keys() {
         if !known.contains(&name) {
-            let at = at.property(name);
-            out.add(
-                &at,
-                "additional_property",
-                format!("{} is not an allowed property", describe(&at)),
-            );
+            additional_property(&at.property(name), out);
         }
+    }
+}
+
+/// The property at `at` is one `additionalProperties: false` forbids.
+pub fn additional_property(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "additional_property",
+        format!("{} is not an allowed property", describe(at)),
+    );
+}
+
+/// The property at `at` is one no keyword of the schema evaluated, which
+/// `unevaluatedProperties: false` forbids.
+pub fn unevaluated_property(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "unevaluated_property",
+        format!("{} is not an allowed property", describe(at)),
+    );
+}
+
+/// The item at `at` is one no keyword of the schema evaluated, which
+/// `unevaluatedItems: false` forbids.
+pub fn unevaluated_item(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "unevaluated_item",
+        format!("{} is not an allowed item", describe(at)),
+    );
+}
+
+/// The value at `at` is where the schema is `false` (or `not: {}`): no
+/// value is allowed there.
+pub fn not_allowed(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "not_allowed",
+        format!("{} is not allowed", describe(at)),
+    );
+}
+
+/// The value matches the schema under `not`.
+pub fn excluded_shape(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "not",
+        format!("{} must not match the excluded shape", describe(at)),
+    );
+}
+
+/// The name of the property at `at` fails `propertyNames`.
+pub fn property_name(at: &Location, out: &mut Violations) {
+    out.add(
+        at,
+        "property_names",
+        format!("{} is not an allowed property name", describe(at)),
+    );
+}
+
+/// `dependentRequired`: when `object` has `name`, it must have each of
+/// `required` too.
+pub fn dependent_required(
+    object: &Object,
+    at: &Location,
+    name: &str,
+    required: &[&str],
+    out: &mut Violations,
+) {
+    if !object.contains_key(name) {
+        return;
+    }
+    for missing in required.iter().filter(|other| !object.contains_key(other)) {
+        let at = at.property(missing);
+        out.add(
+            &at,
+            "dependent_required",
+            format!(
+                "{} is required when '{}' is present",
+                describe(&at),
+                Location::Property(&Location::Body, name)
+            ),
+        );
     }
 }
 
@@ -368,6 +446,164 @@ pub fn max_items(items: &[Value], max: usize, at: &Location, out: &mut Violation
             at,
             "max_items",
             format!("{} must contain at most {max} {noun}", describe(at)),
+        );
+    }
+}
+
+/// `uniqueItems: true`: no item equals (as JSON) an earlier one. Each item
+/// is written once in a canonical form, so the check is linear.
+pub fn unique_items(items: &[Value], at: &Location, out: &mut Violations) {
+    let mut seen = std::collections::HashSet::with_capacity(items.len());
+    let mut text = String::new();
+    for item in items {
+        text.clear();
+        canonical(item, &mut text);
+        if !seen.insert(text.clone()) {
+            out.add(
+                at,
+                "unique_items",
+                format!("{} must not contain the same item twice", describe(at)),
+            );
+            return;
+        }
+    }
+}
+
+/// `value` written so that two values equal as JSON are written alike:
+/// object keys in order, numbers by their value (`1` and `1.0` alike).
+fn canonical(value: &Value, out: &mut String) {
+    use std::fmt::Write;
+    match value {
+        Value::Null => out.push('n'),
+        Value::Bool(flag) => out.push(if *flag { 't' } else { 'f' }),
+        Value::Number(number) => {
+            out.push('#');
+            match (number.as_i64(), number.as_u64(), number.as_f64()) {
+                (Some(integer), _, _) => write!(out, "{integer}"),
+                (_, Some(integer), _) => write!(out, "{integer}"),
+                // `as` saturates, and the round trip only holds for
+                // integers that fit.
+                (_, _, Some(float)) if float.fract() == 0.0 && (float as i64) as f64 == float => {
+                    write!(out, "{}", float as i64)
+                }
+                (_, _, float) => write!(out, "{:?}", float.unwrap_or(f64::NAN)),
+            }
+            .expect("writing to a String");
+        }
+        Value::String(text) => {
+            out.push('"');
+            for c in text.chars() {
+                if c == '"' || c == '\\' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+            out.push('"');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(object) => {
+            let mut entries: Vec<(&str, &Value)> = object.iter().collect();
+            entries.sort_unstable_by_key(|(key, _)| *key);
+            out.push('{');
+            for (key, value) in entries {
+                canonical(&Value::String(key.into()), out);
+                out.push(':');
+                canonical(value, out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// Whether two values are equal as JSON Schema compares them: numbers by
+/// value, objects whatever the order of their keys.
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => match (a.as_i64(), b.as_i64()) {
+            (Some(a), Some(b)) => a == b,
+            _ => match (a.as_u64(), b.as_u64()) {
+                (Some(a), Some(b)) => a == b,
+                _ => a.as_f64() == b.as_f64(),
+            },
+        },
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(key, value)| b.get(key).is_some_and(|other| same_json(value, other)))
+        }
+        (a, b) => a == b,
+    }
+}
+
+/// The values of an `enum` (or `const`) that are not all strings, read
+/// once from their JSON text. Generated validators keep one in a static.
+#[derive(Debug)]
+pub struct AllowedValues {
+    texts: Vec<&'static str>,
+    values: Vec<Value<'static>>,
+}
+
+impl AllowedValues {
+    /// Reads each of `texts` as JSON. The generator writes them from the
+    /// spec's values, so generated code never reaches the panic.
+    pub fn new(texts: &[&'static str]) -> Self {
+        let values = texts
+            .iter()
+            .map(|text| {
+                let value: serde_json::Value = serde_json::from_str(text)
+                    .unwrap_or_else(|err| panic!("invalid JSON value {text:?}: {err}"));
+                Value::from(value)
+            })
+            .collect();
+        Self {
+            texts: texts.to_vec(),
+            values,
+        }
+    }
+}
+
+/// The value must equal one of the `allowed` values.
+pub fn allowed_value(value: &Value, allowed: &AllowedValues, at: &Location, out: &mut Violations) {
+    if !allowed.values.iter().any(|other| same_json(value, other)) {
+        let detail = match allowed.texts.as_slice() {
+            [only] => format!("{} must be {only}", describe(at)),
+            texts => format!("{} must be one of: {}", describe(at), texts.join(", ")),
+        };
+        out.add(at, "enum", detail);
+    }
+}
+
+/// Any number, integer or not, for keywords written without a `type`.
+pub fn as_number(value: &Value) -> Option<f64> {
+    match value {
+        Value::Number(number) => number.as_f64(),
+        _ => None,
+    }
+}
+
+/// `multipleOf`: the number divided by `divisor` is an integer. Decimal
+/// divisors such as `0.01` have no exact binary value, so the quotient may
+/// miss an integer by a rounding error: within a few units in the last
+/// place of the quotient, it counts as one.
+pub fn multiple_of(number: f64, divisor: f64, at: &Location, out: &mut Violations) {
+    let quotient = number / divisor;
+    let tolerance = quotient.abs().max(1.0) * f64::EPSILON * 4.0;
+    if !quotient.is_finite() || (quotient - quotient.round()).abs() > tolerance {
+        out.add(
+            at,
+            "multiple_of",
+            format!("{} must be a multiple of {divisor}", describe(at)),
         );
     }
 }
@@ -477,11 +713,26 @@ pub fn pattern(text: &str, pattern: &Pattern, at: &Location, out: &mut Violation
     }
 }
 
-/// Checks the formats with a defined syntax; others are documentation only.
+/// Checks the formats with a defined syntax: `date-time`, `date`, `time`
+/// (RFC 3339), `email` (RFC 5321's mailbox, without quoted local parts or
+/// comments), `hostname` (RFC 1123), `ipv4`, `ipv6`, `uuid` (RFC 4122's
+/// hyphenated text) and `uri` (or `url`, RFC 3986's absolute URI). Every
+/// other format (`uri-reference`, `byte`, `password`, a spec's own) is
+/// documentation only, as JSON Schema makes formats by default.
 pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
     let valid = match format {
         "url" | "uri" => is_uri(text),
         "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+        "date" => is_date(text),
+        "time" => {
+            is_ascii_time(text)
+                && chrono::DateTime::parse_from_rfc3339(&format!("2000-01-01T{text}")).is_ok()
+        }
+        "email" => is_email(text),
+        "hostname" => is_hostname(text),
+        "ipv4" => text.parse::<std::net::Ipv4Addr>().is_ok(),
+        "ipv6" => text.parse::<std::net::Ipv6Addr>().is_ok(),
+        "uuid" => is_uuid(text),
         _ => true,
     };
     if !valid {
@@ -491,6 +742,88 @@ pub fn format(text: &str, format: &str, at: &Location, out: &mut Violations) {
             format!("{} must be a valid {format}", describe(at)),
         );
     }
+}
+
+/// RFC 3339's `full-date`: `YYYY-MM-DD`, a day of the calendar.
+fn is_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let digits = |range: std::ops::Range<usize>| {
+        bytes[range.clone()]
+            .iter()
+            .all(u8::is_ascii_digit)
+            .then(|| text[range].parse::<u32>().unwrap_or(0))
+    };
+    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
+        return false;
+    }
+    match (digits(0..4), digits(5..7), digits(8..10)) {
+        (Some(year), Some(month), Some(day)) => {
+            chrono::NaiveDate::from_ymd_opt(year as i32, month, day).is_some()
+        }
+        _ => false,
+    }
+}
+
+/// A `full-time` starts with `HH:MM:SS`; chrono reads the rest.
+fn is_ascii_time(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 9
+        && bytes[2] == b':'
+        && bytes[5] == b':'
+        && [0, 1, 3, 4, 6, 7]
+            .iter()
+            .all(|&i| bytes[i].is_ascii_digit())
+}
+
+/// RFC 4122's text: 32 hex digits in groups of 8, 4, 4, 4 and 12.
+fn is_uuid(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 36
+        && bytes.iter().enumerate().all(|(index, byte)| match index {
+            8 | 13 | 18 | 23 => *byte == b'-',
+            _ => byte.is_ascii_hexdigit(),
+        })
+}
+
+/// RFC 1123: dot-separated labels of 1 to 63 letters, digits and hyphens,
+/// neither starting nor ending with a hyphen; 253 characters at most.
+fn is_hostname(text: &str) -> bool {
+    !text.is_empty()
+        && text.len() <= 253
+        && text.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+/// RFC 5321's mailbox: a dot-atom local part of at most 64 characters, `@`,
+/// and a hostname or an address literal (`[192.0.2.1]`, `[IPv6:..]`).
+fn is_email(text: &str) -> bool {
+    let Some((local, domain)) = text.rsplit_once('@') else {
+        return false;
+    };
+    let atom_char = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c);
+    let local_ok = !local.is_empty()
+        && local.len() <= 64
+        && local
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.chars().all(atom_char));
+    let domain_ok = match domain
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        Some(literal) => match literal.strip_prefix("IPv6:") {
+            Some(v6) => v6.parse::<std::net::Ipv6Addr>().is_ok(),
+            None => literal.parse::<std::net::Ipv4Addr>().is_ok(),
+        },
+        None => is_hostname(domain),
+    };
+    local_ok && domain_ok
 }
 
 /// An absolute URI (RFC 3986, section 4.3): a scheme (a letter, then
@@ -538,6 +871,42 @@ pub fn required_string(object: &Object, at: &Location, name: &str, out: &mut Vio
     match object.get(name) {
         None => out.add(&at, "required", format!("{} is required", describe(&at))),
         Some(value) => wrong_kind(value, &at, "a string", out),
+    }
+}
+
+/// `contains` with `minContains`: at least `min` items (`matched` of them)
+/// have the shape.
+pub fn min_contains(matched: usize, min: usize, at: &Location, out: &mut Violations) {
+    if matched >= min {
+        return;
+    }
+    if min == 1 {
+        no_item_matches(at, out);
+    } else {
+        out.add(
+            at,
+            "min_contains",
+            format!(
+                "{} must contain at least {min} items of the required shape",
+                describe(at)
+            ),
+        );
+    }
+}
+
+/// `contains` with `maxContains`: at most `max` items (`matched` of them)
+/// have the shape.
+pub fn max_contains(matched: usize, max: usize, at: &Location, out: &mut Violations) {
+    if matched > max {
+        let noun = if max == 1 { "item" } else { "items" };
+        out.add(
+            at,
+            "max_contains",
+            format!(
+                "{} must contain at most {max} {noun} of the required shape",
+                describe(at)
+            ),
+        );
     }
 }
 
@@ -892,5 +1261,270 @@ mod tests {
             messages(|out| shape_mismatch(&field("d"), "exactly one", out)),
             ["'d' must match exactly one of the allowed shapes"]
         );
+    }
+
+    #[test]
+    fn formats_of_dates_addresses_and_identifiers() {
+        let cases: &[(&str, &[&str], &[&str])] = &[
+            (
+                "date",
+                &["2024-02-29", "1999-12-31"],
+                &[
+                    "2023-02-29",
+                    "2024-13-01",
+                    "2024-1-01",
+                    "24-01-01",
+                    "2024-01-01T00:00:00Z",
+                    "２０２４-01-01",
+                ],
+            ),
+            (
+                "time",
+                &["23:59:59Z", "08:30:00.5+02:00"],
+                &["24:00:00Z", "08:30", "08:30:00", "8:30:00Z"],
+            ),
+            (
+                "email",
+                &[
+                    "ada@example.com",
+                    "a.b+c@sub.example.org",
+                    "x@[192.0.2.1]",
+                    "x@[IPv6:2001:db8::1]",
+                ],
+                &[
+                    "ada@",
+                    "@example.com",
+                    "ada",
+                    "a..b@example.com",
+                    ".a@example.com",
+                    "a b@example.com",
+                    "a@-x.com",
+                    "a@[300.1.1.1]",
+                ],
+            ),
+            (
+                "hostname",
+                &["example.com", "a", "xn--bcher-kva.example", "a-b.c1"],
+                &[
+                    "",
+                    "-a.com",
+                    "a-.com",
+                    "a..com",
+                    "a_b.com",
+                    "é.com",
+                    &"a".repeat(64),
+                ],
+            ),
+            (
+                "ipv4",
+                &["192.0.2.1", "0.0.0.0"],
+                &["192.0.2", "256.0.0.1", "01.2.3.4", " 1.2.3.4"],
+            ),
+            (
+                "ipv6",
+                &["2001:db8::1", "::", "::ffff:192.0.2.1"],
+                &["2001:db8::g", "1:2:3:4:5:6:7:8:9", "192.0.2.1"],
+            ),
+            (
+                "uuid",
+                &[
+                    "0f8fad5b-d9cb-469f-a165-70867728950e",
+                    "0F8FAD5B-D9CB-469F-A165-70867728950E",
+                ],
+                &[
+                    "0f8fad5bd9cb469fa16570867728950e",
+                    "{0f8fad5b-d9cb-469f-a165-70867728950e}",
+                    "0f8fad5b-d9cb-469f-a165-70867728950",
+                    "0f8fad5b-d9cb-469f-a165-70867728950g",
+                ],
+            ),
+        ];
+        for (name, valid, invalid) in cases {
+            for text in *valid {
+                assert!(
+                    messages(|out| format(text, name, &field("f"), out)).is_empty(),
+                    "{name}: {text}"
+                );
+            }
+            for text in *invalid {
+                assert_eq!(
+                    messages(|out| format(text, name, &field("f"), out)),
+                    [format!("'f' must be a valid {name}")],
+                    "{name}: {text}"
+                );
+            }
+        }
+        // Formats without a syntax the server knows are annotations.
+        for name in ["uri-reference", "byte", "password", "int32"] {
+            assert!(messages(|out| format("%%% not anything", name, &field("f"), out)).is_empty());
+        }
+    }
+
+    #[test]
+    fn multiples_allow_for_decimal_rounding() {
+        for (number, divisor) in [
+            (0.75, 0.25),
+            (0.3, 0.1),
+            (1.1, 0.01),
+            (20.0, 10.0),
+            (-6.0, 3.0),
+            (0.0, 7.0),
+        ] {
+            assert!(
+                messages(|out| multiple_of(number, divisor, &field("n"), out)).is_empty(),
+                "{number} / {divisor}"
+            );
+        }
+        for (number, divisor) in [(0.3, 0.25), (15.0, 10.0), (1.005, 0.01), (1e308, 1e-308)] {
+            assert_eq!(
+                messages(|out| multiple_of(number, divisor, &field("n"), out)),
+                [format!("'n' must be a multiple of {divisor}")],
+                "{number} / {divisor}"
+            );
+        }
+    }
+
+    #[test]
+    fn unique_items_compare_as_json() {
+        let unique = |list: serde_json::Value| {
+            let list = tree(list);
+            messages(|out| unique_items(list.as_array().unwrap(), &field("l"), out)).is_empty()
+        };
+        assert!(unique(
+            json!([1, "1", [1], {"a": 1}, {"a": 2}, null, true, 1.5])
+        ));
+        assert!(!unique(json!([1, 1.0])), "one number");
+        assert!(
+            !unique(json!([{"a": 1, "b": [2]}, {"b": [2.0], "a": 1}])),
+            "key order"
+        );
+        assert!(!unique(json!(["a\"b", "a\"b"])));
+        assert!(
+            unique(json!(["a\",\"b", "a", "b"])),
+            "escaping keeps items apart"
+        );
+        assert!(unique(json!([[1, 2], [2, 1]])), "lists keep their order");
+        let list = tree(json!([3, 3, 3]));
+        assert_eq!(
+            messages(|out| unique_items(list.as_array().unwrap(), &field("l"), out)),
+            ["'l' must not contain the same item twice"],
+            "reported once"
+        );
+    }
+
+    #[test]
+    fn allowed_values_compare_as_json_and_name_the_values() {
+        let one = AllowedValues::new(&[r#"{"x":0,"y":[1]}"#]);
+        assert!(
+            messages(|out| allowed_value(
+                &tree(json!({"y": [1.0], "x": 0})),
+                &one,
+                &field("o"),
+                out
+            ))
+            .is_empty()
+        );
+        assert_eq!(
+            messages(|out| allowed_value(&tree(json!({"x": 0})), &one, &field("o"), out)),
+            [r#"'o' must be {"x":0,"y":[1]}"#]
+        );
+        let several = AllowedValues::new(&["1", "2", "true"]);
+        assert!(
+            messages(|out| allowed_value(&tree(json!(2)), &several, &field("n"), out)).is_empty()
+        );
+        assert!(
+            messages(|out| allowed_value(&tree(json!(true)), &several, &field("n"), out))
+                .is_empty()
+        );
+        let mut out = Violations::new();
+        allowed_value(&tree(json!("1")), &several, &field("n"), &mut out);
+        let found: Vec<(&str, &str, &str)> = out
+            .iter()
+            .map(|v| (v.pointer.as_str(), v.code, v.detail.as_str()))
+            .collect();
+        assert_eq!(found, [("/n", "enum", "'n' must be one of: 1, 2, true")]);
+    }
+
+    #[test]
+    fn keywords_of_2020_12_name_their_rule() {
+        let object = tree(json!({"card": 1, "coupon": 2}));
+        let object = object.as_object().unwrap();
+        let at = field("payment");
+        let mut out = Violations::new();
+        dependent_required(object, &at, "card", &["expiry", "coupon"], &mut out);
+        dependent_required(object, &at, "missing", &["anything"], &mut out);
+        min_contains(1, 2, &at, &mut out);
+        min_contains(0, 1, &at, &mut out);
+        min_contains(2, 2, &at, &mut out);
+        max_contains(3, 2, &at, &mut out);
+        max_contains(2, 2, &at, &mut out);
+        unevaluated_property(&at.property("extra"), &mut out);
+        unevaluated_item(&at.item(3), &mut out);
+        property_name(&at.property("Bad"), &mut out);
+        additional_property(&at.property("other"), &mut out);
+        excluded_shape(&at, &mut out);
+        not_allowed(&at.property("never"), &mut out);
+        let found: Vec<(&str, &str, &str)> = out
+            .iter()
+            .map(|v| (v.pointer.as_str(), v.code, v.detail.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "/payment/expiry",
+                    "dependent_required",
+                    "'payment.expiry' is required when 'card' is present"
+                ),
+                (
+                    "/payment",
+                    "min_contains",
+                    "'payment' must contain at least 2 items of the required shape"
+                ),
+                (
+                    "/payment",
+                    "contains",
+                    "'payment' must contain an item of the required shape"
+                ),
+                (
+                    "/payment",
+                    "max_contains",
+                    "'payment' must contain at most 2 items of the required shape"
+                ),
+                (
+                    "/payment/extra",
+                    "unevaluated_property",
+                    "'payment.extra' is not an allowed property"
+                ),
+                (
+                    "/payment/3",
+                    "unevaluated_item",
+                    "'payment[3]' is not an allowed item"
+                ),
+                (
+                    "/payment/Bad",
+                    "property_names",
+                    "'payment.Bad' is not an allowed property name"
+                ),
+                (
+                    "/payment/other",
+                    "additional_property",
+                    "'payment.other' is not an allowed property"
+                ),
+                (
+                    "/payment",
+                    "not",
+                    "'payment' must not match the excluded shape"
+                ),
+                (
+                    "/payment/never",
+                    "not_allowed",
+                    "'payment.never' is not allowed"
+                ),
+            ]
+        );
+        assert_eq!(as_number(&tree(json!(2.5))), Some(2.5));
+        assert_eq!(as_number(&tree(json!(7))), Some(7.0));
+        assert_eq!(as_number(&tree(json!("7"))), None);
     }
 }

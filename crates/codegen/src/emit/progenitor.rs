@@ -101,12 +101,15 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
     Some((tokens.into_iter().collect(), types))
 }
 
-/// The document as progenitor gets it, with two adaptations that do not
+/// The document as progenitor gets it, with adaptations that do not
 /// change what the spec means:
 /// - request bodies keep JSON only: progenitor can send one media type per
 ///   operation, and the service accepts JSON wherever it accepts a form; a
 ///   body without JSON is sent as bytes (a `multipart/form-data` upload as a
 ///   form the client crate encodes);
+/// - the keywords the 3.0 dialect cannot carry (`prefixItems`,
+///   `patternProperties`, `if`, ...) are loosened so the types accept every
+///   value they allow; the server checks them (`lower::loosen_for_types`);
 /// - `minLength: 0` and `minItems: 0` hold for every value, and typify would
 ///   render them as comparisons with zero that clippy rejects;
 /// - a `readOnly` property is not required of a schema sent in requests, nor
@@ -134,6 +137,7 @@ pub fn progenitor_view(document: &Value) -> Value {
             client_body(body);
         }
     }
+    crate::lower::loosen_for_types(&mut document);
     drop_zero_minimums(&mut document);
     type_untyped_string_enums(&mut document);
     relax_one_way_properties(&mut document);

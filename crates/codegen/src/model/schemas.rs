@@ -10,6 +10,20 @@ use crate::load::LoadedSpec;
 /// Schema keywords whose value is a schema, and those whose value is a list
 /// or map of schemas; used to find every schema in the document.
 const SUBSCHEMA_KEYWORDS: &[&str] = &["items", "not", "additionalProperties"];
+/// JSON Schema keywords 3.0 has no spelling for, whose value is a schema, a
+/// list or a map of schemas; only the server reads them (so a boolean
+/// schema there is fine).
+const JSON_SCHEMA_SUBSCHEMAS: &[&str] = &[
+    "contains",
+    "if",
+    "then",
+    "else",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+const JSON_SCHEMA_SUBSCHEMA_LISTS: &[&str] = &["prefixItems"];
+const JSON_SCHEMA_SUBSCHEMA_MAPS: &[&str] = &["patternProperties", "dependentSchemas"];
 pub(crate) const SUBSCHEMA_LIST_KEYWORDS: &[&str] = &["allOf", "oneOf", "anyOf"];
 const SCHEMA_TYPES: &[&str] = &["string", "number", "integer", "boolean", "array", "object"];
 
@@ -110,6 +124,44 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
             ));
         }
     }
+    if let Some(Value::Object(patterns)) = schema.get("patternProperties") {
+        for pattern in patterns.keys() {
+            // Compiled by the server as `pattern` is.
+            if let Err(err) = regress::Regex::new(pattern) {
+                return Err(spec.error_at(
+                    &pointer_join(&pointer_join(pointer, "patternProperties"), pattern),
+                    format!("`{pattern}` is not a valid ECMA-262 regular expression: {err}"),
+                ));
+            }
+        }
+    }
+    let nested = |keyword: &str| pointer_join(pointer, keyword);
+    let mut json_schema_children: Vec<String> = JSON_SCHEMA_SUBSCHEMAS
+        .iter()
+        .filter(|keyword| schema.get(**keyword).is_some_and(Value::is_object))
+        .map(|keyword| nested(keyword))
+        .collect();
+    for keyword in JSON_SCHEMA_SUBSCHEMA_LISTS {
+        if let Some(Value::Array(items)) = schema.get(*keyword) {
+            json_schema_children.extend(
+                (0..items.len())
+                    .filter(|index| items[*index].is_object())
+                    .map(|index| pointer_join(&nested(keyword), &index.to_string())),
+            );
+        }
+    }
+    for keyword in JSON_SCHEMA_SUBSCHEMA_MAPS {
+        if let Some(Value::Object(map)) = schema.get(*keyword) {
+            json_schema_children.extend(
+                map.iter()
+                    .filter(|(_, child)| child.is_object())
+                    .map(|(name, _)| pointer_join(&nested(keyword), name)),
+            );
+        }
+    }
+    for child in json_schema_children {
+        check_schema(spec, &child)?;
+    }
     if let Some(Value::Object(properties)) = schema.get("properties") {
         for name in properties.keys() {
             check_schema(
@@ -143,4 +195,50 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    fn checked(schema: serde_json::Value) -> Result<(), String> {
+        let text = serde_json::to_string(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "components": {"schemas": {"S": schema}},
+        }))
+        .unwrap();
+        let spec =
+            crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes()).unwrap();
+        super::check_schemas(&spec).map_err(|err| err.to_string())
+    }
+
+    /// The keywords 3.0 cannot spell are read as schemas too: their
+    /// patterns must compile, and so must those of their subschemas.
+    #[test]
+    fn patterns_under_json_schema_keywords_are_checked_with_their_place() {
+        let error = checked(json!({"patternProperties": {"^(x": {}}})).unwrap_err();
+        assert!(
+            error.contains("`^(x` is not a valid ECMA-262 regular expression")
+                && error.contains("(at /components/schemas/S/patternProperties/^(x)"),
+            "{error}"
+        );
+        let error = checked(json!({"prefixItems": [true, {"pattern": "["}]})).unwrap_err();
+        assert!(
+            error.contains("(at /components/schemas/S/prefixItems/1/pattern)"),
+            "{error}"
+        );
+        let error = checked(json!({"if": {"properties": {"a": {"type": "text"}}}})).unwrap_err();
+        assert!(error.contains("unknown schema type `text`"), "{error}");
+        assert_eq!(
+            checked(json!({
+                "patternProperties": {"^x-": {"type": "string"}},
+                "unevaluatedProperties": false,
+                "dependentSchemas": {"a": {"required": ["b"]}},
+                "contains": {"pattern": "^a"},
+                "unknownKeyword": {"type": "not-a-type"},
+            })),
+            Ok(())
+        );
+    }
 }

@@ -1,8 +1,10 @@
 //! The request-body rules the server checks, compiled from the schemas.
 //!
 //! The types crate cannot express every constraint (`minItems`, formats,
-//! `x-validation-message`, and it stops at the first error), so the server
-//! validates each body against its schema before typing it. This module turns
+//! `x-validation-message`, the JSON Schema keywords 3.0 cannot spell such
+//! as `prefixItems` or `unevaluatedProperties`, and it stops at the first
+//! error), so the server validates each body (and parameter) against its
+//! schema before typing it: every validation keyword, exactly. This module turns
 //! the schemas a request body reaches into a small tree of [`Check`]s; the
 //! server emitter renders the tree as Rust. Keeping the compilation here,
 //! where every other rule of the spec is read, lets the emitter work from the
@@ -26,10 +28,13 @@ pub struct Validator {
 }
 
 /// What a value must satisfy.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub enum Check {
     /// Anything goes.
+    #[default]
     Any,
+    /// Nothing goes: a `false` schema (`not: {}` once lowered).
+    Never,
     /// The checks of a named schema.
     Schema(String),
     /// Every one of these.
@@ -39,6 +44,37 @@ pub enum Check {
     String(StringCheck),
     Number(NumberCheck),
     Boolean,
+    /// The inner object, array, string or number check, applied only to a
+    /// value of that JSON type: keywords written without a `type` (an
+    /// `allOf` part `{maxLength: 255}`, an `anyOf` of `{required: [..]}`)
+    /// constrain the values they are about and let the others through.
+    IfType(Box<Check>),
+    /// `enum` (or a lowered `const`) with values other than strings: equal,
+    /// as JSON, to one of these (`1` and `1.0` are one number). The values
+    /// pin the value, so no other rule of its type is checked.
+    Values(Vec<Value>),
+    /// `not`: the value must fail `check`.
+    Not(Box<Check>),
+    /// `if`/`then`/`else`: `then` when the value passes `condition`, else
+    /// `otherwise`.
+    Conditional {
+        condition: Box<Check>,
+        then: Box<Check>,
+        otherwise: Box<Check>,
+    },
+    /// `unevaluatedProperties`: the properties of an object that none of
+    /// the schema's keywords (its own and those of the subschemas it
+    /// applies and the value passes) evaluated must pass `rest`.
+    UnevaluatedProperties {
+        evaluated: Evaluated,
+        rest: Additional,
+    },
+    /// `unevaluatedItems`, as [`Check::UnevaluatedProperties`] for the items
+    /// of a list.
+    UnevaluatedItems {
+        evaluated: Evaluated,
+        rest: Additional,
+    },
     /// A `oneOf` with a discriminator: the property's value picks the schema.
     Discriminated {
         property: String,
@@ -60,37 +96,161 @@ pub enum Check {
     Nullable(Box<Check>),
 }
 
+/// Which properties of an object (or items of a list) the keywords beside
+/// an `unevaluated*` keyword evaluated, as JSON Schema 2020-12 collects
+/// them: from the schema itself, its `allOf` parts and `$ref`s always, from
+/// an `anyOf`/`oneOf` variant, an `if`/`then`/`else` branch or a
+/// `dependentSchemas` entry only when it applies to the value.
 #[derive(Debug, Clone, PartialEq)]
+pub enum Evaluated {
+    /// Every property or item (`additionalProperties`, `items`, a nested
+    /// `unevaluated*`).
+    Everything,
+    /// Properties by name (`properties`).
+    Names(Vec<String>),
+    /// Properties whose name matches one of these patterns
+    /// (`patternProperties`).
+    Patterns(Vec<String>),
+    /// The first items (`prefixItems`).
+    Prefix(usize),
+    /// The items passing this check (`contains`).
+    Matching(Box<Check>),
+    /// What `evaluated` names, when the value (the object or list itself)
+    /// passes `condition`.
+    When {
+        condition: Box<Check>,
+        evaluated: Box<Evaluated>,
+    },
+    /// Everything any of these names.
+    Union(Vec<Evaluated>),
+}
+
+impl Evaluated {
+    /// `parts` as one, `Everything` when one of them always is.
+    fn union(parts: Vec<Evaluated>) -> Evaluated {
+        let mut flat = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        let mut patterns: Vec<String> = Vec::new();
+        let mut prefix = 0;
+        let mut pending = parts;
+        while let Some(part) = pending.pop() {
+            match part {
+                Evaluated::Everything => return Evaluated::Everything,
+                Evaluated::Union(inner) => pending.extend(inner),
+                Evaluated::Names(more) => names.extend(more),
+                Evaluated::Patterns(more) => patterns.extend(more),
+                Evaluated::Prefix(length) => prefix = prefix.max(length),
+                part => flat.push(part),
+            }
+        }
+        flat.reverse();
+        names.sort_unstable();
+        names.dedup();
+        patterns.sort_unstable();
+        patterns.dedup();
+        // Cheapest tests first: names, positions, then patterns.
+        let mut leading = Vec::new();
+        if !names.is_empty() {
+            leading.push(Evaluated::Names(names));
+        }
+        if prefix > 0 {
+            leading.push(Evaluated::Prefix(prefix));
+        }
+        if !patterns.is_empty() {
+            leading.push(Evaluated::Patterns(patterns));
+        }
+        leading.extend(flat);
+        let mut flat = leading;
+        if flat.len() == 1 {
+            flat.pop().expect("one part")
+        } else {
+            Evaluated::Union(flat)
+        }
+    }
+
+    /// Whether nothing is evaluated, whatever the value.
+    pub fn is_nothing(&self) -> bool {
+        matches!(self, Evaluated::Union(parts) if parts.is_empty())
+    }
+
+    fn checks<'a>(&'a self, out: &mut Vec<&'a Check>) {
+        match self {
+            Evaluated::Everything
+            | Evaluated::Names(_)
+            | Evaluated::Patterns(_)
+            | Evaluated::Prefix(_) => {}
+            Evaluated::Matching(check) => out.push(check),
+            Evaluated::When {
+                condition,
+                evaluated,
+            } => {
+                out.push(condition);
+                evaluated.checks(out);
+            }
+            Evaluated::Union(parts) => parts.iter().for_each(|part| part.checks(out)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ObjectCheck {
     pub required: Vec<String>,
     /// Declared properties with checks, in spec order.
     pub properties: Vec<(String, Check)>,
     /// Every declared property name, for `additionalProperties`.
     pub known: Vec<String>,
+    /// `patternProperties`: each pattern (ECMA-262, not anchored, checked
+    /// to compile when the schemas are read) with the check of the
+    /// properties whose name it matches; every pattern is listed, since
+    /// `additionalProperties` skips the names they match.
+    pub patterns: Vec<(String, Check)>,
     pub additional: Additional,
     pub min_properties: Option<usize>,
     pub max_properties: Option<usize>,
+    /// `propertyNames`: the check every property name (as a string) passes.
+    pub property_names: Option<Box<Check>>,
+    /// `dependentRequired`: when the first property is present, the others
+    /// must be too.
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    /// `dependentSchemas`: when the property is present, the object passes
+    /// the check.
+    pub dependent_schemas: Vec<(String, Check)>,
 }
 
-/// What `additionalProperties` says of undeclared properties.
-#[derive(Debug, Clone, PartialEq)]
+/// What `additionalProperties` (or an `unevaluated*` keyword) says of the
+/// properties or items it is about.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub enum Additional {
+    #[default]
     Allowed,
     Forbidden,
     Checked(Box<Check>),
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ArrayCheck {
     pub min_items: Option<usize>,
     pub max_items: Option<usize>,
+    /// `prefixItems`: the checks of the first items, by position.
+    pub prefix: Vec<Check>,
+    /// The check of every item after the `prefix`.
     pub items: Box<Check>,
-    /// At least one item must pass this (JSON Schema's `contains`, which an
-    /// OpenAPI 3.1 document lowers to `x-contains`).
-    pub contains: Option<Box<Check>>,
+    /// `uniqueItems: true`: no two items are equal (as JSON).
+    pub unique: bool,
+    /// JSON Schema's `contains` (with `minContains`/`maxContains`).
+    pub contains: Option<Contains>,
 }
 
+/// How many items must pass `check`: at least `min` (1 unless
+/// `minContains` says otherwise), at most `max`.
 #[derive(Debug, Clone, PartialEq)]
+pub struct Contains {
+    pub check: Box<Check>,
+    pub min: usize,
+    pub max: Option<usize>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct StringCheck {
     /// The `enum` values; lengths are not checked when set, since the values
     /// pin the exact text.
@@ -103,11 +263,13 @@ pub struct StringCheck {
     pub pattern: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct NumberCheck {
     pub integer: bool,
     pub minimum: Option<Bound>,
     pub maximum: Option<Bound>,
+    /// `multipleOf`: a positive number the value divided by is an integer.
+    pub multiple_of: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,14 +294,20 @@ impl Check {
                     && string.min_length.is_none()
                     && string.max_length.is_none()
                     && string.format.is_none()
+                    && string.pattern.is_none()
             }
-            Check::Number(number) => number.minimum.is_none() && number.maximum.is_none(),
+            Check::Number(number) => {
+                number.minimum.is_none() && number.maximum.is_none() && number.multiple_of.is_none()
+            }
             Check::Array(array) => {
                 array.min_items.is_none()
                     && array.max_items.is_none()
                     && array.contains.is_none()
+                    && !array.unique
+                    && array.prefix.iter().all(Check::is_type_only)
                     && array.items.is_type_only()
             }
+            Check::Object(object) => *object == ObjectCheck::default(),
             _ => false,
         }
     }
@@ -174,19 +342,32 @@ impl Check {
     }
 
     /// [`Check::has_variants`], not following the schemas this check calls.
+    /// Only the checks of what typify types count: the subschemas of `not`,
+    /// `if`/`then`/`else`, `prefixItems`, `dependentSchemas`,
+    /// `propertyNames` and `unevaluated*` are the server's alone (the types
+    /// are looser there), so no newtype stands in for them.
     fn has_variants_inline(&self) -> bool {
         match self {
             Check::Alternatives { .. } | Check::Discriminated { .. } => true,
             Check::Any
+            | Check::Never
             | Check::Schema(_)
             | Check::String(_)
             | Check::Number(_)
-            | Check::Boolean => false,
+            | Check::Boolean
+            | Check::Values(_)
+            | Check::Not(_)
+            | Check::Conditional { .. }
+            | Check::UnevaluatedProperties { .. }
+            | Check::UnevaluatedItems { .. } => false,
             Check::All(checks) => checks.iter().any(Check::has_variants_inline),
+            // Typify types the properties a pattern matches as the extra
+            // properties (`lower::loosen_for_types`).
             Check::Object(object) => {
                 object
                     .properties
                     .iter()
+                    .chain(&object.patterns)
                     .any(|(_, check)| check.has_variants_inline())
                     || matches!(&object.additional, Additional::Checked(check) if check.has_variants_inline())
             }
@@ -195,42 +376,77 @@ impl Check {
                     || array
                         .contains
                         .as_ref()
-                        .is_some_and(|check| check.has_variants_inline())
+                        .is_some_and(|contains| contains.check.has_variants_inline())
             }
-            Check::WithMessage { check, .. } | Check::Nullable(check) => {
+            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
                 check.has_variants_inline()
             }
         }
     }
 
-    /// Adds the names of the schemas this check calls to `out`.
-    fn schemas(&self, out: &mut Vec<String>) {
+    /// The checks directly inside this one.
+    fn children(&self) -> Vec<&Check> {
+        let mut children = Vec::new();
         match self {
-            Check::Any | Check::String(_) | Check::Number(_) | Check::Boolean => {}
-            Check::Schema(name) => out.push(name.clone()),
-            Check::All(checks) => checks.iter().for_each(|check| check.schemas(out)),
+            Check::Any
+            | Check::Never
+            | Check::Schema(_)
+            | Check::String(_)
+            | Check::Number(_)
+            | Check::Boolean
+            | Check::Values(_)
+            | Check::Discriminated { .. } => {}
+            Check::All(checks)
+            | Check::Alternatives {
+                variants: checks, ..
+            } => children.extend(checks),
             Check::Object(object) => {
-                object
-                    .properties
-                    .iter()
-                    .for_each(|(_, check)| check.schemas(out));
+                children.extend(object.properties.iter().map(|(_, check)| check));
+                children.extend(object.patterns.iter().map(|(_, check)| check));
+                children.extend(object.dependent_schemas.iter().map(|(_, check)| check));
+                children.extend(object.property_names.as_deref());
                 if let Additional::Checked(check) = &object.additional {
-                    check.schemas(out);
+                    children.push(check);
                 }
             }
             Check::Array(array) => {
-                array.items.schemas(out);
+                children.extend(&array.prefix);
+                children.push(&array.items);
                 if let Some(contains) = &array.contains {
-                    contains.schemas(out);
+                    children.push(&contains.check);
                 }
             }
+            Check::Conditional {
+                condition,
+                then,
+                otherwise,
+            } => children.extend([&**condition, then, otherwise]),
+            Check::UnevaluatedProperties { evaluated, rest }
+            | Check::UnevaluatedItems { evaluated, rest } => {
+                evaluated.checks(&mut children);
+                if let Additional::Checked(check) = rest {
+                    children.push(check);
+                }
+            }
+            Check::WithMessage { check, .. }
+            | Check::Nullable(check)
+            | Check::IfType(check)
+            | Check::Not(check) => children.push(check),
+        }
+        children
+    }
+
+    /// Adds the names of the schemas this check calls to `out`.
+    pub(crate) fn schemas(&self, out: &mut Vec<String>) {
+        match self {
+            Check::Schema(name) => out.push(name.clone()),
             Check::Discriminated { mapping, .. } => {
                 out.extend(mapping.iter().map(|(_, schema)| schema.clone()))
             }
-            Check::Alternatives { variants, .. } => {
-                variants.iter().for_each(|check| check.schemas(out))
-            }
-            Check::WithMessage { check, .. } | Check::Nullable(check) => check.schemas(out),
+            check => check
+                .children()
+                .into_iter()
+                .for_each(|child| child.schemas(out)),
         }
     }
 }
@@ -242,7 +458,7 @@ pub(crate) fn compile_inline(
     schema: &Value,
     pointer: &str,
 ) -> Result<Check, Diagnostic> {
-    Compiler { spec }.check(schema, pointer)
+    Compiler::new(spec).check(schema, pointer)
 }
 
 /// The validators of every schema reachable from a request body, by name.
@@ -272,7 +488,7 @@ pub(crate) fn compile(
         .into_iter()
         .map(|name| {
             let pointer = pointer_join("/components/schemas", &name);
-            let check = Compiler { spec }.check(component_schema(spec, &name)?, &pointer)?;
+            let check = Compiler::new(spec).check(component_schema(spec, &name)?, &pointer)?;
             Ok(Validator {
                 schema: name,
                 check,
@@ -297,20 +513,31 @@ pub(crate) fn collect_schema_refs(value: &Value, out: &mut Vec<String>) {
     collect_refs_in(value, false, out);
 }
 
-/// `properties` names properties, any of which may be called `example` or
-/// `default`; elsewhere those keywords hold data, not schemas.
-fn collect_refs_in(value: &Value, in_properties: bool, out: &mut Vec<String>) {
+/// Keywords whose value maps names (of properties, or patterns) to
+/// schemas: a name there may be `example`, `default` or `x-anything`.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+];
+
+/// Keywords holding data, not schemas.
+const DATA_KEYWORDS: &[&str] = &["example", "examples", "default", "enum", "const"];
+
+/// In a map of [`SCHEMA_MAPS`] (`in_map`), every key names a schema;
+/// elsewhere the [`DATA_KEYWORDS`] and extensions hold data.
+fn collect_refs_in(value: &Value, in_map: bool, out: &mut Vec<String>) {
     match value {
         Value::Object(object) => {
             for (key, child) in object {
-                if key == "$ref" && !in_properties {
+                if key == "$ref" && !in_map {
                     if let Some(name) = child.as_str().and_then(schema_name) {
                         out.push(name.to_string());
                     }
-                } else if in_properties
-                    || !key.starts_with("x-") && key != "example" && key != "default"
+                } else if in_map || !key.starts_with("x-") && !DATA_KEYWORDS.contains(&key.as_str())
                 {
-                    collect_refs_in(child, !in_properties && key == "properties", out);
+                    collect_refs_in(child, !in_map && SCHEMA_MAPS.contains(&key.as_str()), out);
                 }
             }
         }
@@ -321,14 +548,80 @@ fn collect_refs_in(value: &Value, in_properties: bool, out: &mut Vec<String>) {
     }
 }
 
-struct Compiler<'a> {
-    spec: &'a LoadedSpec,
+/// The keywords that make a schema without `type` an object check that
+/// requires an object, as they make typify's type a struct or a map.
+const OBJECT_TYPING_KEYWORDS: &[&str] = &["properties", "additionalProperties"];
+
+/// The keywords of each JSON type; in a schema without `type` they
+/// constrain values of their type only.
+const OBJECT_KEYWORDS: &[&str] = &[
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "minProperties",
+    "maxProperties",
+];
+const ARRAY_KEYWORDS: &[&str] = &[
+    "items",
+    "prefixItems",
+    "contains",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+const STRING_KEYWORDS: &[&str] = &["minLength", "maxLength", "pattern", "format"];
+const NUMBER_KEYWORDS: &[&str] = &[
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+];
+
+/// Which members an `unevaluated*` keyword is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Members {
+    Properties,
+    Items,
 }
 
-impl Compiler<'_> {
+#[derive(Clone, Copy)]
+struct Compiler<'a> {
+    spec: &'a LoadedSpec,
+    /// Whether the schemas compiled are the server's alone (under `not`,
+    /// `if`/`then`/`else`, `prefixItems`, ...), which no type is generated
+    /// from: there an untyped schema with `properties` constrains objects
+    /// only, as JSON Schema says, instead of requiring an object as the
+    /// struct typify makes of it does.
+    server_only: bool,
+}
+
+impl<'a> Compiler<'a> {
+    fn new(spec: &'a LoadedSpec) -> Self {
+        Self {
+            spec,
+            server_only: false,
+        }
+    }
+
+    /// The compiler of the subschemas only the server reads.
+    fn server_only(self) -> Self {
+        Self {
+            server_only: true,
+            ..self
+        }
+    }
+
     fn check(&self, schema: &Value, pointer: &str) -> Result<Check, Diagnostic> {
-        let Some(object) = schema.as_object() else {
-            return Ok(Check::Any);
+        let object = match schema {
+            Value::Object(object) => object,
+            Value::Bool(false) => return Ok(Check::Never),
+            _ => return Ok(Check::Any),
         };
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
             return Ok(Check::Schema(self.schema_ref(reference, pointer)?));
@@ -345,25 +638,89 @@ impl Compiler<'_> {
         if let Some(variants) = object.get("anyOf").and_then(Value::as_array) {
             checks.push(self.alternatives(object, variants, pointer, false)?);
         }
+        let has_any = |keywords: &[&str]| keywords.iter().any(|key| object.contains_key(*key));
+        // `const` is JSON Schema's one-value `enum` (a 3.1 document's is
+        // already one; a 3.0 document may still use it).
+        let listed: Option<Vec<Value>> = match (object.get("enum"), object.get("const")) {
+            (Some(Value::Array(values)), _) => Some(values.clone()),
+            (None, Some(value)) => Some(vec![value.clone()]),
+            _ => None,
+        };
+        let values: Option<Vec<Value>> = listed
+            .as_ref()
+            .map(|values| values.iter().filter(|v| !v.is_null()).cloned().collect());
         let kind = object.get("type").and_then(Value::as_str).or_else(|| {
-            if object.contains_key("properties") || object.contains_key("additionalProperties") {
+            if !self.server_only && has_any(OBJECT_TYPING_KEYWORDS) {
                 Some("object")
             } else {
                 // An untyped enum of strings (a lowered `const`, say) is a string.
-                object
-                    .get("enum")
-                    .and_then(Value::as_array)
+                values
+                    .as_ref()
                     .filter(|values| !values.is_empty() && values.iter().all(Value::is_string))
                     .map(|_| "string")
             }
         });
-        match kind {
-            Some("object") => checks.push(self.object(object, pointer)?),
-            Some("array") => checks.push(self.array(object, pointer)?),
-            Some("string") => checks.push(string_check(object)),
-            Some(kind @ ("integer" | "number")) => checks.push(number_check(object, kind)),
-            Some("boolean") => checks.push(Check::Boolean),
-            _ => {}
+        match (kind, values) {
+            (Some("string"), values) => checks.push(string_check(object, values)),
+            (_, Some(values)) => checks.push(Check::Values(values)),
+            (Some("object"), None) => checks.push(self.object(object, pointer)?),
+            (Some("array"), None) => checks.push(self.array(object, pointer)?),
+            (Some(kind @ ("integer" | "number")), None) => checks.push(number_check(object, kind)),
+            (Some("boolean"), None) => checks.push(Check::Boolean),
+            (Some(_), None) => {}
+            (None, None) => {
+                let lenient = [
+                    (has_any(OBJECT_KEYWORDS), "object"),
+                    (has_any(ARRAY_KEYWORDS), "array"),
+                    (has_any(STRING_KEYWORDS), "string"),
+                    (has_any(NUMBER_KEYWORDS), "number"),
+                ];
+                for (_, kind) in lenient.into_iter().filter(|(present, _)| *present) {
+                    let check = match kind {
+                        "object" => self.object(object, pointer)?,
+                        "array" => self.array(object, pointer)?,
+                        "string" => string_check(object, None),
+                        _ => number_check(object, kind),
+                    };
+                    if !check.is_type_only() {
+                        checks.push(Check::IfType(Box::new(check)));
+                    }
+                }
+            }
+        }
+        if let Some(excluded) = object.get("not") {
+            checks.push(
+                match self
+                    .server_only()
+                    .check(excluded, &pointer_join(pointer, "not"))?
+                {
+                    Check::Any => Check::Never,
+                    Check::Never => Check::Any,
+                    check => Check::Not(Box::new(check)),
+                },
+            );
+        }
+        if let Some(condition) = object.get("if") {
+            checks.push(self.conditional(object, condition, pointer)?);
+        }
+        if let Some(rest) = object.get("unevaluatedProperties") {
+            let rest = self
+                .server_only()
+                .additional(rest, &pointer_join(pointer, "unevaluatedProperties"))?;
+            let evaluated =
+                self.evaluated(schema, pointer, Members::Properties, &mut Vec::new())?;
+            if rest != Additional::Allowed && evaluated != Evaluated::Everything {
+                checks.push(Check::UnevaluatedProperties { evaluated, rest });
+            }
+        }
+        if let Some(rest) = object.get("unevaluatedItems") {
+            let rest = self
+                .server_only()
+                .additional(rest, &pointer_join(pointer, "unevaluatedItems"))?;
+            let evaluated = self.evaluated(schema, pointer, Members::Items, &mut Vec::new())?;
+            if rest != Additional::Allowed && evaluated != Evaluated::Everything {
+                checks.push(Check::UnevaluatedItems { evaluated, rest });
+            }
         }
         let mut check = all(checks);
         if check.is_any() {
@@ -377,10 +734,7 @@ impl Compiler<'_> {
         }
         // An `enum` listing `null` allows it as `nullable` does: typify types
         // such a field as an `Option` whose `None` goes out as `null`.
-        let null_in_enum = object
-            .get("enum")
-            .and_then(Value::as_array)
-            .is_some_and(|values| values.contains(&Value::Null));
+        let null_in_enum = listed.is_some_and(|values| values.contains(&Value::Null));
         if object.get("nullable") == Some(&Value::Bool(true)) || null_in_enum {
             check = Check::Nullable(Box::new(check));
         }
@@ -437,6 +791,171 @@ impl Compiler<'_> {
         })
     }
 
+    /// `if`/`then`/`else`; a missing branch accepts anything.
+    fn conditional(
+        &self,
+        schema: &Map<String, Value>,
+        condition: &Value,
+        pointer: &str,
+    ) -> Result<Check, Diagnostic> {
+        let branch = |keyword: &str| match schema.get(keyword) {
+            Some(branch) => self
+                .server_only()
+                .check(branch, &pointer_join(pointer, keyword)),
+            None => Ok(Check::Any),
+        };
+        let (then, otherwise) = (branch("then")?, branch("else")?);
+        Ok(
+            match self
+                .server_only()
+                .check(condition, &pointer_join(pointer, "if"))?
+            {
+                _ if then.is_any() && otherwise.is_any() => Check::Any,
+                Check::Any => then,
+                Check::Never => otherwise,
+                condition => Check::Conditional {
+                    condition: Box::new(condition),
+                    then: Box::new(then),
+                    otherwise: Box::new(otherwise),
+                },
+            },
+        )
+    }
+
+    /// What a schema that may be `false` says of the members it is about.
+    fn additional(&self, schema: &Value, pointer: &str) -> Result<Additional, Diagnostic> {
+        Ok(match self.check(schema, pointer)? {
+            Check::Any => Additional::Allowed,
+            Check::Never => Additional::Forbidden,
+            check => Additional::Checked(Box::new(check)),
+        })
+    }
+
+    /// The properties or items `schema` evaluates in place, for the
+    /// `unevaluated*` keyword of `schema` itself. `visiting` holds the
+    /// component schemas being followed, so a `$ref` cycle ends.
+    fn evaluated(
+        &self,
+        schema: &Value,
+        pointer: &str,
+        members: Members,
+        visiting: &mut Vec<String>,
+    ) -> Result<Evaluated, Diagnostic> {
+        self.evaluated_by(schema, pointer, members, visiting, true)
+    }
+
+    fn evaluated_by(
+        &self,
+        schema: &Value,
+        pointer: &str,
+        members: Members,
+        visiting: &mut Vec<String>,
+        top: bool,
+    ) -> Result<Evaluated, Diagnostic> {
+        let Value::Object(object) = schema else {
+            return Ok(Evaluated::union(Vec::new()));
+        };
+        let mut parts = Vec::new();
+        if let Some(name) = object
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(schema_name)
+            && !visiting.iter().any(|seen| seen == name)
+            && let Ok(target) = component_schema(self.spec, name)
+        {
+            visiting.push(name.to_string());
+            let pointer = pointer_join("/components/schemas", name);
+            parts.push(self.evaluated_by(target, &pointer, members, visiting, false)?);
+            visiting.pop();
+        }
+        match members {
+            Members::Properties => {
+                let keys = |keyword: &str| -> Vec<String> {
+                    object
+                        .get(keyword)
+                        .and_then(Value::as_object)
+                        .map(|map| map.keys().cloned().collect())
+                        .unwrap_or_default()
+                };
+                parts.push(Evaluated::Names(keys("properties")));
+                parts.push(Evaluated::Patterns(keys("patternProperties")));
+                if object.contains_key("additionalProperties")
+                    || !top && object.contains_key("unevaluatedProperties")
+                {
+                    parts.push(Evaluated::Everything);
+                }
+                for (keyword, dependent) in ["dependentSchemas", "dependencies"]
+                    .iter()
+                    .filter_map(|keyword| Some((*keyword, object.get(*keyword)?.as_object()?)))
+                    .flat_map(|(keyword, map)| map.iter().map(move |entry| (keyword, entry)))
+                {
+                    let (name, dependent) = dependent;
+                    if !dependent.is_object() {
+                        continue;
+                    }
+                    let at = pointer_join(&pointer_join(pointer, keyword), name);
+                    let evaluated = self.evaluated_by(dependent, &at, members, visiting, false)?;
+                    parts.push(when(
+                        Check::Object(ObjectCheck {
+                            required: vec![name.clone()],
+                            ..ObjectCheck::default()
+                        }),
+                        evaluated,
+                    ));
+                }
+            }
+            Members::Items => {
+                if let Some(prefix) = object.get("prefixItems").and_then(Value::as_array) {
+                    parts.push(Evaluated::Prefix(prefix.len()));
+                }
+                if object.contains_key("items") || !top && object.contains_key("unevaluatedItems") {
+                    parts.push(Evaluated::Everything);
+                }
+                if let Some(contains) = object.get("contains") {
+                    let check = self
+                        .server_only()
+                        .check(contains, &pointer_join(pointer, "contains"))?;
+                    parts.push(Evaluated::Matching(Box::new(check)));
+                }
+            }
+        }
+        if let Some(parts_of) = object.get("allOf").and_then(Value::as_array) {
+            for (index, part) in parts_of.iter().enumerate() {
+                let at = format!("{pointer}/allOf/{index}");
+                parts.push(self.evaluated_by(part, &at, members, visiting, false)?);
+            }
+        }
+        for keyword in ["anyOf", "oneOf"] {
+            for (index, variant) in object
+                .get(keyword)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let at = format!("{pointer}/{keyword}/{index}");
+                let evaluated = self.evaluated_by(variant, &at, members, visiting, false)?;
+                parts.push(when(self.check(variant, &at)?, evaluated));
+            }
+        }
+        if let Some(condition) = object.get("if") {
+            let at = pointer_join(pointer, "if");
+            let check = self.server_only().check(condition, &at)?;
+            let mut taken = vec![self.evaluated_by(condition, &at, members, visiting, false)?];
+            if let Some(then) = object.get("then") {
+                let at = pointer_join(pointer, "then");
+                taken.push(self.evaluated_by(then, &at, members, visiting, false)?);
+            }
+            parts.push(when(check.clone(), Evaluated::union(taken)));
+            if let Some(otherwise) = object.get("else") {
+                let at = pointer_join(pointer, "else");
+                let evaluated = self.evaluated_by(otherwise, &at, members, visiting, false)?;
+                parts.push(when(Check::Not(Box::new(check)), evaluated));
+            }
+        }
+        Ok(Evaluated::union(parts))
+    }
+
     fn object(&self, schema: &Map<String, Value>, pointer: &str) -> Result<Check, Diagnostic> {
         let properties = schema.get("properties").and_then(Value::as_object);
         let known: Vec<String> = properties
@@ -468,44 +987,135 @@ impl Compiler<'_> {
                 checked.push((name.clone(), check));
             }
         }
+        let mut patterns = Vec::new();
+        if let Some(map) = schema.get("patternProperties").and_then(Value::as_object) {
+            for (pattern, property) in map {
+                let at = pointer_join(&pointer_join(pointer, "patternProperties"), pattern);
+                patterns.push((pattern.clone(), self.check(property, &at)?));
+            }
+        }
         let additional = match schema.get("additionalProperties") {
             Some(Value::Bool(false)) => Additional::Forbidden,
             Some(extra @ Value::Object(_)) => {
-                match self.check(extra, &format!("{pointer}/additionalProperties"))? {
-                    Check::Any => Additional::Allowed,
-                    check => Additional::Checked(Box::new(check)),
-                }
+                self.additional(extra, &format!("{pointer}/additionalProperties"))?
             }
             _ => Additional::Allowed,
         };
+        let property_names = match schema.get("propertyNames") {
+            Some(names) => Some(
+                self.server_only()
+                    .check(names, &pointer_join(pointer, "propertyNames"))?,
+            )
+            .filter(|check| !check.is_any())
+            .map(Box::new),
+            None => None,
+        };
+        let mut dependent_required = Vec::new();
+        let mut dependent_schemas = Vec::new();
+        for keyword in ["dependentRequired", "dependentSchemas", "dependencies"] {
+            for (name, dependent) in schema
+                .get(keyword)
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                match dependent {
+                    Value::Array(names) => {
+                        let names: Vec<String> = names
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect();
+                        if !names.is_empty() {
+                            dependent_required.push((name.clone(), names));
+                        }
+                    }
+                    schema => {
+                        let at = pointer_join(&pointer_join(pointer, keyword), name);
+                        let check = self.server_only().check(schema, &at)?;
+                        if !check.is_any() {
+                            dependent_schemas.push((name.clone(), check));
+                        }
+                    }
+                }
+            }
+        }
         Ok(Check::Object(ObjectCheck {
             required,
             properties: checked,
             known,
+            patterns,
             additional,
             // `minProperties: 0` holds for every object.
             min_properties: count(schema, "minProperties").filter(|min| *min > 0),
             max_properties: count(schema, "maxProperties"),
+            property_names,
+            dependent_required,
+            dependent_schemas,
         }))
     }
 
     fn array(&self, schema: &Map<String, Value>, pointer: &str) -> Result<Check, Diagnostic> {
+        let mut prefix = Vec::new();
+        if let Some(schemas) = schema.get("prefixItems").and_then(Value::as_array) {
+            for (index, item) in schemas.iter().enumerate() {
+                let at = format!("{pointer}/prefixItems/{index}");
+                prefix.push(self.server_only().check(item, &at)?);
+            }
+        }
+        let mut max_items = count(schema, "maxItems");
         let items = match schema.get("items") {
             Some(items) => self.check(items, &format!("{pointer}/items"))?,
             None => Check::Any,
         };
-        let contains = match schema.get("x-contains") {
-            Some(contains) => Some(Box::new(
-                self.check(contains, &format!("{pointer}/x-contains"))?,
-            )),
+        // `items: false` after `prefixItems` closes the tuple: no item
+        // beyond the prefix, which is what `maxItems` says.
+        let items = match items {
+            Check::Never => {
+                max_items = Some(max_items.map_or(prefix.len(), |max| max.min(prefix.len())));
+                Check::Any
+            }
+            items => items,
+        };
+        let contains = match schema.get("contains") {
+            Some(contains) => {
+                let check = self
+                    .server_only()
+                    .check(contains, &pointer_join(pointer, "contains"))?;
+                let min = count(schema, "minContains").unwrap_or(1);
+                let max = count(schema, "maxContains");
+                // `minContains: 0` without a maximum holds for every list.
+                (min > 0 || max.is_some()).then(|| Contains {
+                    check: Box::new(check),
+                    min,
+                    max,
+                })
+            }
             None => None,
         };
         Ok(Check::Array(ArrayCheck {
             min_items: count(schema, "minItems").filter(|min| *min > 0),
-            max_items: count(schema, "maxItems"),
+            max_items,
+            prefix,
             items: Box::new(items),
+            unique: schema.get("uniqueItems") == Some(&Value::Bool(true)),
             contains,
         }))
+    }
+}
+
+/// What `evaluated` names, when the value passes `condition`.
+fn when(condition: Check, evaluated: Evaluated) -> Evaluated {
+    if evaluated.is_nothing() {
+        return evaluated;
+    }
+    match condition {
+        Check::Any => evaluated,
+        Check::Never => Evaluated::union(Vec::new()),
+        condition => Evaluated::When {
+            condition: Box::new(condition),
+            evaluated: Box::new(evaluated),
+        },
     }
 }
 
@@ -522,8 +1132,9 @@ fn count(schema: &Map<String, Value>, keyword: &str) -> Option<usize> {
     usize::try_from(schema.get(keyword)?.as_u64()?).ok()
 }
 
-fn string_check(schema: &Map<String, Value>) -> Check {
-    let allowed = schema.get("enum").and_then(Value::as_array).map(|values| {
+/// The checks of a string; `values`, the `enum` (or `const`) without `null`.
+fn string_check(schema: &Map<String, Value>, values: Option<Vec<Value>>) -> Check {
+    let allowed = values.map(|values| {
         values
             .iter()
             .filter_map(Value::as_str)
@@ -568,6 +1179,10 @@ fn number_check(schema: &Map<String, Value>, kind: &str) -> Check {
         integer: kind == "integer",
         minimum: bound("minimum", "exclusiveMinimum"),
         maximum: bound("maximum", "exclusiveMaximum"),
+        multiple_of: schema
+            .get("multipleOf")
+            .and_then(Value::as_f64)
+            .filter(|divisor| *divisor > 0.0),
     })
 }
 
@@ -594,7 +1209,7 @@ mod tests {
             .pointer("/components/schemas/S")
             .unwrap()
             .clone();
-        Compiler { spec: &spec }
+        Compiler::new(&spec)
             .check(&schema, "/components/schemas/S")
             .unwrap()
     }
@@ -667,21 +1282,16 @@ mod tests {
             Validator {
                 schema: "Loop".into(),
                 check: Check::Array(ArrayCheck {
-                    min_items: None,
-                    max_items: None,
                     items: Box::new(Check::Schema("Loop".into())),
-                    contains: None,
+                    ..ArrayCheck::default()
                 }),
             },
         ];
         let object = |check: Check| {
             Check::Object(ObjectCheck {
-                required: Vec::new(),
                 properties: vec![("p".into(), check)],
                 known: vec!["p".into()],
-                additional: Additional::Allowed,
-                min_properties: None,
-                max_properties: None,
+                ..ObjectCheck::default()
             })
         };
         assert!(!string.has_variants(&validators));
@@ -773,6 +1383,7 @@ mod tests {
                     value: 9.0,
                     exclusive: true
                 }),
+                multiple_of: None,
             })
         );
     }
@@ -804,6 +1415,22 @@ mod tests {
     }
 
     #[test]
+    fn const_is_a_one_value_enum() {
+        let Check::String(string) = compile_schema(json!({"type": "string", "const": "x"})) else {
+            panic!()
+        };
+        assert_eq!(string.allowed, Some(vec!["x".to_string()]));
+        assert_eq!(
+            compile_schema(json!({"const": 3})),
+            Check::Values(vec![json!(3)])
+        );
+        assert!(matches!(
+            compile_schema(json!({"const": null})),
+            Check::Nullable(inner) if *inner == Check::Values(Vec::new())
+        ));
+    }
+
+    #[test]
     fn an_untyped_enum_of_strings_is_a_string_check() {
         let Check::String(string) = compile_schema(json!({"enum": ["game"]})) else {
             panic!()
@@ -818,5 +1445,270 @@ mod tests {
             compile_schema(json!({"allOf": [{"$ref": "#/components/schemas/A"}]})),
             Check::Schema("A".into())
         );
+    }
+
+    /// `compile_schema` with other component schemas beside `S`.
+    fn compile_with(schema: Value, others: Value) -> Check {
+        let mut schemas = others;
+        schemas["S"] = schema;
+        let spec = crate::load::parse_spec(
+            std::path::Path::new("test.yaml"),
+            serde_json::to_string(&json!({
+                "openapi": "3.0.3",
+                "info": {"title": "t", "version": "1"},
+                "paths": {},
+                "components": {"schemas": schemas},
+            }))
+            .unwrap()
+            .as_bytes(),
+        )
+        .unwrap();
+        let schema = spec.document["components"]["schemas"]["S"].clone();
+        Compiler::new(&spec)
+            .check(&schema, "/components/schemas/S")
+            .unwrap()
+    }
+
+    #[test]
+    fn tuples_close_with_a_count_and_lists_count_what_they_contain() {
+        let Check::Array(array) = compile_schema(json!({
+            "type": "array",
+            "prefixItems": [{"type": "string"}, {"$ref": "#/components/schemas/T"}],
+            "items": {"not": {}},
+            "maxItems": 5,
+            "uniqueItems": true,
+            "contains": {"type": "integer"},
+            "minContains": 0,
+            "maxContains": 1,
+        })) else {
+            panic!()
+        };
+        assert_eq!(array.prefix[1], Check::Schema("T".into()));
+        assert_eq!(array.max_items, Some(2), "`items: false` after two");
+        assert!(array.items.is_any() && array.unique);
+        let contains = array.contains.unwrap();
+        assert_eq!((contains.min, contains.max), (0, Some(1)));
+        let Check::Array(open) = compile_schema(json!({
+            "type": "array", "contains": {}, "minContains": 0,
+        })) else {
+            panic!()
+        };
+        assert_eq!(
+            open.contains, None,
+            "`minContains: 0` alone holds for every list"
+        );
+    }
+
+    #[test]
+    fn object_keywords_of_2020_12() {
+        let Check::Object(object) = compile_schema(json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "patternProperties": {"^x-": {"type": "integer"}, "^y-": {}},
+            "additionalProperties": false,
+            "propertyNames": {"maxLength": 3},
+            "dependentRequired": {"a": ["b", "c"]},
+            "dependentSchemas": {"b": {"required": ["d"]}},
+        })) else {
+            panic!()
+        };
+        assert_eq!(
+            object.patterns.len(),
+            2,
+            "a pattern accepting anything still shields its names"
+        );
+        assert_eq!(object.patterns[1].1, Check::Any);
+        assert_eq!(object.additional, Additional::Forbidden);
+        assert!(matches!(
+            object.property_names.as_deref(),
+            Some(Check::IfType(_))
+        ));
+        assert_eq!(
+            object.dependent_required,
+            [("a".to_string(), vec!["b".to_string(), "c".to_string()])]
+        );
+        assert_eq!(object.dependent_schemas.len(), 1);
+    }
+
+    /// Keywords without a `type` constrain the values of their type only;
+    /// `not`, `if` and `enum`s of other values than strings compile too.
+    #[test]
+    fn untyped_keywords_not_if_and_values() {
+        assert_eq!(
+            compile_schema(json!({"maxLength": 3, "minimum": 1})),
+            Check::All(vec![
+                Check::IfType(Box::new(Check::String(StringCheck {
+                    max_length: Some(3),
+                    ..StringCheck::default()
+                }))),
+                Check::IfType(Box::new(Check::Number(NumberCheck {
+                    minimum: Some(Bound {
+                        value: 1.0,
+                        exclusive: false
+                    }),
+                    ..NumberCheck::default()
+                }))),
+            ])
+        );
+        assert_eq!(
+            compile_schema(json!({"format": "int32", "type": "integer"})),
+            Check::Number(NumberCheck {
+                integer: true,
+                ..NumberCheck::default()
+            })
+        );
+        assert_eq!(compile_schema(json!({"not": {}})), Check::Never);
+        assert_eq!(compile_schema(json!({"not": {"not": {}}})), Check::Any);
+        assert!(matches!(
+            compile_schema(json!({"type": "string", "not": {"enum": ["a"]}})),
+            Check::All(checks) if matches!(checks[1], Check::Not(_))
+        ));
+        assert_eq!(
+            compile_schema(json!({"type": "integer", "enum": [1, 2], "minimum": 5})),
+            Check::Values(vec![json!(1), json!(2)]),
+            "the values pin the number"
+        );
+        assert_eq!(
+            compile_schema(json!({"enum": [{"a": 1}, null]})),
+            Check::Nullable(Box::new(Check::Values(vec![json!({"a": 1})])))
+        );
+        assert_eq!(
+            compile_schema(json!({"if": {"required": ["a"]}, "then": {}, "else": {}})),
+            Check::Any
+        );
+        // Typify types an untyped schema with `properties` as a struct, so
+        // it requires an object; under `not` no type is generated, and it
+        // constrains objects only, as JSON Schema says: every other value
+        // matches it, and `not` refuses them.
+        assert!(matches!(
+            compile_schema(json!({"properties": {"a": {"type": "string"}}})),
+            Check::Object(_)
+        ));
+        assert!(matches!(
+            compile_schema(json!({"not": {"properties": {"a": {"type": "string"}}}})),
+            Check::Not(inner) if matches!(*inner, Check::IfType(_))
+        ));
+        let Check::Conditional {
+            then, otherwise, ..
+        } = compile_schema(json!({"if": {"required": ["a"]}, "then": {"required": ["b"]}}))
+        else {
+            panic!()
+        };
+        assert!(matches!(*then, Check::IfType(_)) && otherwise.is_any());
+    }
+
+    #[test]
+    fn unevaluated_properties_see_through_all_of_refs_and_branches() {
+        let others = json!({
+            "Base": {"type": "object", "properties": {"id": {}}, "patternProperties": {"^x-": {}}},
+            "Open": {"type": "object", "additionalProperties": {"type": "string"}},
+            "Loop": {"allOf": [{"$ref": "#/components/schemas/Loop"}], "properties": {"l": {}}},
+        });
+        let Check::UnevaluatedProperties { evaluated, rest } = compile_with(
+            json!({
+                "allOf": [{"$ref": "#/components/schemas/Base"}, {"$ref": "#/components/schemas/Loop"}],
+                "properties": {"own": {}},
+                "anyOf": [{"properties": {"a": {}}}, {"$ref": "#/components/schemas/Open"}],
+                "if": {"properties": {"kind": {"const": "k"}}},
+                "then": {"properties": {"k": {}}},
+                "else": {"properties": {"e": {}}},
+                "dependentSchemas": {"p": {"properties": {"q": {}}}},
+                "unevaluatedProperties": false,
+            }),
+            others.clone(),
+        )
+        .pipe_last() else {
+            panic!()
+        };
+        assert_eq!(rest, Additional::Forbidden);
+        let Evaluated::Union(parts) = evaluated else {
+            panic!("{evaluated:?}")
+        };
+        assert_eq!(
+            parts[0],
+            Evaluated::Names(vec!["id".into(), "l".into(), "own".into()]),
+            "own, `allOf` and `$ref` names, the cycle followed once"
+        );
+        assert_eq!(parts[1], Evaluated::Patterns(vec!["^x-".into()]));
+        let conditional: Vec<&Evaluated> = parts[2..]
+            .iter()
+            .map(|part| match part {
+                Evaluated::When { evaluated, .. } => &**evaluated,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            conditional,
+            [
+                &Evaluated::Names(vec!["q".into()]),
+                &Evaluated::Names(vec!["a".into()]),
+                &Evaluated::Everything,
+                &Evaluated::Names(vec!["k".into(), "kind".into()]),
+                &Evaluated::Names(vec!["e".into()]),
+            ],
+            "a dependent schema, an `anyOf` variant, `if` with `then`, `else`"
+        );
+        // `additionalProperties` beside it evaluates every property.
+        assert_eq!(
+            compile_with(
+                json!({"type": "object", "additionalProperties": {}, "unevaluatedProperties": false}),
+                others
+            ),
+            Check::Object(ObjectCheck::default())
+        );
+    }
+
+    #[test]
+    fn unevaluated_items_count_prefixes_and_contained_items() {
+        let Check::UnevaluatedItems { evaluated, rest } = compile_schema(json!({
+            "prefixItems": [{}, {}],
+            "contains": {"type": "integer"},
+            "allOf": [{"prefixItems": [{}, {}, {}]}],
+            "unevaluatedItems": {"type": "string"},
+        }))
+        .pipe_last() else {
+            panic!()
+        };
+        assert!(matches!(rest, Additional::Checked(check) if matches!(*check, Check::String(_))));
+        assert_eq!(
+            evaluated,
+            Evaluated::Union(vec![
+                Evaluated::Prefix(3),
+                Evaluated::Matching(Box::new(Check::Number(NumberCheck {
+                    integer: true,
+                    ..NumberCheck::default()
+                }))),
+            ])
+        );
+    }
+
+    trait PipeLast {
+        /// The last of several checks, or the check itself.
+        fn pipe_last(self) -> Check;
+    }
+
+    impl PipeLast for Check {
+        fn pipe_last(self) -> Check {
+            match self {
+                Check::All(mut checks) => checks.pop().unwrap(),
+                check => check,
+            }
+        }
+    }
+
+    #[test]
+    fn refs_under_the_new_keywords_make_their_schemas_reachable() {
+        let mut found = Vec::new();
+        collect_schema_refs(
+            &json!({
+                "prefixItems": [{"$ref": "#/components/schemas/A"}],
+                "patternProperties": {"default": {"$ref": "#/components/schemas/B"}},
+                "dependentSchemas": {"x-key": {"$ref": "#/components/schemas/C"}},
+                "if": {"$ref": "#/components/schemas/D"},
+                "const": {"$ref": "#/components/schemas/NotASchema"},
+            }),
+            &mut found,
+        );
+        assert_eq!(found, ["A", "B", "C", "D"]);
     }
 }

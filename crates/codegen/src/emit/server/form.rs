@@ -34,10 +34,18 @@ impl<'a> Shapes<'a> {
     fn has_typed_fields(&self, check: &Check, seen: &mut Vec<&'a str>) -> bool {
         match check {
             Check::Number(_) | Check::Boolean => true,
+            Check::Values(values) => value_shape(values).is_some(),
+            // The server's own rules (`not`, `if`, ...), which typing and
+            // so the form's reading do not follow.
             Check::Any
+            | Check::Never
             | Check::String(_)
             | Check::Discriminated { .. }
-            | Check::Alternatives { .. } => false,
+            | Check::Alternatives { .. }
+            | Check::Not(_)
+            | Check::Conditional { .. }
+            | Check::UnevaluatedProperties { .. }
+            | Check::UnevaluatedItems { .. } => false,
             Check::Schema(name) => {
                 let Some((name, check)) = self.checks.get_key_value(name.as_str()) else {
                     return false;
@@ -59,7 +67,7 @@ impl<'a> Shapes<'a> {
                     || matches!(&object.additional, Additional::Checked(check) if self.has_typed_fields(check, seen))
             }
             Check::Array(array) => self.has_typed_fields(&array.items, seen),
-            Check::WithMessage { check, .. } | Check::Nullable(check) => {
+            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
                 self.has_typed_fields(check, seen)
             }
         }
@@ -78,6 +86,7 @@ impl<'a> Shapes<'a> {
             Check::Number(number) if number.integer => Some(quote!(Shape::Integer)),
             Check::Number(_) => Some(quote!(Shape::Number)),
             Check::Boolean => Some(quote!(Shape::Boolean)),
+            Check::Values(values) => value_shape(values),
             Check::Schema(name) => {
                 let ident = static_ident(name);
                 Some(quote!(#ident))
@@ -116,7 +125,9 @@ impl<'a> Shapes<'a> {
                     }
                 }
             }
-            Check::WithMessage { check, .. } | Check::Nullable(check) => self.shape(check),
+            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
+                self.shape(check)
+            }
             _ => None,
         }
     }
@@ -142,11 +153,26 @@ impl<'a> Shapes<'a> {
                 .iter()
                 .flat_map(|check| self.object_properties(check))
                 .collect(),
-            Check::WithMessage { check, .. } | Check::Nullable(check) => {
+            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
                 self.object_properties(check)
             }
             _ => Vec::new(),
         }
+    }
+}
+
+/// How a form's text is read for an `enum` of numbers or booleans.
+fn value_shape(values: &[serde_json::Value]) -> Option<TokenStream> {
+    if values.is_empty() {
+        None
+    } else if values.iter().all(|value| value.is_i64() || value.is_u64()) {
+        Some(quote!(Shape::Integer))
+    } else if values.iter().all(serde_json::Value::is_number) {
+        Some(quote!(Shape::Number))
+    } else if values.iter().all(serde_json::Value::is_boolean) {
+        Some(quote!(Shape::Boolean))
+    } else {
+        None
     }
 }
 
@@ -245,7 +271,9 @@ fn check_refs(check: &Check, out: &mut Vec<String>) {
             }
         }
         Check::Array(array) => check_refs(&array.items, out),
-        Check::WithMessage { check, .. } | Check::Nullable(check) => check_refs(check, out),
+        Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
+            check_refs(check, out)
+        }
         _ => {}
     }
 }
