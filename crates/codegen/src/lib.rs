@@ -13,6 +13,7 @@
 //! Stages 1-4 happen in memory; nothing is written unless all of them succeed.
 //! `cargo xtask codegen` is a thin shell over [`cli::codegen`].
 
+pub mod bundle;
 pub mod cli;
 pub mod diagnostic;
 pub mod emit;

@@ -583,7 +583,7 @@ mod tests {
                 "openapi": "3.0.3",
                 "info": {"title": "t", "version": "1"},
                 "paths": {},
-                "components": {"schemas": {"S": schema}},
+                "components": {"schemas": {"S": schema, "A": {}, "B": {}}},
             }))
             .unwrap()
             .as_bytes(),
