@@ -189,9 +189,17 @@ fn slot(kind: Kind, key: &str) -> Slot {
             }
             "items" => Slot::OneOrList(Schema),
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => Slot::List(Schema),
-            "additionalProperties" | "not" | "if" | "then" | "else" | "contains"
-            | "propertyNames" | "unevaluatedItems" | "unevaluatedProperties"
-            | "additionalItems" | "contentSchema" => Slot::One(Schema),
+            "additionalProperties"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "additionalItems"
+            | "contentSchema" => Slot::One(Schema),
             "discriminator" => Slot::One(Discriminator),
             _ => Slot::Data,
         },
@@ -493,7 +501,12 @@ impl Bundler<'_> {
     /// Where `reference` (written at `ref_pointer` of file `file`) finally
     /// leads: the first component of the spec on its way, or the node where
     /// references stop.
-    fn canonical(&mut self, file: usize, ref_pointer: &str, reference: &str) -> Result<Loc, Diagnostic> {
+    fn canonical(
+        &mut self,
+        file: usize,
+        ref_pointer: &str,
+        reference: &str,
+    ) -> Result<Loc, Diagnostic> {
         let mut loc = self.resolve(file, ref_pointer, reference, 0)?;
         let mut seen = HashSet::new();
         let mut first_component = None;
@@ -622,7 +635,10 @@ impl Bundler<'_> {
             self.error_in(
                 from,
                 ref_pointer,
-                format!("`$ref: {reference}` names `{}`, which cannot be read: {err}", path.display()),
+                format!(
+                    "`$ref: {reference}` names `{}`, which cannot be read: {err}",
+                    path.display()
+                ),
             )
         })?;
         let (value, positions) = parse_file(&path, &bytes, "the file")?;
@@ -716,10 +732,15 @@ impl Bundler<'_> {
             [paths, path, method, rest @ ..] if paths == "paths" => {
                 let operation_id = self.files[target.0]
                     .value
-                    .pointer(&pointer_join(&pointer_join(&pointer_join("/paths", path), method), "operationId"))
+                    .pointer(&pointer_join(
+                        &pointer_join(&pointer_join("/paths", path), method),
+                        "operationId",
+                    ))
                     .and_then(Value::as_str);
                 match operation_id {
-                    Some(id) => std::iter::once(id.to_string()).chain(rest.iter().cloned()).collect(),
+                    Some(id) => std::iter::once(id.to_string())
+                        .chain(rest.iter().cloned())
+                        .collect(),
                     None => path
                         .split(['/', '{', '}'])
                         .filter(|word| !word.is_empty())
@@ -732,7 +753,9 @@ impl Bundler<'_> {
             _ => all.clone(),
         };
         if kind == Kind::Parameter
-            && words.last().is_some_and(|last| last.parse::<usize>().is_ok())
+            && words
+                .last()
+                .is_some_and(|last| last.parse::<usize>().is_ok())
             && let Some(name) = value.get("name").and_then(Value::as_str)
         {
             words = vec![name.to_string()];
@@ -904,9 +927,7 @@ impl<'b> Writer<'b, '_> {
         }
         match value {
             Value::Object(object) => {
-                if refers(kind)
-                    && matches!(object.get("$ref"), Some(Value::String(_)))
-                {
+                if refers(kind) && matches!(object.get("$ref"), Some(Value::String(_))) {
                     return self.write_reference(file, src, object, kind, out);
                 }
                 self.write_members(file, src, object, kind, out)
@@ -952,7 +973,8 @@ impl<'b> Writer<'b, '_> {
             for (key, target) in mapping.iter_mut() {
                 let site = (file, pointer_join(&mapping_src, key));
                 if let Some(resolved) = self.bundler.sites.get(&(site, Kind::Schema))
-                    && let Some(reference) = self.component_reference(&resolved.target, Kind::Schema)
+                    && let Some(reference) =
+                        self.component_reference(&resolved.target, Kind::Schema)
                 {
                     *target = Value::String(reference);
                 }
@@ -988,9 +1010,8 @@ impl<'b> Writer<'b, '_> {
         match (slot, child) {
             (Slot::Data, _) => Ok(child.clone()),
             (Slot::One(inner), _) => self.write(file, src, child, inner, out, false),
-            (Slot::OneOrList(inner), Value::Array(items)) | (Slot::List(inner), Value::Array(items)) => {
-                list(self, items, inner)
-            }
+            (Slot::OneOrList(inner), Value::Array(items))
+            | (Slot::List(inner), Value::Array(items)) => list(self, items, inner),
             (Slot::OneOrList(inner), _) => self.write(file, src, child, inner, out, false),
             (Slot::Map(inner), Value::Object(entries)) => {
                 let mut written = Map::with_capacity(entries.len());
@@ -1019,7 +1040,10 @@ impl<'b> Writer<'b, '_> {
         }
         let section = kind.section()?;
         let name = self.bundler.placements.get(&(target.clone(), kind))?;
-        Some(format!("#/components/{section}/{}", escape_pointer_token(name)))
+        Some(format!(
+            "#/components/{section}/{}",
+            escape_pointer_token(name)
+        ))
     }
 
     /// An object holding `$ref`: a reference to a component, or its target
@@ -1103,7 +1127,8 @@ impl<'b> Writer<'b, '_> {
                         pointer: child_src.clone(),
                     },
                 );
-                let value = self.write_member(file, &child_src, child, slot(kind, key), &child_out)?;
+                let value =
+                    self.write_member(file, &child_src, child, slot(kind, key), &child_out)?;
                 written.insert(key.clone(), value);
             }
         }

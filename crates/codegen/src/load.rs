@@ -171,10 +171,7 @@ impl LoadedSpec {
     /// in, with its line when known and its pointer in that file.
     pub fn error_at(&self, pointer: &str, cause: impl Into<String>) -> Diagnostic {
         let origin = self.source_map.written_at(pointer);
-        let file = self
-            .source_map
-            .file_path(origin.file)
-            .unwrap_or(&self.path);
+        let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
         let position = self.source_map.position_in(origin.file, &origin.pointer);
         let diagnostic = Diagnostic::new(file, cause).at_pointer(origin.pointer);
         match position {
@@ -188,10 +185,7 @@ impl LoadedSpec {
     pub fn place(&self, pointer: &str) -> Option<String> {
         let origin = self.source_map.written_at(pointer);
         let position = self.source_map.position_in(origin.file, &origin.pointer)?;
-        let file = self
-            .source_map
-            .file_path(origin.file)
-            .unwrap_or(&self.path);
+        let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
         Some(format!(
             "{}:{}:{}",
             file.display(),
@@ -274,8 +268,12 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 /// Whether `text`, read from `path`, is JSON: by its name, or by its first
 /// character (no YAML description starts with `{`, every JSON one does).
 fn is_json(path: &Path, text: &str) -> bool {
-    path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("json"))
-        || text.trim_start_matches('\u{feff}').trim_start().starts_with('{')
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json"))
+        || text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
 }
 
 /// Parses one file (the spec, or one it refers to, `what` in messages) into

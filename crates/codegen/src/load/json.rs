@@ -308,9 +308,9 @@ impl Reader<'_> {
                 char::from_u32(code).expect("a surrogate pair encodes a character")
             }
             0xDC00..=0xDFFF => {
-                return Err(
-                    self.error("a low surrogate escape (\\uDC00-\\uDFFF) without a high one before it")
-                );
+                return Err(self.error(
+                    "a low surrogate escape (\\uDC00-\\uDFFF) without a high one before it",
+                ));
             }
             code => char::from_u32(code).expect("not a surrogate, so a character"),
         };
@@ -457,16 +457,29 @@ mod tests {
         );
         assert_eq!(
             error("{\n  \"a\": 1\n  \"b\": 2\n}"),
-            (3, 3, "expected `,` or `}` after an object member, found `\"`".into())
+            (
+                3,
+                3,
+                "expected `,` or `}` after an object member, found `\"`".into()
+            )
         );
-        assert_eq!(error("{\"a\": \"x"), (1, 9, "the string is not closed".into()));
+        assert_eq!(
+            error("{\"a\": \"x"),
+            (1, 9, "the string is not closed".into())
+        );
         assert_eq!(error("{\"a\": 01}").0, 1);
-        assert_eq!(error("{} x").2, "unexpected characters after the JSON value");
+        assert_eq!(
+            error("{} x").2,
+            "unexpected characters after the JSON value"
+        );
         assert_eq!(
             error("{\"a\": \"\\ud83d\"}").2,
             "a high surrogate escape (\\uD800-\\uDBFF) must be followed by a low one (\\uDC00-\\uDFFF)"
         );
-        assert_eq!(error("{\"a\": 1e999}").2, "the number 1e999 is out of range");
+        assert_eq!(
+            error("{\"a\": 1e999}").2,
+            "the number 1e999 is out of range"
+        );
     }
 
     #[test]

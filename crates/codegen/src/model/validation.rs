@@ -283,7 +283,7 @@ pub(crate) fn compile(
 
 fn component_schema<'a>(spec: &'a LoadedSpec, name: &str) -> Result<&'a Value, Diagnostic> {
     spec.document
-        .pointer(&pointer_join("/components/schemas", name))
+        .pointer(&super::refs::schema_pointer(name))
         .ok_or_else(|| {
             spec.error_at(
                 "/components/schemas",
