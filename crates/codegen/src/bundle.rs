@@ -114,6 +114,23 @@ const SCHEMA_KEYWORDS: &[&str] = &[
     "prefixItems",
 ];
 
+/// Containers of named definitions, which names do not repeat
+/// (`shared.yaml#/responses/error` is `error`).
+const SECTIONS: &[&str] = &[
+    "schemas",
+    "responses",
+    "parameters",
+    "examples",
+    "requestBodies",
+    "headers",
+    "securitySchemes",
+    "links",
+    "callbacks",
+    "pathItems",
+    "definitions",
+    "$defs",
+];
+
 /// Pointer tokens that say nothing of what a node is.
 const FILLER: &[&str] = &["content", "schema", "properties"];
 
@@ -220,17 +237,16 @@ fn refers(kind: Kind) -> bool {
     )
 }
 
-/// Members beside `$ref` that only annotate: a reference with no others is a
-/// plain alias of its target, which chains of references are followed through.
-const ANNOTATIONS: &[&str] = &["description", "summary", "title", "$comment", "deprecated"];
-
-/// The target of `node` when it is an object that only refers elsewhere.
+/// The target of `node` when it is an object that only refers elsewhere: an
+/// alias of its target, which chains of references are followed through. A
+/// reference with members beside it (a path item's `summary`, a schema's
+/// `description`) is a node of its own.
 fn plain_reference(node: &Value) -> Option<&str> {
     let object = node.as_object()?;
     let reference = object.get("$ref")?.as_str()?;
     object
         .keys()
-        .all(|key| key == "$ref" || key.starts_with("x-") || ANNOTATIONS.contains(&key.as_str()))
+        .all(|key| key == "$ref" || key.starts_with("x-"))
         .then_some(reference)
 }
 
@@ -724,9 +740,7 @@ impl Bundler<'_> {
             [components, _, rest @ ..] if components == "components" && !rest.is_empty() => {
                 rest.to_vec()
             }
-            [definitions, rest @ ..]
-                if (definitions == "definitions" || definitions == "$defs") && !rest.is_empty() =>
-            {
+            [section, rest @ ..] if SECTIONS.contains(&section.as_str()) && !rest.is_empty() => {
                 rest.to_vec()
             }
             [paths, path, method, rest @ ..] if paths == "paths" => {
@@ -889,7 +903,11 @@ fn collect(file: usize, value: &Value, pointer: &mut String, kind: Kind, found: 
 /// A discriminator mapping value is a schema's name or a reference; only
 /// references are followed (a name stays a name).
 fn mapping_is_reference(value: &str) -> bool {
-    value.contains('#') || value.contains('/')
+    value.contains('#')
+        || value.contains('/')
+        || [".yaml", ".yml", ".json"]
+            .iter()
+            .any(|extension| value.ends_with(extension))
 }
 
 /// Writes the bundled document.
@@ -1145,4 +1163,497 @@ fn reference_to(section: &str, name: &str) -> Value {
             escape_pointer_token(name)
         )),
     )]))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::path::Path;
+
+    use serde_json::{Value, json};
+
+    use crate::load::{LoadedSpec, parse_spec_with};
+
+    /// Loads `files["api.yaml"]`, reading the others from `files`.
+    fn load(files: &[(&str, &str)]) -> Result<LoadedSpec, String> {
+        let files: BTreeMap<&str, &str> = files.iter().copied().collect();
+        let mut read = |path: &Path| {
+            files
+                .get(path.to_str().unwrap())
+                .map(|text| text.as_bytes().to_vec())
+                .ok_or_else(|| "there is no such file".to_string())
+        };
+        parse_spec_with(
+            Path::new("api.yaml"),
+            files["api.yaml"].as_bytes(),
+            &mut read,
+        )
+        .map_err(|err| err.to_string())
+    }
+
+    fn loaded(files: &[(&str, &str)]) -> LoadedSpec {
+        load(files).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    /// Every `$ref` of the document, in document order.
+    fn references(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(object) => {
+                for (key, child) in object {
+                    match (key.as_str(), child) {
+                        ("$ref", Value::String(reference)) => out.push(reference.clone()),
+                        _ => references(child, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|item| references(item, out)),
+            _ => {}
+        }
+    }
+
+    fn names(spec: &LoadedSpec, section: &str) -> Vec<String> {
+        spec.document["components"][section]
+            .as_object()
+            .map(|entries| entries.keys().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    const HEAD: &str = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n";
+
+    #[test]
+    fn other_files_become_components_and_operations_are_copied_in() {
+        let root = format!(
+            "{HEAD}paths:
+  /pets:
+    get:
+      $ref: ops/list.yaml
+components:
+  schemas:
+    Pet:
+      $ref: models/pet.yaml
+"
+        );
+        let spec = loaded(&[
+            ("api.yaml", &root),
+            (
+                "ops/list.yaml",
+                "operationId: list_pets
+parameters:
+  - $ref: '../shared.yaml#/limit'
+responses:
+  '200':
+    $ref: responses/pets.yaml
+  '500':
+    $ref: '../shared.yaml#/responses/error'
+",
+            ),
+            (
+                "ops/responses/pets.yaml",
+                "description: the pets
+headers:
+  x-rate:
+    $ref: '../../shared.yaml#/headers/x-rate'
+content:
+  application/json:
+    schema:
+      type: array
+      items:
+        $ref: ../../models/pet.yaml
+",
+            ),
+            (
+                "shared.yaml",
+                "limit: {name: limit, in: query, schema: {type: integer}}
+headers:
+  x-rate: {schema: {type: integer}}
+responses:
+  error:
+    description: failed
+    content:
+      application/json:
+        schema: {$ref: 'models/error.yaml'}
+",
+            ),
+            (
+                "models/pet.yaml",
+                "type: object
+properties:
+  name: {type: string}
+  owner: {$ref: '#/properties/name'}
+  friends: {type: array, items: {$ref: pet.yaml}}
+",
+            ),
+            (
+                "models/error.yaml",
+                "type: object\nproperties: {message: {type: string}}\n",
+            ),
+        ]);
+        let document = &spec.document;
+        let operation = &document["paths"]["/pets"]["get"];
+        assert_eq!(operation["operationId"], "list_pets");
+        assert_eq!(
+            operation["parameters"][0]["$ref"],
+            "#/components/parameters/limit"
+        );
+        assert_eq!(
+            operation["responses"]["200"]["$ref"],
+            "#/components/responses/pets"
+        );
+        assert_eq!(
+            operation["responses"]["500"]["$ref"],
+            "#/components/responses/error"
+        );
+        // The spec's `Pet: {$ref: models/pet.yaml}` gives the file its name;
+        // the other references to it (one from itself) share it.
+        assert_eq!(names(&spec, "schemas"), ["Pet", "pet_name", "error"]);
+        let pet = &document["components"]["schemas"]["Pet"];
+        assert_eq!(pet["type"], "object");
+        assert_eq!(
+            pet["properties"]["friends"]["items"]["$ref"],
+            "#/components/schemas/Pet"
+        );
+        // A pointer into a file names a node of it: hoisted, and the place it
+        // was written refers to it, so it is one type.
+        assert_eq!(
+            pet["properties"]["name"]["$ref"],
+            "#/components/schemas/pet_name"
+        );
+        assert_eq!(
+            pet["properties"]["owner"]["$ref"],
+            "#/components/schemas/pet_name"
+        );
+        assert_eq!(
+            document["components"]["responses"]["pets"]["content"]["application/json"]["schema"]["items"]
+                ["$ref"],
+            "#/components/schemas/Pet"
+        );
+        assert_eq!(names(&spec, "headers"), ["x-rate"]);
+        let mut all = Vec::new();
+        references(document, &mut all);
+        for reference in &all {
+            let name = reference
+                .strip_prefix("#/components/")
+                .and_then(|rest| rest.split_once('/'))
+                .filter(|(_, name)| !name.contains('/'));
+            let (section, name) = name.unwrap_or_else(|| panic!("{reference}"));
+            assert!(
+                document["components"][section].get(name).is_some(),
+                "{reference}"
+            );
+        }
+
+        // Messages name the file and line where a node was written.
+        let place = |pointer: &str| spec.error_at(pointer, "x").to_string();
+        assert_eq!(
+            place("/paths/~1pets/get/responses"),
+            "ops/list.yaml:4:1: error: x (at /responses)"
+        );
+        assert_eq!(
+            place("/components/schemas/Pet/properties/friends/items"),
+            "models/pet.yaml:5:26: error: x (at /properties/friends/items)"
+        );
+        assert_eq!(
+            place("/components/responses/pets/content/application~1json/schema/type"),
+            "ops/responses/pets.yaml:8:13: error: x (at /content/application~1json/schema/type)"
+        );
+        assert_eq!(
+            place("/components/parameters/limit/in"),
+            "shared.yaml:1:26: error: x (at /limit/in)"
+        );
+        assert_eq!(
+            place("/info/title"),
+            "api.yaml:2:15: error: x (at /info/title)"
+        );
+    }
+
+    #[test]
+    fn any_pointer_into_the_spec_is_hoisted_once_under_a_readable_name() {
+        let root = format!(
+            "{HEAD}paths:
+  /pets:
+    get:
+      operationId: list_pets
+      parameters:
+        - name: limit
+          in: query
+          schema: {{type: integer}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Tag/allOf/0'}}
+        '409':
+          description: conflict
+          content:
+            application/json:
+              schema: {{$ref: '#/components/responses/Conflict/content/application~1json/schema'}}
+  /pets/{{id}}:
+    get:
+      parameters:
+        - $ref: '#/paths/~1pets/get/parameters/0'
+        - {{name: id, in: path, required: true, schema: {{type: string}}}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Tag/allOf/0'}}
+components:
+  responses:
+    Conflict:
+      description: conflict
+      content:
+        application/json:
+          schema: {{type: object, properties: {{code: {{type: string}}}}}}
+  schemas:
+    Tag:
+      allOf:
+        - {{type: object, properties: {{name: {{type: string}}}}}}
+        - {{type: object}}
+    Conflict: {{type: string}}
+"
+        );
+        let spec = loaded(&[("api.yaml", &root)]);
+        let document = &spec.document;
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(
+            names(&spec, "schemas"),
+            ["Tag", "Conflict", "Tag_allOf_0", "Conflict2"]
+        );
+        assert_eq!(
+            schemas["Tag"]["allOf"][0]["$ref"],
+            "#/components/schemas/Tag_allOf_0"
+        );
+        assert_eq!(
+            schemas["Tag_allOf_0"]["properties"]["name"]["type"],
+            "string"
+        );
+        assert_eq!(
+            document["components"]["responses"]["Conflict"]["content"]["application/json"]["schema"]
+                ["$ref"],
+            "#/components/schemas/Conflict2"
+        );
+        let pets = &document["paths"]["/pets"]["get"];
+        assert_eq!(
+            pets["parameters"][0]["$ref"],
+            "#/components/parameters/limit"
+        );
+        assert_eq!(
+            document["paths"]["/pets/{id}"]["get"]["parameters"][0]["$ref"],
+            "#/components/parameters/limit"
+        );
+        assert_eq!(document["components"]["parameters"]["limit"]["in"], "query");
+        // Moved nodes are reported where they were written.
+        assert_eq!(
+            spec.error_at("/components/schemas/Conflict2/properties/code", "x")
+                .to_string(),
+            "api.yaml:39:47: error: x (at /components/responses/Conflict/content/application~1json/schema/properties/code)"
+        );
+    }
+
+    #[test]
+    fn hoisted_names_keep_apart_after_conversion_in_order_of_discovery() {
+        let root = format!(
+            "{HEAD}paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {{$ref: 'a/error.yaml'}}
+        '400':
+          description: bad
+          content:
+            application/json:
+              schema: {{$ref: 'b/error.yaml'}}
+        '500':
+          description: worse
+          content:
+            application/json:
+              schema: {{$ref: './a/../a/error.yaml'}}
+components:
+  schemas:
+    Error: {{type: object}}
+"
+        );
+        let spec = loaded(&[
+            ("api.yaml", &root),
+            ("a/error.yaml", "type: string"),
+            ("b/error.yaml", "type: integer"),
+        ]);
+        assert_eq!(names(&spec, "schemas"), ["Error", "error2", "error3"]);
+        let responses = &spec.document["paths"]["/a"]["get"]["responses"];
+        let schema = |status: &str| {
+            responses[status]["content"]["application/json"]["schema"]["$ref"].clone()
+        };
+        assert_eq!(schema("200"), "#/components/schemas/error2");
+        assert_eq!(schema("400"), "#/components/schemas/error3");
+        assert_eq!(
+            schema("500"),
+            "#/components/schemas/error2",
+            "one file, one name"
+        );
+    }
+
+    #[test]
+    fn path_items_given_by_ref_are_copied_in_with_their_siblings() {
+        let root = format!(
+            "{HEAD}paths:
+  /pets:
+    $ref: 'paths/pets.yaml'
+    summary: Pets
+  /other:
+    $ref: '#/paths/~1pets'
+"
+        );
+        let spec = loaded(&[
+            ("api.yaml", &root),
+            (
+                "paths/pets.yaml",
+                "summary: from the file\nget:\n  operationId: list\n  responses:\n    '204': {description: none}\n",
+            ),
+        ]);
+        let pets = &spec.document["paths"]["/pets"];
+        assert_eq!(pets["summary"], "Pets");
+        assert_eq!(pets["get"]["operationId"], "list");
+        assert_eq!(spec.document["paths"]["/other"], *pets);
+        assert_eq!(
+            spec.error_at("/paths/~1pets/get/responses/204", "x")
+                .to_string(),
+            "paths/pets.yaml:5:5: error: x (at /get/responses/204)"
+        );
+        assert_eq!(
+            spec.error_at("/paths/~1pets/summary", "x").to_string(),
+            "api.yaml:6:14: error: x (at /paths/~1pets/summary)"
+        );
+    }
+
+    #[test]
+    fn a_spec_without_other_files_or_deep_pointers_is_left_as_it_is() {
+        let root = format!(
+            "{HEAD}paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200': {{$ref: '#/components/responses/Ok'}}
+components:
+  responses:
+    Ok: {{description: ok, content: {{application/json: {{schema: {{$ref: '#/components/schemas/A'}}}}}}}}
+  schemas:
+    A: {{$ref: '#/components/schemas/B'}}
+    B: {{type: object, properties: {{me: {{$ref: '#/components/schemas/B'}}}}}}
+"
+        );
+        let spec = loaded(&[("api.yaml", &root)]);
+        let plain = crate::load::parse_spec(Path::new("api.yaml"), root.as_bytes()).unwrap();
+        assert_eq!(spec.document, plain.document);
+        assert_eq!(
+            spec.document["components"]["schemas"]["A"],
+            json!({"$ref": "#/components/schemas/B"})
+        );
+    }
+
+    #[test]
+    fn what_cannot_be_bundled_is_refused_where_the_reference_is_written() {
+        let with_schema = |schema: &str| {
+            format!(
+                "{HEAD}paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {schema}
+"
+            )
+        };
+        let missing = with_schema("{$ref: 'models/missing.yaml'}");
+        assert_eq!(
+            load(&[("api.yaml", &missing)]).unwrap_err(),
+            "api.yaml:12:30: error: `$ref: models/missing.yaml` names `models/missing.yaml`, which cannot be read: there is no such file (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
+        );
+        let bad_fragment = with_schema("{$ref: 'models/a.yaml'}");
+        assert_eq!(
+            load(&[
+                ("api.yaml", &bad_fragment),
+                (
+                    "models/a.yaml",
+                    "type: object\nproperties:\n  b: {$ref: 'b.yaml#/definitions/Nope'}\n"
+                ),
+                ("models/b.yaml", "definitions: {}\n"),
+            ])
+            .unwrap_err(),
+            "models/a.yaml:3:13: error: `$ref: b.yaml#/definitions/Nope` does not resolve: nothing is defined at /definitions/Nope of `models/b.yaml` (at /properties/b/$ref)"
+        );
+        let remote = with_schema("{$ref: 'https://example.com/pet.yaml'}");
+        assert!(
+            load(&[("api.yaml", &remote)])
+                .unwrap_err()
+                .starts_with("api.yaml:12:30: error: `$ref: https://example.com/pet.yaml` refers to a remote document; the generator does not fetch"),
+        );
+        let anchor = with_schema("{$ref: '#Pet'}");
+        assert!(
+            load(&[("api.yaml", &anchor)])
+                .unwrap_err()
+                .contains("which is not a JSON pointer")
+        );
+        let looping = with_schema("{$ref: 'a.yaml'}");
+        assert_eq!(
+            load(&[
+                ("api.yaml", &looping),
+                ("a.yaml", "$ref: b.yaml"),
+                ("b.yaml", "$ref: a.yaml")
+            ])
+            .unwrap_err(),
+            "api.yaml:12:30: error: `$ref: a.yaml` is part of a reference cycle that never reaches a definition (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
+        );
+        let broken = with_schema("{$ref: 'a.json'}");
+        assert_eq!(
+            load(&[
+                ("api.yaml", &broken),
+                ("a.json", "{\n  \"type\": \"object\",\n}")
+            ])
+            .unwrap_err(),
+            "a.json:3:1: error: invalid JSON: expected a member name in double quotes, found `}`"
+        );
+        let path_loop = format!(
+            "{HEAD}paths:\n  /a:\n    $ref: '#/paths/~1b'\n  /b:\n    $ref: '#/paths/~1a'\n"
+        );
+        assert!(
+            load(&[("api.yaml", &path_loop)])
+                .unwrap_err()
+                .contains("reference cycle")
+        );
+    }
+
+    #[test]
+    fn discriminator_mappings_to_files_name_the_hoisted_schema() {
+        let root = format!(
+            "{HEAD}paths: {{}}
+components:
+  schemas:
+    Pet:
+      oneOf: [{{$ref: 'cat.yaml'}}]
+      discriminator:
+        propertyName: kind
+        mapping: {{cat: 'cat.yaml', dog: Dog}}
+    Dog: {{type: object}}
+"
+        );
+        let spec = loaded(&[("api.yaml", &root), ("cat.yaml", "type: object")]);
+        let pet = &spec.document["components"]["schemas"]["Pet"];
+        assert_eq!(pet["oneOf"][0]["$ref"], "#/components/schemas/cat");
+        assert_eq!(
+            pet["discriminator"]["mapping"],
+            json!({"cat": "#/components/schemas/cat", "dog": "Dog"})
+        );
+    }
 }

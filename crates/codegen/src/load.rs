@@ -507,3 +507,111 @@ fn scalar_to_json(scalar: &Scalar<'_>) -> Result<Value, String> {
         Scalar::String(text) => Value::String(text.to_string()),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn parsed(path: &str, text: &str) -> Result<LoadedSpec, String> {
+        parse_spec(Path::new(path), text.as_bytes()).map_err(|err| err.to_string())
+    }
+
+    const YAML_HEAD: &str = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n";
+
+    #[test]
+    fn yaml_aliases_and_merge_keys_are_expanded() {
+        let text = format!(
+            "{YAML_HEAD}components:
+  schemas:
+    Base: &base
+      type: object
+      properties:
+        id: &id {{type: string, minLength: 1}}
+    Copy: *base
+    Extended:
+      <<: *base
+      description: more
+      type: object
+    Ids:
+      type: array
+      items: *id
+"
+        );
+        let spec = parsed("spec.yaml", &text).unwrap();
+        let schemas = &spec.document["components"]["schemas"];
+        assert_eq!(schemas["Copy"], schemas["Base"]);
+        assert_eq!(
+            schemas["Extended"],
+            json!({"description": "more", "type": "object",
+                   "properties": {"id": {"type": "string", "minLength": 1}}})
+        );
+        assert_eq!(schemas["Ids"]["items"]["minLength"], 1);
+        // A node that came through an alias is reported where the anchor
+        // defined it.
+        assert_eq!(
+            spec.error_at("/components/schemas/Ids/items/minLength", "x")
+                .to_string(),
+            "spec.yaml:9:43: error: x (at /components/schemas/Ids/items/minLength)"
+        );
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_with_their_place() {
+        let mut text = format!(
+            "{YAML_HEAD}x-bomb:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        );
+        for level in 1..10 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 10].join(", ");
+            text.push_str(&format!("  a{level}: &a{level} [{items}]\n"));
+        }
+        let error = parsed("spec.yaml", &text).unwrap_err();
+        assert!(error.starts_with("spec.yaml:"), "{error}");
+        assert!(error.contains("alias expansion exceeded"), "{error}");
+    }
+
+    #[test]
+    fn json_is_read_as_json_with_positions() {
+        let text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"\\ud83d\\udc4d API\", \"version\": \"1\"},\n  \"paths\": {}\n}\n";
+        let spec = parsed("spec.json", text).unwrap();
+        assert_eq!(spec.document["info"]["title"], "\u{1F44D} API");
+        assert_eq!(
+            spec.error_at("/info/version", "x").to_string(),
+            "spec.json:3:52: error: x (at /info/version)"
+        );
+        // By its first character, whatever the name.
+        assert_eq!(parsed("spec.yaml", text).unwrap().document, spec.document);
+    }
+
+    #[test]
+    fn invalid_json_is_located_with_its_cause() {
+        let text =
+            "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"T\" \"version\": \"1\"}\n}\n";
+        assert_eq!(
+            parsed("spec.json", text).unwrap_err(),
+            "spec.json:3:25: error: invalid JSON: expected `,` or `}` after an object member, found `\"`"
+        );
+        let duplicate = "{\"openapi\": \"3.0.3\",\n \"openapi\": \"3.0.3\"}";
+        assert_eq!(
+            parsed("spec.json", duplicate).unwrap_err(),
+            "spec.json:2:2: error: invalid JSON: duplicate member name `openapi` in an object"
+        );
+    }
+
+    #[test]
+    fn relative_paths_are_normalized() {
+        assert_eq!(
+            normalize(Path::new("a/./b/../c.yaml")),
+            Path::new("a/c.yaml")
+        );
+        assert_eq!(
+            normalize(Path::new("../x/../y.yaml")),
+            Path::new("../y.yaml")
+        );
+        assert_eq!(normalize(Path::new("/a/../../b")), Path::new("/b"));
+    }
+}
