@@ -61,6 +61,9 @@ enum Kind {
     Callback,
     SecurityScheme,
     Schema,
+    /// `properties` and the like: schemas by name. Descriptions write one
+    /// as a `$ref` to a map of properties in another file.
+    SchemaMap,
     Discriminator,
     /// Anything else outside data: walked for `$ref`s, which are copied in.
     Other,
@@ -136,7 +139,7 @@ const FILLER: &[&str] = &["content", "schema", "properties"];
 
 fn slot(kind: Kind, key: &str) -> Slot {
     use Kind::*;
-    if key.starts_with("x-") {
+    if key.starts_with("x-") && kind != SchemaMap {
         return Slot::Data;
     }
     match kind {
@@ -202,7 +205,7 @@ fn slot(kind: Kind, key: &str) -> Slot {
         },
         Schema => match key {
             "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
-                Slot::Map(Schema)
+                Slot::One(SchemaMap)
             }
             "items" => Slot::OneOrList(Schema),
             "allOf" | "anyOf" | "oneOf" | "prefixItems" => Slot::List(Schema),
@@ -220,6 +223,7 @@ fn slot(kind: Kind, key: &str) -> Slot {
             "discriminator" => Slot::One(Discriminator),
             _ => Slot::Data,
         },
+        SchemaMap => Slot::One(Schema),
         Example | Link | SecurityScheme | Discriminator => Slot::Data,
         Other => match key {
             "example" | "examples" | "default" | "enum" | "const" => Slot::Data,
@@ -1631,6 +1635,39 @@ components:
             load(&[("api.yaml", &path_loop)])
                 .unwrap_err()
                 .contains("reference cycle")
+        );
+    }
+
+    #[test]
+    fn properties_given_by_ref_are_copied_in() {
+        let root = format!(
+            "{HEAD}paths: {{}}
+components:
+  schemas:
+    Balancer:
+      type: object
+      properties:
+        $ref: 'attributes.yaml#/droplets'
+"
+        );
+        let spec = loaded(&[
+            ("api.yaml", &root),
+            (
+                "attributes.yaml",
+                "droplets:\n  droplet_ids: {type: array, items: {$ref: 'id.yaml'}}\n  x-tag: {type: string}\n",
+            ),
+            ("id.yaml", "type: integer"),
+        ]);
+        let properties = &spec.document["components"]["schemas"]["Balancer"]["properties"];
+        assert_eq!(
+            properties["droplet_ids"]["items"]["$ref"],
+            "#/components/schemas/id"
+        );
+        assert_eq!(properties["x-tag"]["type"], "string");
+        assert_eq!(
+            spec.error_at("/components/schemas/Balancer/properties/droplet_ids", "x")
+                .to_string(),
+            "attributes.yaml:2:3: error: x (at /droplets/droplet_ids)"
         );
     }
 
