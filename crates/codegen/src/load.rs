@@ -2,9 +2,9 @@
 //! position of every node so later stages can report errors by line.
 //!
 //! A `.json` file (or any file whose first non-blank character is `{`) is
-//! read as JSON ([`json`]); anything else as YAML with `saphyr`, which keeps
-//! spans and expands aliases (`*name`, within a node budget) and merge keys
-//! (`<<`). Either way the result is a `serde_json::Value` in document order
+//! read as JSON, by a reader of its own; anything else as YAML with
+//! `saphyr`, which keeps spans and expands aliases (`*name`, within a node
+//! budget) and merge keys (`<<`). Either way the result is a `serde_json::Value` in document order
 //! and the position of every JSON pointer. The OpenAPI version is checked,
 //! then [`bundle`](crate::bundle) brings in every file the spec refers to and
 //! leaves one document whose `$ref`s all name a component. The model stage
