@@ -329,6 +329,9 @@ struct File {
     positions: BTreeMap<String, Position>,
 }
 
+/// The bundled document, and where its moved subtrees were written.
+type Bundled = (Value, BTreeMap<String, Origin>);
+
 struct Bundler<'r> {
     read: &'r mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
     files: Vec<File>,
@@ -398,8 +401,7 @@ pub(crate) fn bundle(
 impl Bundler<'_> {
     /// Finds every reference, names what is hoisted and writes the bundled
     /// document; `None` when the document is already bundled as it is.
-    #[allow(clippy::type_complexity)]
-    fn run(&mut self) -> Result<Option<(Value, BTreeMap<String, Origin>)>, Diagnostic> {
+    fn run(&mut self) -> Result<Option<Bundled>, Diagnostic> {
         self.discover()?;
         self.name_targets();
         if !self.changes_anything() {
