@@ -2,8 +2,9 @@
 //!
 //! The pipeline has one module per stage:
 //!
-//! 1. [`load`]: read the YAML, keeping the line of every node; an OpenAPI 3.1
-//!    document is [`lower`]ed to the 3.0 dialect the rest reads.
+//! 1. [`load`]: read the YAML or JSON, keeping the line of every node;
+//!    [`bundle`] brings in the files it refers to; an OpenAPI 3.1 document is
+//!    [`lower`]ed to the 3.0 dialect the rest reads.
 //! 2. [`model`]: check what the generators support and distil an [`model::ApiModel`],
 //!    naming everything by the one rule of [`naming`].
 //! 3. [`emit`]: produce token streams and manifests for each generated crate.
@@ -13,6 +14,7 @@
 //! Stages 1-4 happen in memory; nothing is written unless all of them succeed.
 //! `cargo xtask codegen` is a thin shell over [`cli::codegen`].
 
+pub mod bundle;
 pub mod cli;
 pub mod diagnostic;
 pub mod emit;

@@ -1,21 +1,28 @@
 //! Stage 1: read the spec file into a typed OpenAPI document, keeping the
 //! position of every node so later stages can report errors by line.
 //!
-//! The YAML is parsed with `saphyr`, which keeps spans, then converted to a
-//! `serde_json::Value` while recording where each JSON pointer came from, and
-//! the OpenAPI version is checked. The model stage then deserializes the value
-//! into `openapiv3` types and reports problems through the source map.
+//! A `.json` file (or any file whose first non-blank character is `{`) is
+//! read as JSON, by a reader of its own; anything else as YAML with
+//! `saphyr`, which keeps spans and expands aliases (`*name`, within a node
+//! budget) and merge keys (`<<`). Either way the result is a `serde_json::Value` in document order
+//! and the position of every JSON pointer. The OpenAPI version is checked,
+//! then [`bundle`](crate::bundle) brings in every file the spec refers to and
+//! leaves one document whose `$ref`s all name a component. The model stage
+//! then deserializes the value into `openapiv3` types and reports problems
+//! through the source map, which knows the file each node was written in.
+
+mod json;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{Diagnostic, Position, pointer_join};
 
-/// A spec that parsed as YAML and declares OpenAPI 3.0, with the positions
-/// of its nodes.
+/// A spec that parsed and declares OpenAPI 3.0 or 3.1, with every file it
+/// refers to bundled in, and the positions of its nodes.
 #[derive(Debug, Clone)]
 pub struct LoadedSpec {
     /// The spec file as the user named it (used in messages and file headers).
@@ -25,22 +32,84 @@ pub struct LoadedSpec {
     pub source_map: SourceMap,
 }
 
-/// JSON pointer to source position of every node of the document.
+/// Where each node of the document was written: its file, and its line and
+/// column there.
 #[derive(Debug, Clone, Default)]
 pub struct SourceMap {
-    positions: BTreeMap<String, Position>,
+    /// The files read, the spec first, each with the position of every JSON
+    /// pointer into it.
+    files: Vec<SourceFile>,
     /// Nodes moved by the generator (an inline schema given a name): the
     /// pointer they have now, and the one they were written at.
     aliases: Vec<(String, String)>,
+    /// Subtrees that bundling put somewhere else than where they were written
+    /// (another file's schema under `components`, an operation given by
+    /// `$ref`): their pointer in the document, and where they come from.
+    /// Every other node is at the same pointer in the spec itself.
+    origins: BTreeMap<String, Origin>,
+}
+
+#[derive(Debug, Clone, Default)]
+struct SourceFile {
+    /// As messages name it: the spec's path joined with the references'.
+    path: PathBuf,
+    positions: BTreeMap<String, Position>,
+}
+
+/// A node's place of writing: a file of [`SourceMap`] and a pointer into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Origin {
+    pub(crate) file: usize,
+    pub(crate) pointer: String,
 }
 
 impl SourceMap {
+    /// The map of a document read from one file.
+    pub(crate) fn of_file(path: &Path, positions: BTreeMap<String, Position>) -> Self {
+        Self {
+            files: vec![SourceFile {
+                path: path.to_path_buf(),
+                positions,
+            }],
+            ..Self::default()
+        }
+    }
+
+    /// The positions in the spec itself.
+    pub(crate) fn into_positions(self) -> BTreeMap<String, Position> {
+        self.files
+            .into_iter()
+            .next()
+            .map(|file| file.positions)
+            .unwrap_or_default()
+    }
+
+    /// Adds a file read while bundling; its index is what [`Origin`]s name.
+    pub(crate) fn add_file(&mut self, path: &Path, positions: BTreeMap<String, Position>) -> usize {
+        self.files.push(SourceFile {
+            path: path.to_path_buf(),
+            positions,
+        });
+        self.files.len() - 1
+    }
+
+    /// The path of file `index`, as messages name it.
+    pub(crate) fn file_path(&self, index: usize) -> Option<&Path> {
+        self.files.get(index).map(|file| file.path.as_path())
+    }
+
+    /// Replaces the origins of the document's subtrees (bundling does, once).
+    pub(crate) fn set_origins(&mut self, origins: BTreeMap<String, Origin>) {
+        self.origins = origins;
+    }
+
     /// Records that the node at `written` now lives at `moved`.
     pub fn alias(&mut self, moved: &str, written: &str) {
         self.aliases.push((moved.to_string(), written.to_string()));
     }
 
-    /// The pointer a node was written at in the file.
+    /// The pointer a node was written at in the document, before the
+    /// generator moved it.
     pub fn original(&self, pointer: &str) -> String {
         for (moved, written) in &self.aliases {
             if let Some(rest) = pointer.strip_prefix(moved.as_str())
@@ -52,84 +121,119 @@ impl SourceMap {
         pointer.to_string()
     }
 
-    /// Position of the node at `pointer`, or of its nearest ancestor that has
-    /// one (a missing member is reported where its parent object is).
-    pub fn locate(&self, pointer: &str) -> Option<Position> {
+    /// The file (an index) and the pointer into it where the node now at
+    /// `pointer` of the document was written.
+    pub(crate) fn written_at(&self, pointer: &str) -> Origin {
+        let pointer = self.original(pointer);
+        if !self.origins.is_empty() {
+            let mut current = pointer.as_str();
+            loop {
+                if let Some(origin) = self.origins.get(current) {
+                    return Origin {
+                        file: origin.file,
+                        pointer: format!("{}{}", origin.pointer, &pointer[current.len()..]),
+                    };
+                }
+                match current.rfind('/') {
+                    Some(cut) => current = &current[..cut],
+                    None => break,
+                }
+            }
+        }
+        Origin { file: 0, pointer }
+    }
+
+    /// Position of the node at `pointer` in file `file`, or of its nearest
+    /// ancestor that has one (a missing member is reported where its parent
+    /// object is).
+    pub(crate) fn position_in(&self, file: usize, pointer: &str) -> Option<Position> {
+        let positions = &self.files.get(file)?.positions;
         let mut current = pointer;
         loop {
-            if let Some(position) = self.positions.get(current) {
+            if let Some(position) = positions.get(current) {
                 return Some(*position);
             }
             let cut = current.rfind('/')?;
             current = &current[..cut];
         }
     }
+
+    /// Position of the node at `pointer` of the document, in the file it
+    /// was written in (see [`LoadedSpec::place`] for the file).
+    pub fn locate(&self, pointer: &str) -> Option<Position> {
+        let origin = self.written_at(pointer);
+        self.position_in(origin.file, &origin.pointer)
+    }
 }
 
 impl LoadedSpec {
-    /// A diagnostic for the node at `pointer`, with its line when known.
+    /// A diagnostic for the node at `pointer`, naming the file it was written
+    /// in, with its line when known and its pointer in that file.
     pub fn error_at(&self, pointer: &str, cause: impl Into<String>) -> Diagnostic {
-        let pointer = self.source_map.original(pointer);
-        let diagnostic = Diagnostic::new(&self.path, cause).at_pointer(&pointer);
-        match self.source_map.locate(&pointer) {
+        let origin = self.source_map.written_at(pointer);
+        let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
+        let position = self.source_map.position_in(origin.file, &origin.pointer);
+        let diagnostic = Diagnostic::new(file, cause).at_pointer(origin.pointer);
+        match position {
             Some(position) => diagnostic.at_position(position),
             None => diagnostic,
         }
     }
+
+    /// `file:line:column` of the node at `pointer`, as messages name a
+    /// second place; `None` when its position is unknown.
+    pub fn place(&self, pointer: &str) -> Option<String> {
+        let origin = self.source_map.written_at(pointer);
+        let position = self.source_map.position_in(origin.file, &origin.pointer)?;
+        let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
+        Some(format!(
+            "{}:{}:{}",
+            file.display(),
+            position.line,
+            position.column
+        ))
+    }
 }
 
-/// Reads and parses the spec at `path`, relative to `root` unless absolute.
+/// Reads and parses the spec at `path`, relative to `root` unless absolute,
+/// with every file it refers to (relative to the file that refers to it).
 /// Messages name `path` as given, so they read the same on every machine.
 pub fn load_spec(root: &Path, path: &Path) -> Result<LoadedSpec, Diagnostic> {
     let bytes = std::fs::read(root.join(path))
         .map_err(|err| Diagnostic::new(path, format!("cannot read the spec: {err}")))?;
-    parse_spec(path, &bytes)
+    parse_spec_with(path, &bytes, &mut |file: &Path| {
+        std::fs::read(root.join(file)).map_err(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => "there is no such file".to_string(),
+            _ => err.to_string(),
+        })
+    })
 }
 
-/// Parses spec `bytes` that were read from `path`.
+/// Parses spec `bytes` that were read from `path`. A reference to another
+/// file is refused: nothing says where to read it from (see
+/// [`parse_spec_with`]).
 pub fn parse_spec(path: &Path, bytes: &[u8]) -> Result<LoadedSpec, Diagnostic> {
-    let text = std::str::from_utf8(bytes).map_err(|err| {
-        let valid = &bytes[..err.valid_up_to()];
-        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
-        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
-        Diagnostic::new(
-            path,
-            format!(
-                "the spec is not valid UTF-8 (invalid byte at offset {})",
-                err.valid_up_to()
-            ),
-        )
-        .at_position(Position { line, column })
-    })?;
+    parse_spec_with(path, bytes, &mut |_: &Path| {
+        Err("the spec was given as text, so other files cannot be read".to_string())
+    })
+}
 
-    let mut documents = MarkedYaml::load_from_str(text).map_err(|err| {
-        let marker = err.marker();
-        Diagnostic::new(path, format!("invalid YAML: {}", err.info())).at_position(Position {
-            line: marker.line(),
-            column: marker.col() + 1,
-        })
-    })?;
-    let root = match documents.len() {
-        0 => return Err(Diagnostic::new(path, "the spec is empty")),
-        1 => documents.remove(0),
-        n => {
-            return Err(Diagnostic::new(
-                path,
-                format!("the spec holds {n} YAML documents; expected exactly one"),
-            )
-            .at_position(position_of(&documents[1])));
-        }
-    };
-
-    let mut source_map = SourceMap::default();
-    let document = to_json(path, &root, String::new(), &mut source_map)?;
-    let spec = LoadedSpec {
+/// Parses spec `bytes` that were read from `path`; `read` gives the bytes of
+/// another file the spec refers to, by its path as messages name it (the
+/// spec's `path` joined with the reference, `..` resolved).
+pub fn parse_spec_with(
+    path: &Path,
+    bytes: &[u8],
+    read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
+) -> Result<LoadedSpec, Diagnostic> {
+    let (document, positions) = parse_file(path, bytes, "the spec")?;
+    let mut spec = LoadedSpec {
         path: path.to_path_buf(),
         document,
-        source_map,
+        source_map: SourceMap::of_file(path, positions),
     };
     check_version(&spec)?;
-    let mut spec = spec;
+    crate::bundle::bundle(&mut spec, read)?;
     if spec
         .document
         .get("openapi")
@@ -139,6 +243,87 @@ pub fn parse_spec(path: &Path, bytes: &[u8]) -> Result<LoadedSpec, Diagnostic> {
         crate::lower::lower(&mut spec)?;
     }
     Ok(spec)
+}
+
+/// `path` with `.` and `..` resolved as far as the path itself tells, so
+/// one file reached by two relative paths is one file.
+pub(crate) fn normalize(path: &Path) -> PathBuf {
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => parts.push(component),
+            },
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect()
+}
+
+/// Whether `text`, read from `path`, is JSON: by its name, or by its first
+/// character (no YAML description starts with `{`, every JSON one does).
+fn is_json(path: &Path, text: &str) -> bool {
+    path.extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("json"))
+        || text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{')
+}
+
+/// Parses one file (the spec, or one it refers to, `what` in messages) into
+/// JSON and the position of each of its pointers.
+pub(crate) fn parse_file(
+    path: &Path,
+    bytes: &[u8],
+    what: &str,
+) -> Result<(Value, BTreeMap<String, Position>), Diagnostic> {
+    let text = std::str::from_utf8(bytes).map_err(|err| {
+        let valid = &bytes[..err.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        Diagnostic::new(
+            path,
+            format!(
+                "{what} is not valid UTF-8 (invalid byte at offset {})",
+                err.valid_up_to()
+            ),
+        )
+        .at_position(Position { line, column })
+    })?;
+    let mut positions = BTreeMap::new();
+    if is_json(path, text) {
+        let value = json::parse(text, &mut positions).map_err(|err| {
+            Diagnostic::new(path, format!("invalid JSON: {}", err.cause)).at_position(err.position)
+        })?;
+        return Ok((value, positions));
+    }
+
+    let mut documents = MarkedYaml::load_from_str(text).map_err(|err| {
+        let marker = err.marker();
+        Diagnostic::new(path, format!("invalid YAML: {}", err.info())).at_position(Position {
+            line: marker.line(),
+            column: marker.col() + 1,
+        })
+    })?;
+    let root = match documents.len() {
+        0 => return Err(Diagnostic::new(path, format!("{what} is empty"))),
+        1 => documents.remove(0),
+        n => {
+            return Err(Diagnostic::new(
+                path,
+                format!("{what} holds {n} YAML documents; expected exactly one"),
+            )
+            .at_position(position_of(&documents[1])));
+        }
+    };
+    let value = to_json(path, &root, String::new(), &mut positions)?;
+    Ok((value, positions))
 }
 
 /// Rejects documents that are not OpenAPI 3.0 or 3.1 before deserializing
@@ -204,12 +389,14 @@ fn position_of(node: &MarkedYaml<'_>) -> Position {
     }
 }
 
-/// Converts a YAML node to JSON, recording the position of it and every node below.
+/// Converts a YAML node to JSON, recording the position of it and every node
+/// below. Aliases arrive expanded (the anchor's nodes keep their positions);
+/// merge keys (`<<: *base`) add the members the mapping does not set itself.
 fn to_json(
     path: &Path,
     node: &MarkedYaml<'_>,
     pointer: String,
-    source_map: &mut SourceMap,
+    positions: &mut BTreeMap<String, Position>,
 ) -> Result<Value, Diagnostic> {
     let position = position_of(node);
     let error = |cause: String| {
@@ -224,45 +411,87 @@ fn to_json(
             let mut array = Vec::with_capacity(items.len());
             for (index, item) in items.iter().enumerate() {
                 let item_pointer = pointer_join(&pointer, &index.to_string());
-                array.push(to_json(path, item, item_pointer, source_map)?);
+                array.push(to_json(path, item, item_pointer, positions)?);
             }
             Value::Array(array)
         }
         YamlData::Mapping(entries) => {
             let mut object = Map::with_capacity(entries.len());
+            let mut merged = Vec::new();
             for (key, item) in entries {
-                let key_text = match &key.data {
-                    YamlData::Value(Scalar::String(text)) => text.to_string(),
-                    // Unquoted status codes (`200:`) are integers in YAML but
-                    // strings in OpenAPI; accept them as people write them.
-                    YamlData::Value(Scalar::Integer(number)) => number.to_string(),
-                    YamlData::Value(Scalar::Boolean(flag)) => flag.to_string(),
-                    _ => {
+                if matches!(&key.data, YamlData::Value(Scalar::String(text)) if text == "<<") {
+                    merged.push(item);
+                    continue;
+                }
+                let (key_text, value) = member(path, &pointer, key, item, positions)?;
+                object.insert(key_text, value);
+            }
+            for source in merged {
+                let sources: Vec<&MarkedYaml<'_>> = match &source.data {
+                    YamlData::Sequence(items) => items.iter().collect(),
+                    _ => vec![source],
+                };
+                for source in sources {
+                    let YamlData::Mapping(entries) = &source.data else {
                         return Err(Diagnostic::new(
                             path,
-                            "mapping keys must be strings, numbers or booleans",
+                            "a merge key (`<<`) takes a mapping or a list of mappings",
                         )
-                        .at_position(position_of(key))
+                        .at_position(position_of(source))
                         .at_pointer(pointer.clone()));
+                    };
+                    for (key, item) in entries {
+                        let key_text = key_text(path, &pointer, key)?;
+                        if !object.contains_key(&key_text) {
+                            let (key_text, value) = member(path, &pointer, key, item, positions)?;
+                            object.insert(key_text, value);
+                        }
                     }
-                };
-                let item_pointer = pointer_join(&pointer, &key_text);
-                let value = to_json(path, item, item_pointer.clone(), source_map)?;
-                if value.is_object() || value.is_array() {
-                    // A block's own span starts at its first child; people
-                    // look for the key that opens it.
-                    source_map.positions.insert(item_pointer, position_of(key));
                 }
-                object.insert(key_text, value);
             }
             Value::Object(object)
         }
-        YamlData::Tagged(_, inner) => return to_json(path, inner, pointer, source_map),
-        YamlData::Alias(_) => return Err(error("YAML aliases are not supported".into())),
+        YamlData::Tagged(_, inner) => return to_json(path, inner, pointer, positions),
+        YamlData::Alias(_) => return Err(error("this YAML alias names no anchor".into())),
         YamlData::BadValue => return Err(error("this YAML value cannot be interpreted".into())),
     };
-    source_map.positions.insert(pointer, position);
+    positions.insert(pointer, position);
     Ok(value)
+}
+
+/// The text of a mapping key.
+fn key_text(path: &Path, pointer: &str, key: &MarkedYaml<'_>) -> Result<String, Diagnostic> {
+    match &key.data {
+        YamlData::Value(Scalar::String(text)) => Ok(text.to_string()),
+        // Unquoted status codes (`200:`) are integers in YAML but
+        // strings in OpenAPI; accept them as people write them.
+        YamlData::Value(Scalar::Integer(number)) => Ok(number.to_string()),
+        YamlData::Value(Scalar::Boolean(flag)) => Ok(flag.to_string()),
+        _ => Err(
+            Diagnostic::new(path, "mapping keys must be strings, numbers or booleans")
+                .at_position(position_of(key))
+                .at_pointer(pointer),
+        ),
+    }
+}
+
+/// One member of a mapping under `pointer`: its key and its value.
+fn member(
+    path: &Path,
+    pointer: &str,
+    key: &MarkedYaml<'_>,
+    item: &MarkedYaml<'_>,
+    positions: &mut BTreeMap<String, Position>,
+) -> Result<(String, Value), Diagnostic> {
+    let key_text = key_text(path, pointer, key)?;
+    let item_pointer = pointer_join(pointer, &key_text);
+    let value = to_json(path, item, item_pointer.clone(), positions)?;
+    if value.is_object() || value.is_array() {
+        // A block's own span starts at its first child; people
+        // look for the key that opens it.
+        positions.insert(item_pointer, position_of(key));
+    }
+    Ok((key_text, value))
 }
 
 fn scalar_to_json(scalar: &Scalar<'_>) -> Result<Value, String> {
@@ -277,4 +506,112 @@ fn scalar_to_json(scalar: &Scalar<'_>) -> Result<Value, String> {
         }
         Scalar::String(text) => Value::String(text.to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn parsed(path: &str, text: &str) -> Result<LoadedSpec, String> {
+        parse_spec(Path::new(path), text.as_bytes()).map_err(|err| err.to_string())
+    }
+
+    const YAML_HEAD: &str = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n";
+
+    #[test]
+    fn yaml_aliases_and_merge_keys_are_expanded() {
+        let text = format!(
+            "{YAML_HEAD}components:
+  schemas:
+    Base: &base
+      type: object
+      properties:
+        id: &id {{type: string, minLength: 1}}
+    Copy: *base
+    Extended:
+      <<: *base
+      description: more
+      type: object
+    Ids:
+      type: array
+      items: *id
+"
+        );
+        let spec = parsed("spec.yaml", &text).unwrap();
+        let schemas = &spec.document["components"]["schemas"];
+        assert_eq!(schemas["Copy"], schemas["Base"]);
+        assert_eq!(
+            schemas["Extended"],
+            json!({"description": "more", "type": "object",
+                   "properties": {"id": {"type": "string", "minLength": 1}}})
+        );
+        assert_eq!(schemas["Ids"]["items"]["minLength"], 1);
+        // A node that came through an alias is reported where the anchor
+        // defined it.
+        assert_eq!(
+            spec.error_at("/components/schemas/Ids/items/minLength", "x")
+                .to_string(),
+            "spec.yaml:9:43: error: x (at /components/schemas/Ids/items/minLength)"
+        );
+    }
+
+    #[test]
+    fn alias_bombs_are_refused_with_their_place() {
+        let mut text = format!(
+            "{YAML_HEAD}x-bomb:\n  a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+        );
+        for level in 1..10 {
+            let previous = format!("*a{}", level - 1);
+            let items = [previous.as_str(); 10].join(", ");
+            text.push_str(&format!("  a{level}: &a{level} [{items}]\n"));
+        }
+        let error = parsed("spec.yaml", &text).unwrap_err();
+        assert!(error.starts_with("spec.yaml:"), "{error}");
+        assert!(error.contains("alias expansion exceeded"), "{error}");
+    }
+
+    #[test]
+    fn json_is_read_as_json_with_positions() {
+        let text = "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"\\ud83d\\udc4d API\", \"version\": \"1\"},\n  \"paths\": {}\n}\n";
+        let spec = parsed("spec.json", text).unwrap();
+        assert_eq!(spec.document["info"]["title"], "\u{1F44D} API");
+        assert_eq!(
+            spec.error_at("/info/version", "x").to_string(),
+            "spec.json:3:52: error: x (at /info/version)"
+        );
+        // By its first character, whatever the name.
+        assert_eq!(parsed("spec.yaml", text).unwrap().document, spec.document);
+    }
+
+    #[test]
+    fn invalid_json_is_located_with_its_cause() {
+        let text =
+            "{\n  \"openapi\": \"3.0.3\",\n  \"info\": {\"title\": \"T\" \"version\": \"1\"}\n}\n";
+        assert_eq!(
+            parsed("spec.json", text).unwrap_err(),
+            "spec.json:3:25: error: invalid JSON: expected `,` or `}` after an object member, found `\"`"
+        );
+        let duplicate = "{\"openapi\": \"3.0.3\",\n \"openapi\": \"3.0.3\"}";
+        assert_eq!(
+            parsed("spec.json", duplicate).unwrap_err(),
+            "spec.json:2:2: error: invalid JSON: duplicate member name `openapi` in an object"
+        );
+    }
+
+    #[test]
+    fn relative_paths_are_normalized() {
+        assert_eq!(
+            normalize(Path::new("a/./b/../c.yaml")),
+            Path::new("a/c.yaml")
+        );
+        assert_eq!(
+            normalize(Path::new("../x/../y.yaml")),
+            Path::new("../y.yaml")
+        );
+        assert_eq!(normalize(Path::new("/a/../../b")), Path::new("/b"));
+    }
 }

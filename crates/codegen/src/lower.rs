@@ -437,7 +437,7 @@ mod tests {
         let text = serde_json::to_string(&json!({
             "openapi": "3.1.0",
             "info": {"title": "t", "version": "1", "license": {"name": "MIT", "identifier": "MIT"}},
-            "components": {"schemas": {"S": schema}},
+            "components": {"schemas": {"S": schema, "T": {"type": "object"}}},
         }))
         .unwrap();
         let spec = crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes())
@@ -479,21 +479,21 @@ mod tests {
     #[test]
     fn refs_with_only_extensions_stay_references() {
         assert_eq!(
-            lowered(json!({"$ref": "#/components/schemas/S", "x-release-lifecycle": "GA"}))
+            lowered(json!({"$ref": "#/components/schemas/T", "x-release-lifecycle": "GA"}))
                 .unwrap(),
-            json!({"$ref": "#/components/schemas/S"})
+            json!({"$ref": "#/components/schemas/T"})
         );
     }
 
     #[test]
     fn refs_with_siblings() {
         assert_eq!(
-            lowered(json!({"$ref": "#/components/schemas/S", "description": "d"})).unwrap(),
-            json!({"$ref": "#/components/schemas/S"})
+            lowered(json!({"$ref": "#/components/schemas/T", "description": "d"})).unwrap(),
+            json!({"$ref": "#/components/schemas/T"})
         );
         assert_eq!(
-            lowered(json!({"$ref": "#/components/schemas/S", "type": ["object", "null"]})).unwrap(),
-            json!({"type": "object", "nullable": true, "allOf": [{"$ref": "#/components/schemas/S"}]})
+            lowered(json!({"$ref": "#/components/schemas/T", "type": ["object", "null"]})).unwrap(),
+            json!({"type": "object", "nullable": true, "allOf": [{"$ref": "#/components/schemas/T"}]})
         );
     }
 

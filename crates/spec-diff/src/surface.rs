@@ -336,8 +336,7 @@ impl Surface {
 /// object, enum or constrained string gets.
 pub fn rust_type(doc: &Value, schema: &Value, context: &str) -> String {
     let ty = if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-        target
-            .strip_prefix("#/components/schemas/")
+        tenant_codegen::model::refs::schema_name(target)
             .map(type_name)
             .unwrap_or_else(|| {
                 let (resolved, _) = resolve(doc, schema, String::new());

@@ -13,13 +13,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::Value;
 use tenant_codegen::diagnostic::pointer_join;
 use tenant_codegen::load::LoadedSpec;
+use tenant_codegen::model::refs;
 
 use crate::{Change, Direction, Level, locate};
 
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
-const SCHEMAS: &str = "#/components/schemas/";
+const SCHEMAS: &str = refs::SCHEMA_REF_PREFIX;
 
 /// Every rule id the walker reports. Schema rules (the second list) are
 /// reported with the prefix of the direction that decides their level:
@@ -1917,23 +1918,11 @@ fn show_requirement(requirement: &BTreeMap<String, BTreeSet<String>>) -> String 
         .join(" + ")
 }
 
-/// Follows local `$ref`s from `value` (found at `pointer`) to the node they
-/// name; a dangling or looping reference stops where it is.
+/// Follows `$ref`s from `value` (found at `pointer`) to the node they name
+/// (the generator's one resolver); a dangling or looping reference stops
+/// where it is.
 pub fn resolve<'a>(doc: &'a Value, value: &'a Value, pointer: String) -> Node<'a> {
-    let mut current = (value, pointer);
-    for _ in 0..32 {
-        let Some(target) = current.0.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let Some(target_pointer) = target.strip_prefix('#') else {
-            break;
-        };
-        match doc.pointer(target_pointer) {
-            Some(found) => current = (found, target_pointer.to_string()),
-            None => break,
-        }
-    }
-    current
+    refs::follow_leniently(doc, value, &pointer)
 }
 
 /// The `schema` of a media-type entry found at `pointer`.
@@ -2019,14 +2008,13 @@ fn collect_refs(doc: &Value, value: &Value, found: &mut BTreeSet<String>) {
     match value {
         Value::Object(map) => {
             if let Some(target) = map.get("$ref").and_then(Value::as_str) {
-                if let Some(name) = target.strip_prefix(SCHEMAS) {
+                if let Some(name) = refs::schema_name(target) {
                     if found.insert(name.to_string())
-                        && let Some(schema) = doc.pointer(&format!("/components/schemas/{name}"))
+                        && let Some(schema) = doc.pointer(&refs::schema_pointer(name))
                     {
                         collect_refs(doc, schema, found);
                     }
-                } else if let Some(pointer) = target.strip_prefix('#')
-                    && let Some(node) = doc.pointer(pointer)
+                } else if let Ok((node, _)) = refs::follow(doc, value, "")
                     && !std::ptr::eq(node, value)
                 {
                     collect_refs(doc, node, found);

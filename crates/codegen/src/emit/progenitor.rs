@@ -152,18 +152,12 @@ pub(crate) fn patch_bodies_without_defaults(document: &mut Value) {
     let mut names = Vec::new();
     if let Some(Value::Object(paths)) = document.get("paths") {
         for item in paths.values() {
-            let Some(mut body) = item.pointer("/patch/requestBody") else {
+            let Some(body) = item.pointer("/patch/requestBody") else {
                 continue;
             };
-            if let Some(target) = body.get("$ref").and_then(Value::as_str) {
-                match target
-                    .strip_prefix('#')
-                    .and_then(|pointer| document.pointer(pointer))
-                {
-                    Some(resolved) => body = resolved,
-                    None => continue,
-                }
-            }
+            let Ok((body, _)) = crate::model::refs::follow(document, body, "") else {
+                continue;
+            };
             let Some(Value::Object(content)) = body.get("content") else {
                 continue;
             };
@@ -237,19 +231,17 @@ fn client_body(body: &mut Value) {
 /// responses is `application/octet-stream`. The server keeps one variant per
 /// status, each with its own type.
 fn raw_mixed_responses(document: &mut Value) {
-    let shared = document
+    // Responses refer to `components/responses` only (bundling saw to it):
+    // a copy of that section is all references are followed in while the
+    // document changes.
+    let shared = serde_json::json!({"components": {"responses": document
         .pointer("/components/responses")
         .cloned()
-        .unwrap_or_default();
+        .unwrap_or_default()}});
     let resolve = |response: &Value| -> Value {
-        match response
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|reference| reference.strip_prefix("#/components/responses/"))
-        {
-            Some(name) => shared.get(name).cloned().unwrap_or_default(),
-            None => response.clone(),
-        }
+        crate::model::refs::follow(&shared, response, "")
+            .map(|(response, _)| response.clone())
+            .unwrap_or_default()
     };
     let Some(Value::Object(paths)) = document.get_mut("paths") else {
         return;

@@ -5,7 +5,7 @@
 //! here, once, with a message that points into the spec. Emitters may then
 //! assume a well-formed model instead of panicking on surprises.
 //!
-//! - [`refs`]: every `$ref` resolves; the one lookup of components.
+//! - [`refs`]: the one way a `$ref` is followed, to a value or a component.
 //! - `schemas`: raw-JSON checks of every schema.
 //! - `paths`: path templates and the server URL's path.
 //! - `operations`: each operation's parameters, body, responses, security.
@@ -277,7 +277,6 @@ pub struct SecurityRequirement {
 pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     // The generic checks run on the JSON first: they explain problems that
     // would otherwise surface as a vaguer deserialization error.
-    refs::check_references(spec)?;
     schemas::check_schemas(spec)?;
     names::check_schema_names(spec)?;
     let openapi = parse_openapi(spec)?;
@@ -325,9 +324,9 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
             let listed = pointed(&path_pointer, &item.parameters)
                 .chain(pointed(&pointer, &operation.parameters));
             for (parameter_pointer, parameter) in listed {
-                let key = parameter_key(spec, &parameter_pointer, parameter);
-                parameters.retain(|(seen_pointer, seen)| {
-                    key.is_none() || parameter_key(spec, seen_pointer, seen) != key
+                let key = parameter_key(spec, &parameter_pointer);
+                parameters.retain(|(seen_pointer, _)| {
+                    key.is_none() || parameter_key(spec, seen_pointer) != key
                 });
                 parameters.push((parameter_pointer, parameter.clone()));
             }
@@ -418,17 +417,8 @@ fn pointed<'a, T>(owner: &str, parameters: &'a [T]) -> impl Iterator<Item = (Str
 
 /// A parameter's name and location, read from the raw document (following a
 /// `$ref`), to tell an override from a new parameter.
-fn parameter_key(
-    spec: &LoadedSpec,
-    pointer: &str,
-    parameter: &ReferenceOr<openapiv3::Parameter>,
-) -> Option<(String, String)> {
-    let raw = match parameter {
-        ReferenceOr::Item(_) => spec.document.pointer(pointer)?,
-        ReferenceOr::Reference { reference } => {
-            spec.document.pointer(reference.trim_start_matches('#'))?
-        }
-    };
+fn parameter_key(spec: &LoadedSpec, pointer: &str) -> Option<(String, String)> {
+    let (raw, _) = refs::follow_pointer(&spec.document, pointer).ok()?;
     Some((
         raw.get("name")?.as_str()?.to_string(),
         raw.get("in")?.as_str()?.to_string(),

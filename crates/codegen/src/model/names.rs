@@ -22,15 +22,9 @@ pub(crate) fn insert(
     table
         .insert(identifier, name, pointer)
         .map_err(|collision| {
-            let first_place = match spec.source_map.locate(&collision.first_pointer) {
-                Some(position) => format!(
-                    "{}:{}:{}",
-                    spec.path.display(),
-                    position.line,
-                    position.column
-                ),
-                None => collision.first_pointer.clone(),
-            };
+            let first_place = spec
+                .place(&collision.first_pointer)
+                .unwrap_or_else(|| collision.first_pointer.clone());
             spec.error_at(
                 pointer,
                 format!(

@@ -9,7 +9,7 @@ use openapiv3::{
 use serde_json::Value;
 
 use super::paths::path_template_names;
-use super::refs::{SCHEMA_REF_PREFIX, lookup, schema_name};
+use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
 use super::validation;
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
@@ -92,16 +92,13 @@ fn build_parameters(
     for (parameter_pointer, parameter) in parameters {
         let (parameter, raw_pointer) = match parameter {
             ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
-            ReferenceOr::Reference { reference } => (
-                lookup(
-                    spec,
-                    parameter_pointer,
-                    reference,
-                    "parameters",
-                    &components.parameters,
-                )?,
-                reference.trim_start_matches('#').to_string(),
-            ),
+            ReferenceOr::Reference { reference } => refs::component(
+                spec,
+                parameter_pointer,
+                reference,
+                "parameters",
+                &components.parameters,
+            )?,
         };
         let refuse = |cause: String| Err(spec.error_at(parameter_pointer, cause));
         let (data, location, list_ok) = match &parameter {
@@ -231,8 +228,7 @@ fn parameter_shape(
             }
             let items = match schema.get("items") {
                 Some(Value::Object(items)) if items.contains_key("$ref") => {
-                    let reference = items["$ref"].as_str().unwrap_or_default();
-                    resolved_schema(spec, reference.trim_start_matches('#'))?
+                    refs::followed_object(&spec.document, &schema["items"])?
                 }
                 Some(Value::Object(items)) => items,
                 _ => return Ok(ParameterShape::List(Scalar::String)),
@@ -255,17 +251,7 @@ fn resolved_schema<'a>(
     spec: &'a LoadedSpec,
     pointer: &str,
 ) -> Result<&'a serde_json::Map<String, Value>, String> {
-    let mut pointer = pointer.to_string();
-    for _ in 0..32 {
-        match spec.document.pointer(&pointer) {
-            Some(Value::Object(schema)) => match schema.get("$ref").and_then(Value::as_str) {
-                Some(reference) => pointer = reference.trim_start_matches('#').to_string(),
-                None => return Ok(schema),
-            },
-            _ => return Err("the schema must be a mapping".into()),
-        }
-    }
-    Err("the schema's references do not end".into())
+    refs::object_at(&spec.document, pointer)
 }
 
 /// The schema's `type`, or `string` for an untyped enum of strings.
@@ -301,13 +287,16 @@ fn build_request_body(
 ) -> Result<RequestBody, Diagnostic> {
     let body = match body {
         ReferenceOr::Item(body) => body.clone(),
-        ReferenceOr::Reference { reference } => lookup(
-            spec,
-            pointer,
-            reference,
-            "requestBodies",
-            &components.request_bodies,
-        )?,
+        ReferenceOr::Reference { reference } => {
+            refs::component(
+                spec,
+                pointer,
+                reference,
+                "requestBodies",
+                &components.request_bodies,
+            )?
+            .0
+        }
     };
     if !body.content.contains_key(JSON) && !body.content.contains_key(FORM) {
         // A file or an upload: the server gets the bytes as they came.
@@ -430,13 +419,12 @@ fn listed_response(
 ) -> Result<Response, Diagnostic> {
     let (response, shared, written_at) = match response {
         ReferenceOr::Item(response) => (response.clone(), None, pointer.to_string()),
-        ReferenceOr::Reference { reference } => (
-            lookup(spec, pointer, reference, "responses", &components.responses)?,
-            reference
-                .strip_prefix("#/components/responses/")
-                .map(str::to_string),
-            reference.trim_start_matches('#').to_string(),
-        ),
+        ReferenceOr::Reference { reference } => {
+            let (response, written_at) =
+                refs::component(spec, pointer, reference, "responses", &components.responses)?;
+            let shared = refs::component_name(reference, "responses").map(str::to_string);
+            (response, shared, written_at)
+        }
     };
     let mut response = build_response(spec, components, pointer, &written_at, status, &response)?;
     // Only responses with headers need a type of their own; the others
@@ -482,16 +470,13 @@ fn build_response(
         let header_written_at = pointer_join(&pointer_join(written_at, "headers"), name);
         let (header, raw_pointer) = match header {
             ReferenceOr::Item(header) => (header.clone(), header_written_at),
-            ReferenceOr::Reference { reference } => (
-                lookup(
-                    spec,
-                    &header_pointer,
-                    reference,
-                    "headers",
-                    &components.headers,
-                )?,
-                reference.trim_start_matches('#').to_string(),
-            ),
+            ReferenceOr::Reference { reference } => refs::component(
+                spec,
+                &header_pointer,
+                reference,
+                "headers",
+                &components.headers,
+            )?,
         };
         // A header is text on the wire: integers, numbers and booleans are
         // typed, and anything else (a string, a list in `simple` style, no
@@ -608,12 +593,9 @@ pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorS
         return ErrorShape::Problem;
     }
     let platform = schemas.all(|schema| {
-        let properties = spec
-            .document
-            .pointer(&pointer_join(
-                &pointer_join("/components/schemas", schema),
-                "properties",
-            ))
+        let properties = refs::object_at(&spec.document, &refs::schema_pointer(schema))
+            .ok()
+            .and_then(|schema| schema.get("properties"))
             .and_then(Value::as_object);
         properties.is_some_and(|properties| {
             PLATFORM_PROPERTIES

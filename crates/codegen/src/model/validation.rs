@@ -499,7 +499,7 @@ pub(crate) fn compile(
 
 fn component_schema<'a>(spec: &'a LoadedSpec, name: &str) -> Result<&'a Value, Diagnostic> {
     spec.document
-        .pointer(&pointer_join("/components/schemas", name))
+        .pointer(&super::refs::schema_pointer(name))
         .ok_or_else(|| {
             spec.error_at(
                 "/components/schemas",
@@ -1198,7 +1198,7 @@ mod tests {
                 "openapi": "3.0.3",
                 "info": {"title": "t", "version": "1"},
                 "paths": {},
-                "components": {"schemas": {"S": schema}},
+                "components": {"schemas": {"S": schema, "A": {}, "B": {}, "T": {}}},
             }))
             .unwrap()
             .as_bytes(),
