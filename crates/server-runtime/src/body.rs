@@ -103,9 +103,9 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
 }
 
 /// Reads a body passed to the server as bytes (a file, an upload), whose
-/// `Content-Type` must be one of `accepted` (415 otherwise; 413 past the size
-/// limit). The headers come back with it: a `multipart/form-data` body needs
-/// its `boundary`.
+/// `Content-Type` must be one of `accepted` (a media type, or a range such as
+/// `image/*`; 415 otherwise; 413 past the size limit). The headers come back
+/// with it: a `multipart/form-data` body needs its `boundary`.
 pub async fn read_raw_body(
     request: Request,
     accepted: &[&str],
@@ -165,9 +165,30 @@ pub async fn read_optional_raw_body(
     Ok((headers, Some(bytes)))
 }
 
+/// Which of an operation's body `kinds` (each a list of media types, as
+/// [`read_body`] and [`read_raw_body`] take them) the request's
+/// `Content-Type` is: its index, or the 415 naming every media type offered.
+/// The first kind taking it wins.
+pub fn body_kind(headers: &HeaderMap, kinds: &[&[&str]]) -> Result<usize, Response> {
+    kinds
+        .iter()
+        .position(|kind| {
+            kind.iter()
+                .any(|media_type| media_type_is(headers, media_type))
+        })
+        .ok_or_else(|| {
+            let found = headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|value| value.to_str().ok())
+                .unwrap_or("(none)");
+            let offered: Vec<&str> = kinds.iter().flat_map(|kind| kind.iter().copied()).collect();
+            unsupported_media_type(found, &offered)
+        })
+}
+
 /// Whether a request says it has no body: no `Content-Type`, and a zero
 /// `Content-Length` or none (and no chunked body).
-fn has_no_body(headers: &HeaderMap) -> bool {
+pub fn has_no_body(headers: &HeaderMap) -> bool {
     let no_content = match headers.get(header::CONTENT_LENGTH) {
         Some(length) => length.as_bytes() == b"0",
         None => !headers.contains_key(header::TRANSFER_ENCODING),
@@ -175,13 +196,13 @@ fn has_no_body(headers: &HeaderMap) -> bool {
     no_content && !headers.contains_key(header::CONTENT_TYPE)
 }
 
-/// Whether the request's `Content-Type` is `media_type` (parameters aside).
+/// Whether the request's `Content-Type` is `media_type` (parameters aside),
+/// or of its kind for a range such as `image/*`.
 fn media_type_is(headers: &HeaderMap, media_type: &str) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(media_type))
+        .is_some_and(|value| crate::chosen::media_type_matches(media_type, value))
 }
 
 /// The body as JSON, whichever of the `accepted` media types it came in.
