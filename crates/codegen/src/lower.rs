@@ -78,6 +78,7 @@ fn lower_document(spec: &LoadedSpec, document: &mut Value) -> Result<(), Diagnos
     root.shift_remove("webhooks");
     root.shift_remove("jsonSchemaDialect");
     root.entry("paths").or_insert_with(|| json!({}));
+    document_undocumented_responses(root);
     if let Some(Value::Object(license)) = root
         .get_mut("info")
         .and_then(|info| info.get_mut("license"))
@@ -104,6 +105,24 @@ fn lower_document(spec: &LoadedSpec, document: &mut Value) -> Result<(), Diagnos
         }
     }
     Ok(())
+}
+
+/// 3.1 lets an operation leave `responses` out, which 3.0 requires: such an
+/// operation documents no response, and gets an empty `responses`, which
+/// the model reads as "anything may be answered".
+fn document_undocumented_responses(root: &mut Map<String, Value>) {
+    let Some(Value::Object(paths)) = root.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for (method, operation) in item.iter_mut() {
+            if crate::model::Method::from_key(method).is_some()
+                && let Value::Object(operation) = operation
+            {
+                operation.entry("responses").or_insert_with(|| json!({}));
+            }
+        }
+    }
 }
 
 /// Lowers every `schema` member (of parameters, media types, headers) below

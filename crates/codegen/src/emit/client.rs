@@ -11,7 +11,9 @@ use proc_macro2::TokenStream;
 use crate::diagnostic::Diagnostic;
 use crate::emit::{TYPES_CRATE, crate_ident, parse_template};
 use crate::load::LoadedSpec;
-use crate::model::{ApiModel, MULTIPART, Operation, ParameterShape, Scalar};
+use crate::model::{
+    ApiModel, FORM, JSON, MULTIPART, Method, Operation, ParameterShape, Scalar, is_json,
+};
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
@@ -29,17 +31,13 @@ pub fn emit_client(
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
     reexport_types(&mut client).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
-    // Only a `default` response makes progenitor write a second catch-all.
-    if model
-        .operations
-        .iter()
-        .any(|operation| operation.default_response.is_some())
-    {
-        syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut client);
-    }
+    syn::visit_mut::VisitMut::visit_file_mut(&mut StatusArms, &mut client);
     let uploads = upload_operations(model);
     for operation in &uploads {
         multipart_body(&mut client, operation).map_err(internal)?;
+    }
+    for operation in &model.operations {
+        sent_as_specified(&mut client, operation).map_err(internal)?;
     }
     let multipart: Option<syn::Item> = if uploads.is_empty() {
         None
@@ -111,8 +109,9 @@ fn reexport_types(file: &mut syn::File) -> Result<(), String> {
 /// The inherent `impl` blocks of `ident` among `items`.
 fn impls_of<'a>(
     items: &'a mut [syn::Item],
-    ident: &'a str,
-) -> impl Iterator<Item = &'a mut syn::ItemImpl> + 'a {
+    ident: &str,
+) -> impl Iterator<Item = &'a mut syn::ItemImpl> + use<'a> {
+    let ident = ident.to_string();
     items
         .iter_mut()
         .filter_map(|item| match item {
@@ -145,20 +144,59 @@ fn provider_before_new(file: &mut syn::File) -> Result<(), String> {
     Ok(())
 }
 
-/// Drops the match arms after a catch-all `_`. Progenitor matches the
-/// `default` response with `_` and then adds its own `_` for unexpected
-/// statuses, which rustc reports as unreachable.
-struct UnreachableArms;
+/// Puts each single code of progenitor's matches on a status before a range
+/// arm that holds it, and drops the arms after the first catch-all `_`.
+/// Progenitor orders a range by its first code (`4XX` as 400, before a 429
+/// beside it), which would leave the code unreachable, and after the `_` of
+/// a `default` response it adds its own `_` for unexpected statuses.
+struct StatusArms;
 
-impl syn::visit_mut::VisitMut for UnreachableArms {
+/// The code of a literal arm, or the codes of a range arm.
+fn arm_codes(arm: &syn::Arm) -> Option<std::ops::RangeInclusive<u16>> {
+    let code = |expr: &syn::Expr| match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(code),
+            ..
+        }) => code.base10_parse::<u16>().ok(),
+        _ => None,
+    };
+    match &arm.pat {
+        syn::Pat::Lit(literal) => {
+            let code = code(&syn::Expr::Lit(literal.clone()))?;
+            Some(code..=code)
+        }
+        syn::Pat::Range(range) => {
+            Some(code(range.start.as_deref()?)?..=code(range.end.as_deref()?)?)
+        }
+        _ => None,
+    }
+}
+
+impl syn::visit_mut::VisitMut for StatusArms {
     fn visit_expr_match_mut(&mut self, node: &mut syn::ExprMatch) {
-        if let Some(position) = node
+        if let Some(wild) = node
             .arms
             .iter()
             .position(|arm| matches!(arm.pat, syn::Pat::Wild(_)))
         {
-            node.arms.truncate(position + 1);
+            node.arms.truncate(wild + 1);
         }
+        let mut ordered: Vec<syn::Arm> = Vec::with_capacity(node.arms.len());
+        for arm in node.arms.drain(..) {
+            let covering = arm_codes(&arm)
+                .filter(|codes| codes.start() == codes.end())
+                .and_then(|codes| {
+                    ordered.iter().position(|earlier| {
+                        matches!(earlier.pat, syn::Pat::Range(_))
+                            && arm_codes(earlier).is_some_and(|range| range.contains(codes.start()))
+                    })
+                });
+            match covering {
+                Some(position) => ordered.insert(position, arm),
+                None => ordered.push(arm),
+            }
+        }
+        node.arms = ordered;
         syn::visit_mut::visit_expr_match_mut(self, node);
     }
 }
@@ -170,15 +208,148 @@ fn upload_operations(model: &ApiModel) -> Vec<&Operation> {
         .operations
         .iter()
         .filter(|operation| {
-            operation.request_body.as_ref().is_some_and(|body| {
-                body.schema.is_none()
-                    && body
-                        .content_types
-                        .iter()
-                        .all(|media_type| media_type == MULTIPART)
-            })
+            operation
+                .request_body
+                .as_ref()
+                .is_some_and(|body| body.sent == MULTIPART)
         })
         .collect()
+}
+
+/// The `send` method of the builder of `operation`, in progenitor's
+/// `builder` module.
+fn builder_send<'a>(
+    file: &'a mut syn::File,
+    operation: &Operation,
+) -> Result<&'a mut syn::ImplItemFn, String> {
+    let builder = naming::type_name(&operation.id);
+    let module = file
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+            _ => None,
+        })
+        .ok_or("progenitor output has no `builder` module")?;
+    impls_of(&mut module.1, &builder)
+        .flat_map(|block| block.items.iter_mut())
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
+            _ => None,
+        })
+        .ok_or_else(|| format!("progenitor's builder `{builder}` has no `send`"))
+}
+
+/// Makes the request of `operation` go as the spec says where progenitor
+/// cannot: with the `OPTIONS` or `TRACE` method (reqwest's client has no
+/// method for them), and with the body's media type when it is another JSON
+/// (`application/merge-patch+json`) or another one passed as bytes
+/// (`application/xml`, `text/csv`), which progenitor's view of the spec sends
+/// as `application/json` or `application/octet-stream`
+/// (`emit::progenitor::progenitor_view`).
+fn sent_as_specified(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
+    let method = match operation.method {
+        Method::Options => Some(quote::quote!(OPTIONS)),
+        Method::Trace => Some(quote::quote!(TRACE)),
+        _ => None,
+    };
+    let sent = operation
+        .request_body
+        .as_ref()
+        .map(|body| body.sent.as_str())
+        .filter(|sent| {
+            ![
+                JSON,
+                FORM,
+                MULTIPART,
+                "application/octet-stream",
+                "text/plain",
+            ]
+            .contains(sent)
+        });
+    if method.is_none() && sent.is_none() {
+        return Ok(());
+    }
+    let send = builder_send(file, operation)?;
+    let mut rewrite = SentAsSpecified {
+        method,
+        json: sent.filter(|sent| is_json(sent)),
+        raw: sent.filter(|sent| !is_json(sent)),
+        done: 0,
+    };
+    syn::visit_mut::VisitMut::visit_block_mut(&mut rewrite, &mut send.block);
+    let expected = usize::from(rewrite.method.is_some()) + usize::from(sent.is_some());
+    if rewrite.done != expected {
+        return Err(format!(
+            "progenitor's `send` of `{}` is not as expected (a method call or a content type \
+             to rewrite is missing)",
+            operation.id
+        ));
+    }
+    Ok(())
+}
+
+/// The rewrites of [`sent_as_specified`]; `done` counts those made.
+struct SentAsSpecified<'a> {
+    method: Option<proc_macro2::TokenStream>,
+    json: Option<&'a str>,
+    raw: Option<&'a str>,
+    done: usize,
+}
+
+impl syn::visit_mut::VisitMut for SentAsSpecified<'_> {
+    fn visit_expr_mut(&mut self, node: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, node);
+        match node {
+            // `client.client.options(url)`: reqwest's `request(OPTIONS, url)`.
+            syn::Expr::MethodCall(call)
+                if (call.method == "options" || call.method == "trace")
+                    && matches!(&*call.receiver, syn::Expr::Field(field)
+                        if matches!(&field.member, syn::Member::Named(name) if name == "client")) =>
+            {
+                if let Some(method) = &self.method {
+                    let receiver = &call.receiver;
+                    let arguments = &call.args;
+                    *node = syn::parse_quote! {
+                        #receiver.request(::reqwest::Method::#method, #arguments)
+                    };
+                    self.done += 1;
+                }
+            }
+            // `.json(&body)` sets `application/json` unless a type is set.
+            syn::Expr::MethodCall(call) if call.method == "json" => {
+                if let Some(media_type) = self.json.take() {
+                    let receiver = &call.receiver;
+                    let arguments = &call.args;
+                    *node = syn::parse_quote! {
+                        #receiver
+                            .header(
+                                ::reqwest::header::CONTENT_TYPE,
+                                ::reqwest::header::HeaderValue::from_static(#media_type),
+                            )
+                            .json(#arguments)
+                    };
+                    self.done += 1;
+                }
+            }
+            syn::Expr::Call(call) => {
+                if let [
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }),
+                ] = call.args.iter().collect::<Vec<_>>()[..]
+                    && text.value() == "application/octet-stream"
+                    && let Some(media_type) = self.raw.take()
+                {
+                    let literal = syn::LitStr::new(media_type, text.span());
+                    call.args = syn::parse_quote!(#literal);
+                    self.done += 1;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Makes the builder of `operation`, which progenitor generated for an
@@ -380,4 +551,49 @@ fn example_call(model: &ApiModel) -> Option<String> {
         ));
     }
     Some(call)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status_arms(block: syn::Expr) -> String {
+        let mut block = block;
+        syn::visit_mut::VisitMut::visit_expr_mut(&mut StatusArms, &mut block);
+        quote::quote!(#block).to_string()
+    }
+
+    #[test]
+    fn codes_go_before_the_range_holding_them_and_nothing_after_a_catch_all() {
+        let reordered = status_arms(syn::parse_quote! {
+            match status {
+                200u16 => a,
+                400u16..=499u16 => b,
+                404u16 => c,
+                429u16 => d,
+                500u16..=599u16 => e,
+                503u16 => f,
+                _ => g,
+                _ => h,
+            }
+        });
+        let expected = quote::quote! {
+            match status {
+                200u16 => a,
+                404u16 => c,
+                429u16 => d,
+                400u16..=499u16 => b,
+                503u16 => f,
+                500u16..=599u16 => e,
+                _ => g,
+            }
+        };
+        assert_eq!(reordered, expected.to_string());
+        let kept = quote::quote! { match status { 200..=299 => a, 404u16 => b, _ => c } };
+        assert_eq!(
+            status_arms(syn::parse2(kept.clone()).unwrap()),
+            kept.to_string(),
+            "arms in no range stay where they are"
+        );
+    }
 }
