@@ -186,6 +186,15 @@ pub fn body_kind(headers: &HeaderMap, kinds: &[&[&str]]) -> Result<usize, Respon
         })
 }
 
+/// Whether the request's `Content-Type` is one of `accepted` (media types,
+/// or ranges such as `image/*`): how a router tells apart operations on one
+/// path and method that take bodies of different media types.
+pub fn has_content_type(headers: &HeaderMap, accepted: &[&str]) -> bool {
+    accepted
+        .iter()
+        .any(|media_type| media_type_is(headers, media_type))
+}
+
 /// Whether a request says it has no body: no `Content-Type`, and a zero
 /// `Content-Length` or none (and no chunked body).
 pub fn has_no_body(headers: &HeaderMap) -> bool {
@@ -384,6 +393,35 @@ mod tests {
         assert_eq!(many, ["1", "2"]);
         assert!(parts.headers.is_empty());
         assert_eq!(parts.uri, "/x?a=1");
+    }
+
+    #[tokio::test]
+    async fn a_body_kind_is_picked_by_content_type() {
+        let headers = |content_type: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            headers
+        };
+        let kinds: &[&[&str]] = &[&[JSON, FORM], &["image/*"], &["multipart/form-data"]];
+        let kind = |content_type| body_kind(&headers(content_type), kinds).ok();
+        assert_eq!(kind("application/x-www-form-urlencoded"), Some(0));
+        assert_eq!(kind("image/png"), Some(1));
+        assert_eq!(kind("multipart/form-data; boundary=x"), Some(2));
+        let refused = body_kind(&headers("text/plain"), kinds).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let body = axum::body::to_bytes(refused.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let message = String::from_utf8_lossy(&body);
+        assert!(
+            message.contains("image/*, multipart/form-data"),
+            "{message}"
+        );
+        assert!(has_content_type(
+            &headers("Application/JSON; charset=utf-8"),
+            &[JSON]
+        ));
+        assert!(!has_content_type(&HeaderMap::new(), &[JSON]));
     }
 
     fn form(body: &str) -> Result<serde_json::Value, String> {

@@ -31,6 +31,7 @@ pub fn emit_client(
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
     reexport_types(&mut client).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
+    builder_without_unused_types(&mut client);
     syn::visit_mut::VisitMut::visit_file_mut(&mut StatusArms, &mut client);
     let uploads = upload_operations(model);
     for operation in &uploads {
@@ -104,6 +105,45 @@ fn reexport_types(file: &mut syn::File) -> Result<(), String> {
         pub use ::#types_crate as types;
     };
     Ok(())
+}
+
+/// Drops progenitor's `use super::types;` from its `builder` module where no
+/// builder names a type (an API whose operations take and return no typed
+/// value), which rustc reports as an unused import.
+fn builder_without_unused_types(file: &mut syn::File) {
+    let Some((_, items)) = file.items.iter_mut().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+        _ => None,
+    }) else {
+        return;
+    };
+    let is_types_import = |item: &syn::Item| {
+        matches!(item, syn::Item::Use(import)
+            if quote::quote!(#import).to_string() == "use super :: types ;")
+    };
+    let names_types = items
+        .iter()
+        .filter(|item| !is_types_import(item))
+        .any(|item| {
+            quote::quote!(#item)
+                .into_iter()
+                .any(|token| names_ident(&token, "types"))
+        });
+    if !names_types {
+        items.retain(|item| !is_types_import(item));
+    }
+}
+
+/// Whether `token` is, or holds, the identifier `name`.
+fn names_ident(token: &proc_macro2::TokenTree, name: &str) -> bool {
+    match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .any(|token| names_ident(&token, name)),
+        _ => false,
+    }
 }
 
 /// The inherent `impl` blocks of `ident` among `items`.
@@ -444,14 +484,20 @@ returning a builder: set the parameters and the body, then `send()` it.
         title = model.title,
         version = model.version,
     );
-    if let Some(example) = example_call(model) {
+    if let Some((example, operation)) = example_call(model) {
+        // A byte stream cannot be printed: its status can.
+        let shown = if success_is_bytes(operation) {
+            "response.status()"
+        } else {
+            "response.into_inner()"
+        };
         text.push_str(&format!(
             "
 ```no_run
 # async fn example() -> Result<(), Box<dyn std::error::Error>> {{
 let client = {crate_name}::Client::new(\"https://api.example.com\", {crate_name}::Hooks::default());
 let response = client{example}.send().await?;
-println!(\"{{:?}}\", response.into_inner());
+println!(\"{{:?}}\", {shown});
 # Ok(())
 # }}
 ```
@@ -507,7 +553,8 @@ of this workspace does exactly that).",
 /// bodies, which the client receives raw (`emit::progenitor`).
 fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
     [true, false].into_iter().any(|success| {
-        let mut schemas: Vec<&Option<String>> = operation
+        // A JSON body by its schema, bytes, or none.
+        let mut schemas: Vec<(&Option<String>, bool)> = operation
             .responses
             .iter()
             .chain(&operation.default_response)
@@ -518,7 +565,7 @@ fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
                     response.is_error()
                 }
             })
-            .map(|response| &response.schema)
+            .map(|response| (&response.schema, response.is_raw()))
             .collect();
         schemas.sort();
         schemas.dedup();
@@ -526,9 +573,29 @@ fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
     })
 }
 
+/// Whether the client returns the operation's success as a byte stream: a
+/// body passed as bytes, successes with different bodies, or none documented
+/// (progenitor's generic success).
+fn success_is_bytes(operation: &Operation) -> bool {
+    let successes: Vec<&crate::model::Response> = if operation.documents_success() {
+        operation
+            .responses
+            .iter()
+            .filter(|response| response.is_success())
+            .collect()
+    } else {
+        operation.default_response.iter().collect()
+    };
+    successes.is_empty()
+        || successes.iter().any(|response| response.is_raw())
+        || successes
+            .iter()
+            .any(|response| response.schema != successes[0].schema)
+}
+
 /// A call of the first operation that needs no body, e.g.
-/// `.get_thing().id("id")`, for the crate docs.
-fn example_call(model: &ApiModel) -> Option<String> {
+/// `.get_thing().id("id")`, for the crate docs, and the operation.
+fn example_call(model: &ApiModel) -> Option<(String, &Operation)> {
     // Strings are the one type a literal can give every parameter.
     let operation = model.operations.iter().find(|operation| {
         operation.request_body.is_none()
@@ -550,7 +617,7 @@ fn example_call(model: &ApiModel) -> Option<String> {
             parameter.name
         ));
     }
-    Some(call)
+    Some((call, operation))
 }
 
 #[cfg(test)]

@@ -191,6 +191,14 @@ pub struct Operation {
     /// requests to [`Operation::path`] whose query has each of its pairs, so
     /// several operations may share a path and method.
     pub fixed_query: String,
+    /// The fragment of a path key such as `/oauth2/token#refresh`, which no
+    /// request carries: it names a view of the requests another operation
+    /// answers.
+    pub fragment: String,
+    /// The operation whose handler answers this one's requests, when they
+    /// cannot be told apart from its (their path keys differ by a fragment
+    /// only). The client has a method for each; the server serves the one.
+    pub served_by: Option<String>,
     /// JSON pointer to the operation in the spec.
     pub pointer: String,
     pub summary: Option<String>,
@@ -215,11 +223,29 @@ pub struct Operation {
 impl Operation {
     /// The path key as the spec writes it: the path and its fixed query.
     pub fn path_key(&self) -> String {
-        if self.fixed_query.is_empty() {
-            self.path.clone()
-        } else {
-            format!("{}?{}", self.path, self.fixed_query)
+        let mut key = self.path.clone();
+        if !self.fixed_query.is_empty() {
+            key.push('?');
+            key.push_str(&self.fixed_query);
         }
+        if !self.fragment.is_empty() {
+            key.push('#');
+            key.push_str(&self.fragment);
+        }
+        key
+    }
+
+    /// The pairs of the fixed query, in a canonical order (`b=2&a=1` and
+    /// `a=1&b=2` are one query).
+    pub fn fixed_query_pairs(&self) -> Vec<&str> {
+        let mut pairs: Vec<&str> = self
+            .fixed_query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
     }
 
     /// Whether the spec documents no response at all (OpenAPI 3.1 lets an
@@ -495,7 +521,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         if !path.starts_with('/') {
             return Err(spec.error_at(&path_pointer, format!("path `{path}` must start with `/`")));
         }
-        let (route, fixed_query) =
+        let key =
             paths::split_path_key(path).map_err(|cause| spec.error_at(&path_pointer, cause))?;
         for (method_name, operation) in item.iter() {
             let pointer = pointer_join(&path_pointer, method_name);
@@ -522,8 +548,8 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 openapi,
                 &components,
                 operations::OperationSite {
-                    path: &route,
-                    fixed_query: &fixed_query,
+                    path: &key.path,
+                    key: &key,
                     method,
                     pointer: &pointer,
                 },
@@ -554,10 +580,25 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     if operations.is_empty() {
         return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
-    paths::check_fixed_queries(spec, &operations)?;
+    paths::resolve_shared_keys(spec, &mut operations)?;
     let error_shape = operations::error_shape(spec, &operations);
-    let shared_responses = operations::shared_responses(spec, &operations)?;
-    let validators = validation::compile(spec, &operations)?;
+    // The server serves the operations no other one serves.
+    let served_only: Vec<Operation>;
+    let served = if operations
+        .iter()
+        .any(|operation| operation.served_by.is_some())
+    {
+        served_only = operations
+            .iter()
+            .filter(|operation| operation.served_by.is_none())
+            .cloned()
+            .collect();
+        &served_only
+    } else {
+        &operations
+    };
+    let shared_responses = operations::shared_responses(spec, served)?;
+    let validators = validation::compile(spec, served)?;
 
     Ok(ApiModel {
         openapi: openapi.clone(),

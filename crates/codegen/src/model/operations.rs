@@ -17,10 +17,10 @@ use crate::load::LoadedSpec;
 use crate::naming;
 
 pub(crate) struct OperationSite<'a> {
-    /// The path part of the path key.
+    /// The path of the path key (without its query or fragment).
     pub(crate) path: &'a str,
-    /// The fixed query of the path key, if any (`beta=true`).
-    pub(crate) fixed_query: &'a str,
+    /// The path key, split into path, fixed query and fragment.
+    pub(crate) key: &'a super::paths::PathKey,
     pub(crate) method: Method,
     pub(crate) pointer: &'a str,
 }
@@ -65,7 +65,9 @@ pub(crate) fn build_operation(
         id,
         method: site.method,
         path: site.path.to_string(),
-        fixed_query: site.fixed_query.to_string(),
+        fixed_query: site.key.query.clone(),
+        fragment: site.key.fragment.clone(),
+        served_by: None,
         pointer: pointer.to_string(),
         summary: operation.summary.clone(),
         description: operation.description.clone(),

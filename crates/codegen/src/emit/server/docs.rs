@@ -9,7 +9,13 @@ use crate::emit::{SERVER_CRATE, crate_ident};
 use crate::model::{ApiModel, Operation, Status};
 use crate::naming;
 
-pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
+/// `views` are the operations another serves (their path keys differ by a
+/// fragment only).
+pub(super) fn crate_docs(
+    model: &ApiModel,
+    trait_ident: &Ident,
+    views: &[&Operation],
+) -> Vec<String> {
     let crate_name = crate_ident(SERVER_CRATE);
     let mut methods = String::new();
     let mut imports = vec![
@@ -168,6 +174,27 @@ upload, say): the method takes an enum ({}) with one variant per kind,
 picked by the request's `Content-Type`; JSON and forms are decoded and
 validated by their own schema, other media types arrive as their bytes.",
             alternatives.join(", ")
+        ));
+    }
+    if !views.is_empty() {
+        let served: Vec<String> = views
+            .iter()
+            .map(|view| {
+                format!(
+                    "`{}` (served by `{}`)",
+                    view.id,
+                    view.served_by.as_deref().unwrap_or_default()
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "
+
+Some operations differ from another only by the fragment of their path key
+(such as `/oauth2/token#refresh` beside `/oauth2/token`), which no request
+carries, and by nothing in their requests: the other operation serves them.
+The client has a method for each; the trait has none of their own: {}.",
+            served.join(", ")
         ));
     }
     crate::format::doc_lines(&text)

@@ -33,11 +33,33 @@ use crate::model::{ApiModel, BodyKind, Operation, RequestBody};
 use crate::naming;
 
 pub fn emit_server(model: &ApiModel) -> TokenStream {
+    // Operations another one serves (path keys differing by a fragment only)
+    // have client methods but no handler: the server has the others only.
+    let views: Vec<&Operation> = model
+        .operations
+        .iter()
+        .filter(|operation| operation.served_by.is_some())
+        .collect();
+    let served_only;
+    let model = if views.is_empty() {
+        model
+    } else {
+        served_only = ApiModel {
+            operations: model
+                .operations
+                .iter()
+                .filter(|operation| operation.served_by.is_none())
+                .cloned()
+                .collect(),
+            ..model.clone()
+        };
+        &served_only
+    };
     let trait_ident = trait_ident(model);
     let types_crate = crate_ident(TYPES_CRATE);
     let runtime_crate = crate_ident(RUNTIME_CRATE);
 
-    let docs = docs::crate_docs(model, &trait_ident);
+    let docs = docs::crate_docs(model, &trait_ident, &views);
     let shared_responses = responses::shared_responses(model);
     let response_enums = model.operations.iter().map(responses::response_enum);
     let body_enums = model.operations.iter().map(body_enum);
@@ -56,6 +78,17 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
             use axum::extract::State;
         )
     };
+    // Only response enums name statuses; an API whose operations document
+    // no response has none.
+    let status_code = model
+        .operations
+        .iter()
+        .any(|operation| !operation.documents_no_response())
+        .then(|| {
+            quote!(
+                use axum::http::StatusCode;
+            )
+        });
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -66,7 +99,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use std::sync::Arc;
 
         #extract
-        use axum::http::StatusCode;
+        #status_code
         use axum::response::{IntoResponse, Response};
         use #runtime_crate as runtime;
 

@@ -345,34 +345,29 @@ fn routes(model: &ApiModel, trait_ident: &Ident) -> (Vec<TokenStream>, Vec<Token
     (routes, dispatchers)
 }
 
-/// The handler of a path and method serving operations told apart by their
-/// fixed query: each is tried, most pairs first, and one without a fixed
-/// query takes the rest (a 404 when there is none).
+/// The handler of a path and method serving several operations, told
+/// apart by their fixed query, and among operations with one query by the
+/// media type of the request's body: each is tried, most query pairs first,
+/// and the last one without a fixed query takes the rest (a 404 when there
+/// is none).
 fn dispatcher(
     trait_ident: &Ident,
     method: Method,
     path: &str,
     mut operations: Vec<&Operation>,
 ) -> (Ident, TokenStream) {
-    operations.sort_by_key(|operation| {
-        std::cmp::Reverse(
-            operation
-                .fixed_query
-                .split('&')
-                .filter(|pair| !pair.is_empty())
-                .count(),
-        )
-    });
+    operations.sort_by_key(|operation| std::cmp::Reverse(operation.fixed_query_pairs().len()));
     let ident = format_ident!(
         "dispatch_{}",
         naming::method_name(&format!("{} {path}", method.as_str()))
     );
     let doc = format!(
-        " `{} {path}`: the operation whose fixed query the request has ({}).",
+        " `{} {path}`: the operation whose fixed query (and body's media type) the request has \
+         ({}).",
         method.as_str(),
         operations
             .iter()
-            .map(|operation| format!("`{}`", operation.path_key()))
+            .map(|operation| format!("`{}`", operation.id))
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -380,25 +375,47 @@ fn dispatcher(
         let handler = handler_ident(operation);
         quote!(axum::handler::Handler::call(#handler::<A>, request, api).await)
     };
-    let tries = operations
-        .iter()
-        .filter(|operation| !operation.fixed_query.is_empty())
-        .map(|operation| {
+    let last = operations.len() - 1;
+    let mut rest = quote!(runtime::not_found().await);
+    let mut tries = Vec::new();
+    for (index, operation) in operations.iter().enumerate() {
+        let mut conditions = Vec::new();
+        if !operation.fixed_query.is_empty() {
             let fixed = &operation.fixed_query;
-            let call = call(operation);
-            quote! {
-                if runtime::query_has(request.uri().query(), #fixed) {
-                    return #call;
+            conditions.push(quote!(runtime::query_has(request.uri().query(), #fixed)));
+        }
+        let siblings = operations
+            .iter()
+            .filter(|other| other.fixed_query_pairs() == operation.fixed_query_pairs())
+            .count();
+        if siblings > 1 {
+            conditions.push(match &operation.request_body {
+                None => quote!(runtime::has_no_body(request.headers())),
+                Some(body) => {
+                    let media_types = body.kinds.iter().flat_map(|kind| &kind.media_types);
+                    let typed =
+                        quote!(runtime::has_content_type(request.headers(), &[#(#media_types),*]));
+                    match (body.required, conditions.is_empty()) {
+                        (true, _) => typed,
+                        (false, true) => quote!(#typed || runtime::has_no_body(request.headers())),
+                        (false, false) => {
+                            quote!((#typed || runtime::has_no_body(request.headers())))
+                        }
+                    }
                 }
+            });
+        }
+        if index == last && operation.fixed_query.is_empty() {
+            rest = call(operation);
+            continue;
+        }
+        let call = call(operation);
+        tries.push(quote! {
+            if #(#conditions)&&* {
+                return #call;
             }
         });
-    let rest = match operations
-        .iter()
-        .find(|operation| operation.fixed_query.is_empty())
-    {
-        Some(operation) => call(operation),
-        None => quote!(runtime::not_found().await),
-    };
+    }
     let dispatcher = quote! {
         #[doc = #doc]
         async fn #ident<A: #trait_ident>(
