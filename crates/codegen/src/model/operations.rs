@@ -43,7 +43,7 @@ pub(crate) fn build_operation(
         None => None,
         Some(body) => {
             let body_pointer = pointer_join(pointer, "requestBody");
-            Some(build_request_body(spec, components, &body_pointer, body)?)
+            build_request_body(spec, components, &body_pointer, body)?
         }
     };
     let (responses, default_response) =
@@ -300,12 +300,14 @@ fn scalar(kind: &str) -> Option<Scalar> {
     }
 }
 
+/// The operation's request body; `None` when it documents no media type,
+/// which leaves nothing to send or read.
 fn build_request_body(
     spec: &LoadedSpec,
     components: &Components,
     pointer: &str,
     body: &ReferenceOr<OaRequestBody>,
-) -> Result<RequestBody, Diagnostic> {
+) -> Result<Option<RequestBody>, Diagnostic> {
     let body = match body {
         ReferenceOr::Item(body) => body.clone(),
         ReferenceOr::Reference { reference } => lookup(
@@ -365,12 +367,12 @@ fn build_request_body(
         });
     }
     let offered: Vec<&str> = body.content.keys().map(String::as_str).collect();
-    let sent = essence(sent_media_type(&offered).expect("the body offers a media type"));
-    Ok(RequestBody {
+    let sent = essence(sent_media_type(&offered).unwrap_or_default());
+    Ok(Some(RequestBody {
         required: body.required,
         kinds,
         sent,
-    })
+    }))
 }
 
 fn build_responses(
