@@ -108,6 +108,7 @@ fn lower_document(document: &mut Value) {
     root.shift_remove("webhooks");
     root.shift_remove("jsonSchemaDialect");
     root.entry("paths").or_insert_with(|| json!({}));
+    document_undocumented_responses(root);
     if let Some(Value::Object(license)) = root
         .get_mut("info")
         .and_then(|info| info.get_mut("license"))
@@ -147,6 +148,24 @@ pub(crate) fn visit_schemas(document: &mut Value, visit: &mut impl FnMut(&mut Va
                     }
                 }
                 (_, entries) => visit_schema_sites(entries, pointer, visit),
+            }
+        }
+    }
+}
+
+/// 3.1 lets an operation leave `responses` out, which 3.0 requires: such an
+/// operation documents no response, and gets an empty `responses`, which
+/// the model reads as "anything may be answered".
+fn document_undocumented_responses(root: &mut Map<String, Value>) {
+    let Some(Value::Object(paths)) = root.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for (method, operation) in item.iter_mut() {
+            if crate::model::Method::from_key(method).is_some()
+                && let Value::Object(operation) = operation
+            {
+                operation.entry("responses").or_insert_with(|| json!({}));
             }
         }
     }

@@ -57,6 +57,19 @@ pub fn status_variant(status: u16) -> String {
     }
 }
 
+/// The response-enum variant of a status range (`4XX` is class 4): the
+/// class's name in RFC 9110 (`ClientError`), which no reason phrase is.
+pub fn range_variant(class: u16) -> String {
+    match class {
+        1 => "Informational".into(),
+        2 => "Success".into(),
+        3 => "Redirection".into(),
+        4 => "ClientError".into(),
+        5 => "ServerError".into(),
+        other => format!("Status{other}XX"),
+    }
+}
+
 /// The identifier for a name this module produced.
 pub fn ident(name: &str) -> Ident {
     quote::format_ident!("{}", name)
@@ -196,9 +209,18 @@ mod tests {
                 panic!("{status} and {other} both become {variant}");
             }
         }
+        for class in 1..=5 {
+            let variant = range_variant(class);
+            assert!(
+                !seen.contains_key(&variant),
+                "{class}XX is {variant}, a status's name"
+            );
+            assert!(variant != "Default" && variant != "Unimplemented" && variant != "Any");
+        }
         assert_eq!(status_variant(429), "TooManyRequests");
         assert_eq!(status_variant(420), "Status420");
         assert_eq!(status_variant(200), "Ok");
+        assert_eq!(range_variant(4), "ClientError");
     }
 
     #[test]

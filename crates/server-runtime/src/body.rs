@@ -103,9 +103,9 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
 }
 
 /// Reads a body passed to the server as bytes (a file, an upload), whose
-/// `Content-Type` must be one of `accepted` (415 otherwise; 413 past the size
-/// limit). The headers come back with it: a `multipart/form-data` body needs
-/// its `boundary`.
+/// `Content-Type` must be one of `accepted` (a media type, or a range such as
+/// `image/*`; 415 otherwise; 413 past the size limit). The headers come back
+/// with it: a `multipart/form-data` body needs its `boundary`.
 pub async fn read_raw_body(
     request: Request,
     accepted: &[&str],
@@ -165,9 +165,39 @@ pub async fn read_optional_raw_body(
     Ok((headers, Some(bytes)))
 }
 
+/// Which of an operation's body `kinds` (each a list of media types, as
+/// [`read_body`] and [`read_raw_body`] take them) the request's
+/// `Content-Type` is: its index, or the 415 naming every media type offered.
+/// The first kind taking it wins.
+pub fn body_kind(headers: &HeaderMap, kinds: &[&[&str]]) -> Result<usize, Response> {
+    kinds
+        .iter()
+        .position(|kind| {
+            kind.iter()
+                .any(|media_type| media_type_is(headers, media_type))
+        })
+        .ok_or_else(|| {
+            let found = headers
+                .get(header::CONTENT_TYPE)
+                .and_then(|value| value.to_str().ok())
+                .unwrap_or("(none)");
+            let offered: Vec<&str> = kinds.iter().flat_map(|kind| kind.iter().copied()).collect();
+            unsupported_media_type(found, &offered)
+        })
+}
+
+/// Whether the request's `Content-Type` is one of `accepted` (media types,
+/// or ranges such as `image/*`): how a router tells apart operations on one
+/// path and method that take bodies of different media types.
+pub fn has_content_type(headers: &HeaderMap, accepted: &[&str]) -> bool {
+    accepted
+        .iter()
+        .any(|media_type| media_type_is(headers, media_type))
+}
+
 /// Whether a request says it has no body: no `Content-Type`, and a zero
 /// `Content-Length` or none (and no chunked body).
-fn has_no_body(headers: &HeaderMap) -> bool {
+pub fn has_no_body(headers: &HeaderMap) -> bool {
     let no_content = match headers.get(header::CONTENT_LENGTH) {
         Some(length) => length.as_bytes() == b"0",
         None => !headers.contains_key(header::TRANSFER_ENCODING),
@@ -175,13 +205,13 @@ fn has_no_body(headers: &HeaderMap) -> bool {
     no_content && !headers.contains_key(header::CONTENT_TYPE)
 }
 
-/// Whether the request's `Content-Type` is `media_type` (parameters aside).
+/// Whether the request's `Content-Type` is `media_type` (parameters aside),
+/// or of its kind for a range such as `image/*`.
 fn media_type_is(headers: &HeaderMap, media_type: &str) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split(';').next())
-        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(media_type))
+        .is_some_and(|value| crate::chosen::media_type_matches(media_type, value))
 }
 
 /// The body as JSON, whichever of the `accepted` media types it came in.
@@ -363,6 +393,35 @@ mod tests {
         assert_eq!(many, ["1", "2"]);
         assert!(parts.headers.is_empty());
         assert_eq!(parts.uri, "/x?a=1");
+    }
+
+    #[tokio::test]
+    async fn a_body_kind_is_picked_by_content_type() {
+        let headers = |content_type: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+            headers
+        };
+        let kinds: &[&[&str]] = &[&[JSON, FORM], &["image/*"], &["multipart/form-data"]];
+        let kind = |content_type| body_kind(&headers(content_type), kinds).ok();
+        assert_eq!(kind("application/x-www-form-urlencoded"), Some(0));
+        assert_eq!(kind("image/png"), Some(1));
+        assert_eq!(kind("multipart/form-data; boundary=x"), Some(2));
+        let refused = body_kind(&headers("text/plain"), kinds).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let body = axum::body::to_bytes(refused.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let message = String::from_utf8_lossy(&body);
+        assert!(
+            message.contains("image/*, multipart/form-data"),
+            "{message}"
+        );
+        assert!(has_content_type(
+            &headers("Application/JSON; charset=utf-8"),
+            &[JSON]
+        ));
+        assert!(!has_content_type(&HeaderMap::new(), &[JSON]));
     }
 
     fn form(body: &str) -> Result<serde_json::Value, String> {

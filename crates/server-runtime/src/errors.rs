@@ -111,37 +111,6 @@ pub fn status(code: u16) -> StatusCode {
     StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
-/// The answer of an operation's `default` variant: `respond(status)` when
-/// `status` is a 4xx or 5xx the operation does not list (`listed`). Any other
-/// status is a mistake of the implementation, answered as 500: a client
-/// decodes a listed status with that status's own type and a 2xx as a
-/// success, so the `default` body sent with either would not be read as one.
-pub fn default_response(
-    status: StatusCode,
-    listed: &[u16],
-    respond: impl FnOnce(StatusCode) -> Response,
-) -> Response {
-    if !(status.is_client_error() || status.is_server_error()) {
-        return router_error_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!(
-                "The server answered {status} as the `default` response, which carries errors only"
-            ),
-            "invalid_default_status",
-        );
-    }
-    if listed.contains(&status.as_u16()) {
-        return router_error_response(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!(
-                "The server answered {status} as the `default` response, but the operation lists that status"
-            ),
-            "invalid_default_status",
-        );
-    }
-    respond(status)
-}
-
 /// The 400 response for a body that broke the spec's rules: the message
 /// lists every detail, and `errors` every violation with its pointer.
 pub fn validation_failed(violations: Violations) -> Response {
@@ -312,23 +281,6 @@ mod tests {
             std::str::from_utf8(&bytes).unwrap(),
             r#"{"statusCode":409,"error":"Conflict","message":"exists","errorCode":"conflict"}"#
         );
-    }
-
-    #[tokio::test]
-    async fn a_default_response_carries_only_unlisted_errors() {
-        let conflict = default_response(StatusCode::CONFLICT, &[200, 404], |status| {
-            error_response(status, "taken", "conflict")
-        });
-        assert_eq!(json_of(conflict).await.0, StatusCode::CONFLICT);
-        for refused in [StatusCode::NOT_FOUND, StatusCode::CREATED] {
-            let response = default_response(refused, &[200, 404], |_| {
-                unreachable!("a listed or non-error status is never answered as `default`")
-            });
-            let (status, body) = json_of(response).await;
-            assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
-            assert_eq!(body["errorCode"], "invalid_default_status");
-            assert!(body["message"].as_str().unwrap().contains(refused.as_str()));
-        }
     }
 
     #[tokio::test]

@@ -19,22 +19,27 @@
 mod auth;
 mod body;
 pub mod checks;
+mod chosen;
 mod errors;
 pub mod form;
 pub mod json;
 pub mod params;
 mod response;
 mod router_error;
+mod routing;
 
 pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
 pub use body::{
-    FORM, Headers, JSON, RouterOptions, Typing, decode_body, form_to_value, into_typed,
-    into_typed_by, read_body, read_optional_body, read_optional_raw_body, read_raw_body,
+    FORM, Headers, JSON, RouterOptions, Typing, body_kind, decode_body, form_to_value,
+    has_content_type, has_no_body, into_typed, into_typed_by, read_body, read_optional_body,
+    read_optional_raw_body, read_raw_body,
 };
 pub use checks::{Location, Violation, Violations};
+pub use chosen::{any_response, default_response, range_response, raw_response};
 pub use errors::{
-    ErrorBody, ErrorItem, default_response, error_response, method_not_allowed, not_found,
-    parameters_rejected, path_rejected, raw_path_rejected, status, validation_failed,
+    ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,
+    path_rejected, raw_path_rejected, status, validation_failed,
 };
-pub use response::json_response;
+pub use response::{json_response, json_response_as};
 pub use router_error::{RouterError, RouterErrorFuture, RouterErrorLayer, RouterErrorService};
+pub use routing::query_has;

@@ -27,16 +27,40 @@ thread_local! {
 pub fn json_response<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {
     match write_body(|buffer| serde_json::to_writer(buffer, body)) {
         Ok(bytes) => json_bytes(status, bytes),
-        Err(err) => (
-            StatusCode::INTERNAL_SERVER_ERROR,
-            [(
-                header::CONTENT_TYPE,
-                HeaderValue::from_static("text/plain; charset=utf-8"),
-            )],
-            err.to_string(),
-        )
-            .into_response(),
+        Err(err) => unserializable(&err),
     }
+}
+
+/// [`json_response`] in another JSON media type the spec documents, such as
+/// `application/problem+json`.
+pub fn json_response_as<T: Serialize + ?Sized>(
+    status: StatusCode,
+    media_type: &'static str,
+    body: &T,
+) -> Response {
+    match write_body(|buffer| serde_json::to_writer(buffer, body)) {
+        Ok(bytes) => {
+            let mut response = json_bytes(status, bytes);
+            response
+                .headers_mut()
+                .insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+            response
+        }
+        Err(err) => unserializable(&err),
+    }
+}
+
+/// axum's answer for a body that cannot be serialized.
+fn unserializable(err: &serde_json::Error) -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        )],
+        err.to_string(),
+    )
+        .into_response()
 }
 
 /// `bytes`, which hold a JSON document, as a response with `status`.
@@ -117,6 +141,19 @@ mod tests {
         let axums = parts(axum::Json(&body).into_response()).await;
         assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!((status, content_type, message), axums);
+    }
+
+    #[tokio::test]
+    async fn another_json_media_type_is_the_content_type() {
+        let (status, content_type, body) = parts(json_response_as(
+            StatusCode::NOT_FOUND,
+            "application/problem+json",
+            &serde_json::json!({"title": "gone"}),
+        ))
+        .await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(content_type.as_deref(), Some("application/problem+json"));
+        assert_eq!(body, r#"{"title":"gone"}"#);
     }
 
     #[test]

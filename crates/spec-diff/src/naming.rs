@@ -5,9 +5,16 @@
 pub use tenant_codegen::naming::{field_name, method_name, type_name};
 
 /// The server's response variant for a status: its reason phrase
-/// (`429` -> `TooManyRequests`), `Status420` when it has none, and
-/// `StatusDefault` for a `default` response.
+/// (`429` -> `TooManyRequests`), `Status420` when it has none, the class's
+/// name for a range (`4XX` -> `ClientError`), and `StatusDefault` for a
+/// `default` response.
 pub fn status_variant(status: &str) -> String {
+    if let Some(class) = status
+        .strip_suffix("XX")
+        .and_then(|class| class.parse::<u16>().ok())
+    {
+        return tenant_codegen::naming::range_variant(class);
+    }
     match status.parse::<u16>() {
         Ok(code) => tenant_codegen::naming::status_variant(code),
         Err(_) => format!("Status{}", type_name(status)),
@@ -28,6 +35,7 @@ mod tests {
         assert_eq!(type_name("2fa"), "X2fa");
         assert_eq!(status_variant("429"), "TooManyRequests");
         assert_eq!(status_variant("420"), "Status420");
+        assert_eq!(status_variant("4XX"), "ClientError");
         assert_eq!(status_variant("default"), "StatusDefault");
     }
 }

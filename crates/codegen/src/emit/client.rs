@@ -11,7 +11,9 @@ use proc_macro2::TokenStream;
 use crate::diagnostic::Diagnostic;
 use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
-use crate::model::{ApiModel, MULTIPART, Operation, ParameterShape, Scalar};
+use crate::model::{
+    ApiModel, FORM, JSON, MULTIPART, Method, Operation, ParameterShape, Scalar, is_json,
+};
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
@@ -29,17 +31,14 @@ pub fn emit_client(
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
     reexport_types(&mut client, &model.crates.types).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
-    // Only a `default` response makes progenitor write a second catch-all.
-    if model
-        .operations
-        .iter()
-        .any(|operation| operation.default_response.is_some())
-    {
-        syn::visit_mut::VisitMut::visit_file_mut(&mut UnreachableArms, &mut client);
-    }
+    builder_without_unused_types(&mut client);
+    syn::visit_mut::VisitMut::visit_file_mut(&mut StatusArms, &mut client);
     let uploads = upload_operations(model);
     for operation in &uploads {
         multipart_body(&mut client, operation).map_err(internal)?;
+    }
+    for operation in &model.operations {
+        sent_as_specified(&mut client, operation).map_err(internal)?;
     }
     let multipart: Option<syn::Item> = if uploads.is_empty() {
         None
@@ -113,11 +112,51 @@ fn reexport_types(file: &mut syn::File, types_package: &str) -> Result<(), Strin
     Ok(())
 }
 
+/// Drops progenitor's `use super::types;` from its `builder` module where no
+/// builder names a type (an API whose operations take and return no typed
+/// value), which rustc reports as an unused import.
+fn builder_without_unused_types(file: &mut syn::File) {
+    let Some((_, items)) = file.items.iter_mut().find_map(|item| match item {
+        syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+        _ => None,
+    }) else {
+        return;
+    };
+    let is_types_import = |item: &syn::Item| {
+        matches!(item, syn::Item::Use(import)
+            if quote::quote!(#import).to_string() == "use super :: types ;")
+    };
+    let names_types = items
+        .iter()
+        .filter(|item| !is_types_import(item))
+        .any(|item| {
+            quote::quote!(#item)
+                .into_iter()
+                .any(|token| names_ident(&token, "types"))
+        });
+    if !names_types {
+        items.retain(|item| !is_types_import(item));
+    }
+}
+
+/// Whether `token` is, or holds, the identifier `name`.
+fn names_ident(token: &proc_macro2::TokenTree, name: &str) -> bool {
+    match token {
+        proc_macro2::TokenTree::Ident(ident) => ident == name,
+        proc_macro2::TokenTree::Group(group) => group
+            .stream()
+            .into_iter()
+            .any(|token| names_ident(&token, name)),
+        _ => false,
+    }
+}
+
 /// The inherent `impl` blocks of `ident` among `items`.
 fn impls_of<'a>(
     items: &'a mut [syn::Item],
-    ident: &'a str,
-) -> impl Iterator<Item = &'a mut syn::ItemImpl> + 'a {
+    ident: &str,
+) -> impl Iterator<Item = &'a mut syn::ItemImpl> + use<'a> {
+    let ident = ident.to_string();
     items
         .iter_mut()
         .filter_map(|item| match item {
@@ -150,20 +189,59 @@ fn provider_before_new(file: &mut syn::File) -> Result<(), String> {
     Ok(())
 }
 
-/// Drops the match arms after a catch-all `_`. Progenitor matches the
-/// `default` response with `_` and then adds its own `_` for unexpected
-/// statuses, which rustc reports as unreachable.
-struct UnreachableArms;
+/// Puts each single code of progenitor's matches on a status before a range
+/// arm that holds it, and drops the arms after the first catch-all `_`.
+/// Progenitor orders a range by its first code (`4XX` as 400, before a 429
+/// beside it), which would leave the code unreachable, and after the `_` of
+/// a `default` response it adds its own `_` for unexpected statuses.
+struct StatusArms;
 
-impl syn::visit_mut::VisitMut for UnreachableArms {
+/// The code of a literal arm, or the codes of a range arm.
+fn arm_codes(arm: &syn::Arm) -> Option<std::ops::RangeInclusive<u16>> {
+    let code = |expr: &syn::Expr| match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Int(code),
+            ..
+        }) => code.base10_parse::<u16>().ok(),
+        _ => None,
+    };
+    match &arm.pat {
+        syn::Pat::Lit(literal) => {
+            let code = code(&syn::Expr::Lit(literal.clone()))?;
+            Some(code..=code)
+        }
+        syn::Pat::Range(range) => {
+            Some(code(range.start.as_deref()?)?..=code(range.end.as_deref()?)?)
+        }
+        _ => None,
+    }
+}
+
+impl syn::visit_mut::VisitMut for StatusArms {
     fn visit_expr_match_mut(&mut self, node: &mut syn::ExprMatch) {
-        if let Some(position) = node
+        if let Some(wild) = node
             .arms
             .iter()
             .position(|arm| matches!(arm.pat, syn::Pat::Wild(_)))
         {
-            node.arms.truncate(position + 1);
+            node.arms.truncate(wild + 1);
         }
+        let mut ordered: Vec<syn::Arm> = Vec::with_capacity(node.arms.len());
+        for arm in node.arms.drain(..) {
+            let covering = arm_codes(&arm)
+                .filter(|codes| codes.start() == codes.end())
+                .and_then(|codes| {
+                    ordered.iter().position(|earlier| {
+                        matches!(earlier.pat, syn::Pat::Range(_))
+                            && arm_codes(earlier).is_some_and(|range| range.contains(codes.start()))
+                    })
+                });
+            match covering {
+                Some(position) => ordered.insert(position, arm),
+                None => ordered.push(arm),
+            }
+        }
+        node.arms = ordered;
         syn::visit_mut::visit_expr_match_mut(self, node);
     }
 }
@@ -175,15 +253,148 @@ fn upload_operations(model: &ApiModel) -> Vec<&Operation> {
         .operations
         .iter()
         .filter(|operation| {
-            operation.request_body.as_ref().is_some_and(|body| {
-                body.schema.is_none()
-                    && body
-                        .content_types
-                        .iter()
-                        .all(|media_type| media_type == MULTIPART)
-            })
+            operation
+                .request_body
+                .as_ref()
+                .is_some_and(|body| body.sent == MULTIPART)
         })
         .collect()
+}
+
+/// The `send` method of the builder of `operation`, in progenitor's
+/// `builder` module.
+fn builder_send<'a>(
+    file: &'a mut syn::File,
+    operation: &Operation,
+) -> Result<&'a mut syn::ImplItemFn, String> {
+    let builder = naming::type_name(&operation.id);
+    let module = file
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+            _ => None,
+        })
+        .ok_or("progenitor output has no `builder` module")?;
+    impls_of(&mut module.1, &builder)
+        .flat_map(|block| block.items.iter_mut())
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
+            _ => None,
+        })
+        .ok_or_else(|| format!("progenitor's builder `{builder}` has no `send`"))
+}
+
+/// Makes the request of `operation` go as the spec says where progenitor
+/// cannot: with the `OPTIONS` or `TRACE` method (reqwest's client has no
+/// method for them), and with the body's media type when it is another JSON
+/// (`application/merge-patch+json`) or another one passed as bytes
+/// (`application/xml`, `text/csv`), which progenitor's view of the spec sends
+/// as `application/json` or `application/octet-stream`
+/// (`emit::progenitor::progenitor_view`).
+fn sent_as_specified(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
+    let method = match operation.method {
+        Method::Options => Some(quote::quote!(OPTIONS)),
+        Method::Trace => Some(quote::quote!(TRACE)),
+        _ => None,
+    };
+    let sent = operation
+        .request_body
+        .as_ref()
+        .map(|body| body.sent.as_str())
+        .filter(|sent| {
+            ![
+                JSON,
+                FORM,
+                MULTIPART,
+                "application/octet-stream",
+                "text/plain",
+            ]
+            .contains(sent)
+        });
+    if method.is_none() && sent.is_none() {
+        return Ok(());
+    }
+    let send = builder_send(file, operation)?;
+    let mut rewrite = SentAsSpecified {
+        method,
+        json: sent.filter(|sent| is_json(sent)),
+        raw: sent.filter(|sent| !is_json(sent)),
+        done: 0,
+    };
+    syn::visit_mut::VisitMut::visit_block_mut(&mut rewrite, &mut send.block);
+    let expected = usize::from(rewrite.method.is_some()) + usize::from(sent.is_some());
+    if rewrite.done != expected {
+        return Err(format!(
+            "progenitor's `send` of `{}` is not as expected (a method call or a content type \
+             to rewrite is missing)",
+            operation.id
+        ));
+    }
+    Ok(())
+}
+
+/// The rewrites of [`sent_as_specified`]; `done` counts those made.
+struct SentAsSpecified<'a> {
+    method: Option<proc_macro2::TokenStream>,
+    json: Option<&'a str>,
+    raw: Option<&'a str>,
+    done: usize,
+}
+
+impl syn::visit_mut::VisitMut for SentAsSpecified<'_> {
+    fn visit_expr_mut(&mut self, node: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, node);
+        match node {
+            // `client.client.options(url)`: reqwest's `request(OPTIONS, url)`.
+            syn::Expr::MethodCall(call)
+                if (call.method == "options" || call.method == "trace")
+                    && matches!(&*call.receiver, syn::Expr::Field(field)
+                        if matches!(&field.member, syn::Member::Named(name) if name == "client")) =>
+            {
+                if let Some(method) = &self.method {
+                    let receiver = &call.receiver;
+                    let arguments = &call.args;
+                    *node = syn::parse_quote! {
+                        #receiver.request(::reqwest::Method::#method, #arguments)
+                    };
+                    self.done += 1;
+                }
+            }
+            // `.json(&body)` sets `application/json` unless a type is set.
+            syn::Expr::MethodCall(call) if call.method == "json" => {
+                if let Some(media_type) = self.json.take() {
+                    let receiver = &call.receiver;
+                    let arguments = &call.args;
+                    *node = syn::parse_quote! {
+                        #receiver
+                            .header(
+                                ::reqwest::header::CONTENT_TYPE,
+                                ::reqwest::header::HeaderValue::from_static(#media_type),
+                            )
+                            .json(#arguments)
+                    };
+                    self.done += 1;
+                }
+            }
+            syn::Expr::Call(call) => {
+                if let [
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(text),
+                        ..
+                    }),
+                ] = call.args.iter().collect::<Vec<_>>()[..]
+                    && text.value() == "application/octet-stream"
+                    && let Some(media_type) = self.raw.take()
+                {
+                    let literal = syn::LitStr::new(media_type, text.span());
+                    call.args = syn::parse_quote!(#literal);
+                    self.done += 1;
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Makes the builder of `operation`, which progenitor generated for an
@@ -278,14 +489,20 @@ returning a builder: set the parameters and the body, then `send()` it.
         title = model.title,
         version = model.version,
     );
-    if let Some(example) = example_call(model) {
+    if let Some((example, operation)) = example_call(model) {
+        // A byte stream cannot be printed: its status can.
+        let shown = if success_is_bytes(operation) {
+            "response.status()"
+        } else {
+            "response.into_inner()"
+        };
         text.push_str(&format!(
             "
 ```no_run
 # async fn example() -> Result<(), Box<dyn std::error::Error>> {{
 let client = {crate_name}::Client::new(\"https://api.example.com\", {crate_name}::Hooks::default());
 let response = client{example}.send().await?;
-println!(\"{{:?}}\", response.into_inner());
+println!(\"{{:?}}\", {shown});
 # Ok(())
 # }}
 ```
@@ -341,7 +558,8 @@ of this workspace does exactly that).",
 /// bodies, which the client receives raw (`emit::progenitor`).
 fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
     [true, false].into_iter().any(|success| {
-        let mut schemas: Vec<&Option<String>> = operation
+        // A JSON body by its schema, bytes, or none.
+        let mut schemas: Vec<(&Option<String>, bool)> = operation
             .responses
             .iter()
             .chain(&operation.default_response)
@@ -352,7 +570,7 @@ fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
                     response.is_error()
                 }
             })
-            .map(|response| &response.schema)
+            .map(|response| (&response.schema, response.is_raw()))
             .collect();
         schemas.sort();
         schemas.dedup();
@@ -360,9 +578,29 @@ fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
     })
 }
 
+/// Whether the client returns the operation's success as a byte stream: a
+/// body passed as bytes, successes with different bodies, or none documented
+/// (progenitor's generic success).
+fn success_is_bytes(operation: &Operation) -> bool {
+    let successes: Vec<&crate::model::Response> = if operation.documents_success() {
+        operation
+            .responses
+            .iter()
+            .filter(|response| response.is_success())
+            .collect()
+    } else {
+        operation.default_response.iter().collect()
+    };
+    successes.is_empty()
+        || successes.iter().any(|response| response.is_raw())
+        || successes
+            .iter()
+            .any(|response| response.schema != successes[0].schema)
+}
+
 /// A call of the first operation that needs no body, e.g.
-/// `.get_thing().id("id")`, for the crate docs.
-fn example_call(model: &ApiModel) -> Option<String> {
+/// `.get_thing().id("id")`, for the crate docs, and the operation.
+fn example_call(model: &ApiModel) -> Option<(String, &Operation)> {
     // Strings are the one type a literal can give every parameter.
     let operation = model.operations.iter().find(|operation| {
         operation.request_body.is_none()
@@ -384,5 +622,50 @@ fn example_call(model: &ApiModel) -> Option<String> {
             parameter.name
         ));
     }
-    Some(call)
+    Some((call, operation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status_arms(block: syn::Expr) -> String {
+        let mut block = block;
+        syn::visit_mut::VisitMut::visit_expr_mut(&mut StatusArms, &mut block);
+        quote::quote!(#block).to_string()
+    }
+
+    #[test]
+    fn codes_go_before_the_range_holding_them_and_nothing_after_a_catch_all() {
+        let reordered = status_arms(syn::parse_quote! {
+            match status {
+                200u16 => a,
+                400u16..=499u16 => b,
+                404u16 => c,
+                429u16 => d,
+                500u16..=599u16 => e,
+                503u16 => f,
+                _ => g,
+                _ => h,
+            }
+        });
+        let expected = quote::quote! {
+            match status {
+                200u16 => a,
+                404u16 => c,
+                429u16 => d,
+                400u16..=499u16 => b,
+                503u16 => f,
+                500u16..=599u16 => e,
+                _ => g,
+            }
+        };
+        assert_eq!(reordered, expected.to_string());
+        let kept = quote::quote! { match status { 200..=299 => a, 404u16 => b, _ => c } };
+        assert_eq!(
+            status_arms(syn::parse2(kept.clone()).unwrap()),
+            kept.to_string(),
+            "arms in no range stay where they are"
+        );
+    }
 }

@@ -14,7 +14,9 @@ use serde_json::Value;
 use crate::diagnostic::Diagnostic;
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
-use crate::model::{JSON, MULTIPART, parse_openapi};
+use crate::model::{
+    FORM, JSON, essence, is_json, json_response_body, parse_openapi, sent_media_type,
+};
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,10 +105,16 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
 
 /// The document as progenitor gets it, with adaptations that do not
 /// change what the spec means:
-/// - request bodies keep JSON only: progenitor can send one media type per
-///   operation, and the service accepts JSON wherever it accepts a form; a
-///   body without JSON is sent as bytes (a `multipart/form-data` upload as a
-///   form the client crate encodes);
+/// - request bodies keep the one media type the client sends
+///   ([`crate::model::sent_media_type`]): progenitor can send one per
+///   operation, and the server accepts each. Any JSON is progenitor's
+///   `application/json`, any other body passed as bytes its
+///   `application/octet-stream` (a `multipart/form-data` upload becomes a
+///   form the client crate encodes); `emit::client` restores the media type
+///   on the wire;
+/// - a response body is `application/json` where the model types it (any
+///   JSON media type, [`crate::model::json_response_body`]), else bytes; a
+///   response to `HEAD` has none;
 /// - the keywords the 3.0 dialect cannot carry (`prefixItems`,
 ///   `patternProperties`, `if`, ...) are loosened so the types accept every
 ///   value they allow; the server checks them (`lower::loosen_for_types`);
@@ -141,6 +149,7 @@ pub fn progenitor_view(document: &Value) -> Value {
     drop_zero_minimums(&mut document);
     type_untyped_string_enums(&mut document);
     relax_one_way_properties(&mut document);
+    response_bodies(&mut document);
     raw_mixed_responses(&mut document);
     patch_bodies_without_defaults(&mut document);
     document
@@ -187,41 +196,100 @@ pub(crate) fn patch_bodies_without_defaults(document: &mut Value) {
     }
 }
 
-/// The body as the client sends it: JSON when offered (forms carry the same
-/// fields), else a form when offered; otherwise raw bytes, as progenitor's `application/octet-stream`
-/// (or `text/plain`) body with the schema it requires. A `multipart/form-data`
-/// upload, which progenitor cannot send, is given to it as bytes too; the
-/// client's builder then takes a form instead (`emit::client`).
+/// The body as the client sends it ([`crate::model::sent_media_type`]): JSON
+/// as progenitor's `application/json`, a form as it is, any other as bytes,
+/// progenitor's `application/octet-stream` (or `text/plain`) with the schema
+/// it requires. A `multipart/form-data` upload, which progenitor cannot send,
+/// is given to it as bytes too; the client's builder then takes a form
+/// instead (`emit::client`).
 fn client_body(body: &mut Value) {
     let Some(Value::Object(content)) = body.get_mut("content") else {
         return;
     };
-    for typed in [JSON, crate::model::FORM] {
-        if content.contains_key(typed) {
-            content.retain(|media_type, _| media_type == typed);
-            return;
-        }
-    }
-    let binary = serde_json::json!({"type": "string", "format": "binary"});
-    for (offered, sent, schema) in [
-        (
-            "application/octet-stream",
-            "application/octet-stream",
-            binary.clone(),
-        ),
+    let offered: Vec<&str> = content.keys().map(String::as_str).collect();
+    let Some(sent) = sent_media_type(&offered).map(str::to_string) else {
+        return;
+    };
+    let entry = content.shift_remove(&sent).unwrap_or_default();
+    content.clear();
+    let essence = essence(&sent);
+    let (key, entry) = if is_json(&essence) {
+        (JSON, entry)
+    } else if essence == FORM {
+        (sent.as_str(), entry)
+    } else if essence == "text/plain" {
         (
             "text/plain",
-            "text/plain",
-            serde_json::json!({"type": "string"}),
-        ),
-        (MULTIPART, "application/octet-stream", binary),
-    ] {
-        if content.contains_key(offered) {
-            content.clear();
-            content.insert(sent.to_string(), serde_json::json!({ "schema": schema }));
-            return;
+            serde_json::json!({"schema": {"type": "string"}}),
+        )
+    } else {
+        (
+            "application/octet-stream",
+            serde_json::json!({"schema": {"type": "string", "format": "binary"}}),
+        )
+    };
+    content.insert(key.to_string(), entry);
+}
+
+/// Every response's body as progenitor reads it: `application/json` with its
+/// schema where the model types it, `application/octet-stream` (bytes)
+/// otherwise, in `paths` and in `components/responses`. Progenitor would
+/// type only `application/json` and read several media types by the first.
+/// A response to `HEAD` has no body (its `$ref`s are resolved so the shared
+/// response keeps its own).
+fn response_bodies(document: &mut Value) {
+    let shared = document
+        .pointer("/components/responses")
+        .cloned()
+        .unwrap_or_default();
+    if let Some(Value::Object(responses)) = document.pointer_mut("/components/responses") {
+        responses.values_mut().for_each(response_body);
+    }
+    let Some(Value::Object(paths)) = document.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut().filter_map(Value::as_object_mut) {
+        for (method, operation) in item.iter_mut() {
+            let Some(Value::Object(responses)) = operation.get_mut("responses") else {
+                continue;
+            };
+            for response in responses.values_mut() {
+                if method == "head" {
+                    if let Some(name) = response
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(|reference| reference.strip_prefix("#/components/responses/"))
+                    {
+                        *response = shared.get(name).cloned().unwrap_or_default();
+                    }
+                    if let Value::Object(response) = response {
+                        response.shift_remove("content");
+                    }
+                } else {
+                    response_body(response);
+                }
+            }
         }
     }
+}
+
+fn response_body(response: &mut Value) {
+    let Some(Value::Object(content)) = response.get_mut("content") else {
+        return;
+    };
+    if content.is_empty() {
+        return;
+    }
+    let body = match json_response_body(content) {
+        Some((_, schema)) => serde_json::json!({JSON: {"schema": schema}}),
+        None => serde_json::json!({
+            "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+        }),
+    };
+    *content = match body {
+        Value::Object(body) => body,
+        _ => unreachable!("a JSON object"),
+    };
 }
 
 /// Progenitor gives each operation one success type and one error type. Where
@@ -264,13 +332,22 @@ fn raw_mixed_responses(document: &mut Value) {
                     })
                     .cloned()
                     .collect();
+                // A JSON body by its schema, bytes, or none.
                 let mut kinds: Vec<Value> = group
                     .iter()
                     .map(|status| {
-                        resolve(&responses[status])
-                            .pointer("/content/application~1json/schema")
-                            .cloned()
-                            .unwrap_or(Value::Null)
+                        let response = resolve(&responses[status]);
+                        match response.pointer("/content/application~1json/schema") {
+                            Some(schema) => schema.clone(),
+                            None if response
+                                .get("content")
+                                .and_then(Value::as_object)
+                                .is_some_and(|content| !content.is_empty()) =>
+                            {
+                                Value::String("bytes".into())
+                            }
+                            None => Value::Null,
+                        }
                     })
                     .collect();
                 kinds.dedup();
@@ -578,6 +655,70 @@ mod tests {
         let statuses: Vec<&String> = operation["responses"].as_object().unwrap().keys().collect();
         assert_eq!(statuses, ["404", "default", "2XX"]);
         assert_eq!(operation["responses"]["2XX"], ok);
+    }
+
+    #[test]
+    fn progenitor_sees_the_sent_body_and_typed_or_raw_responses() {
+        let note = json!({"$ref": "#/components/schemas/Note"});
+        let csv = json!({"schema": {"type": "string"}});
+        let view = progenitor_view(&json!({
+            "paths": {"/a": {
+                "patch": {
+                    "requestBody": {"content": {
+                        "multipart/form-data": {"schema": {"type": "object"}},
+                        "application/merge-patch+json": {"schema": note},
+                    }},
+                    "responses": {
+                        "200": {"description": "ok", "content": {"application/vnd.a+json": {"schema": note}}},
+                        "404": {"$ref": "#/components/responses/Missing"},
+                    },
+                },
+                "put": {
+                    "requestBody": {"content": {"text/csv": csv}},
+                    "responses": {"200": {"description": "ok", "content": {"text/csv": csv, "application/json": {"schema": note}}}},
+                },
+                "head": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": note}}}, "404": {"$ref": "#/components/responses/Missing"}}},
+            }},
+            "components": {"responses": {"Missing": {"description": "gone", "content": {"application/problem+json": {"schema": note}}}}},
+        }));
+        let binary =
+            json!({"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}});
+        let patch = &view["paths"]["/a"]["patch"];
+        assert_eq!(
+            patch["requestBody"]["content"],
+            json!({"application/json": {"schema": note}})
+        );
+        assert_eq!(
+            patch["responses"]["200"]["content"],
+            json!({"application/json": {"schema": note}})
+        );
+        let put = &view["paths"]["/a"]["put"];
+        assert_eq!(put["requestBody"]["content"], binary);
+        assert_eq!(
+            put["responses"]["200"]["content"], binary,
+            "several media types are bytes"
+        );
+        assert_eq!(
+            view["components"]["responses"]["Missing"]["content"],
+            json!({"application/json": {"schema": note}})
+        );
+        let head = &view["paths"]["/a"]["head"]["responses"];
+        assert_eq!(head["200"], json!({"description": "ok"}));
+        assert_eq!(
+            head["404"],
+            json!({"description": "gone"}),
+            "its own copy, without a body"
+        );
+    }
+
+    #[test]
+    fn a_body_beside_bytes_or_none_makes_the_group_raw() {
+        let view = progenitor_view(&json!({"paths": {"/a": {"get": {"responses": {
+            "200": {"description": "image", "content": {"image/png": {}}},
+            "204": {"description": "none"},
+        }}}}}));
+        let responses = &view["paths"]["/a"]["get"]["responses"];
+        assert_eq!(responses["200"]["content"], responses["204"]["content"]);
     }
 
     #[test]

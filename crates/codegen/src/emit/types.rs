@@ -238,13 +238,13 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         .as_ref()
         .map(|components| &components.schemas);
     let mut fields = Vec::new();
-    for operation in &model.operations {
-        let (Method::Patch, Some(body)) = (operation.method, &operation.request_body) else {
-            continue;
-        };
-        let Some(body_schema) = &body.schema else {
-            continue;
-        };
+    let patch_schemas = model
+        .operations
+        .iter()
+        .filter(|operation| operation.method == Method::Patch)
+        .filter_map(|operation| operation.request_body.as_ref())
+        .flat_map(|body| body.schemas());
+    for body_schema in patch_schemas {
         let Some(openapiv3::ReferenceOr::Item(schema)) =
             schemas.and_then(|schemas| schemas.get(body_schema))
         else {

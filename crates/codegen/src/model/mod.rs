@@ -30,15 +30,71 @@ use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
 use crate::naming;
 
-/// Media type of JSON bodies; every body and every response uses it.
+/// Media type of JSON bodies.
 pub const JSON: &str = "application/json";
-/// Media type of form bodies, accepted besides JSON on request bodies.
+/// Media type of form bodies.
 pub const FORM: &str = "application/x-www-form-urlencoded";
 /// Media type of uploads, received as bytes and sent as a multipart form.
 pub const MULTIPART: &str = "multipart/form-data";
-/// Request media types passed to the server as bytes, when a body offers
-/// neither JSON nor a form.
-pub const RAW: &[&str] = &["application/octet-stream", "text/plain", MULTIPART];
+
+/// A media type without its parameters, in lower case
+/// (`Application/JSON; charset=utf-8` is `application/json`).
+pub fn essence(media_type: &str) -> String {
+    media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether bodies of `media_type` are JSON: `application/json` or any
+/// structured syntax `+json` suffix (`application/merge-patch+json`,
+/// `application/problem+json`), parameters aside.
+pub fn is_json(media_type: &str) -> bool {
+    let essence = essence(media_type);
+    essence == JSON || essence.ends_with("+json")
+}
+
+/// The media type a request body is sent in by the generated client, among
+/// the spec's `offered` ones: JSON when offered (plain `application/json`
+/// first), else a form, else the first one passed as bytes (a file before
+/// text before an upload, since those are what progenitor sends itself).
+/// The server accepts each of them.
+pub fn sent_media_type<'a>(offered: &[&'a str]) -> Option<&'a str> {
+    let rank = |media_type: &str| {
+        let essence = essence(media_type);
+        match essence.as_str() {
+            JSON => 0,
+            _ if is_json(&essence) => 1,
+            FORM => 2,
+            "application/octet-stream" => 3,
+            "text/plain" => 4,
+            MULTIPART => 5,
+            _ => 6,
+        }
+    };
+    offered
+        .iter()
+        .copied()
+        .min_by_key(|media_type| rank(media_type))
+}
+
+/// How a response's body travels, read from its `content` (as the document
+/// has it, media type to media type object): JSON typed by its schema when
+/// every media type is JSON with one schema, and the media type and schema
+/// to send; `None` otherwise (no body, or bytes). The one rule for the
+/// model and for progenitor's view of the spec.
+pub fn json_response_body(
+    content: &serde_json::Map<String, serde_json::Value>,
+) -> Option<(&str, &serde_json::Value)> {
+    let (first_type, first) = content.iter().next()?;
+    let schema = first.get("schema")?;
+    content
+        .iter()
+        .all(|(media_type, entry)| is_json(media_type) && entry.get("schema") == Some(schema))
+        .then_some((first_type.as_str(), schema))
+}
 
 /// The API as the emitters see it.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,24 +134,49 @@ pub enum ErrorShape {
     Problem,
 }
 
+/// The methods a path item may hold, in the order OpenAPI lists them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Method {
     Get,
     Put,
     Post,
     Delete,
+    Options,
+    Head,
     Patch,
+    Trace,
 }
 
 impl Method {
+    pub const ALL: [Method; 8] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+    ];
+
     pub fn as_str(self) -> &'static str {
         match self {
             Method::Get => "GET",
             Method::Put => "PUT",
             Method::Post => "POST",
             Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
             Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
         }
+    }
+
+    /// The method of a path item's key (`get`, `head`, ...).
+    pub fn from_key(key: &str) -> Option<Method> {
+        Method::ALL
+            .into_iter()
+            .find(|method| method.as_str().to_ascii_lowercase() == key)
     }
 }
 
@@ -105,8 +186,22 @@ pub struct Operation {
     /// [`naming::method_name`] of it).
     pub id: String,
     pub method: Method,
-    /// The path template relative to the server URL, e.g. `/actions/modules/{id}`.
+    /// The path template relative to the server URL, e.g. `/actions/modules/{id}`;
+    /// without the query of a path key such as `/responses?beta=true`.
     pub path: String,
+    /// The fixed query of a path key such as `/responses?beta=true`
+    /// (`beta=true`), as written; empty for most. The operation answers the
+    /// requests to [`Operation::path`] whose query has each of its pairs, so
+    /// several operations may share a path and method.
+    pub fixed_query: String,
+    /// The fragment of a path key such as `/oauth2/token#refresh`, which no
+    /// request carries: it names a view of the requests another operation
+    /// answers.
+    pub fragment: String,
+    /// The operation whose handler answers this one's requests, when they
+    /// cannot be told apart from its (their path keys differ by a fragment
+    /// only). The client has a method for each; the server serves the one.
+    pub served_by: Option<String>,
     /// JSON pointer to the operation in the spec.
     pub pointer: String,
     pub summary: Option<String>,
@@ -114,10 +209,12 @@ pub struct Operation {
     pub tags: Vec<String>,
     pub parameters: Vec<Parameter>,
     pub request_body: Option<RequestBody>,
-    /// Responses sorted by status code.
+    /// Responses of one status or of a range (`4XX`), by status class, each
+    /// class's codes before its range. A 1xx is never among them.
     pub responses: Vec<Response>,
-    /// The `default` response: the body (and headers) of any 4xx or 5xx
-    /// status `responses` does not list. Its `status` is [`DEFAULT_STATUS`].
+    /// The `default` response: the body (and headers) of any status
+    /// `responses` neither lists nor covers with a range, a 2xx only when
+    /// they document no success. Its `status` is [`Status::Default`].
     pub default_response: Option<Response>,
     /// Alternative security requirements; any one satisfies the operation.
     /// Empty when the operation is public.
@@ -127,6 +224,45 @@ pub struct Operation {
 }
 
 impl Operation {
+    /// The path key as the spec writes it: the path and its fixed query.
+    pub fn path_key(&self) -> String {
+        let mut key = self.path.clone();
+        if !self.fixed_query.is_empty() {
+            key.push('?');
+            key.push_str(&self.fixed_query);
+        }
+        if !self.fragment.is_empty() {
+            key.push('#');
+            key.push_str(&self.fragment);
+        }
+        key
+    }
+
+    /// The pairs of the fixed query, in a canonical order (`b=2&a=1` and
+    /// `a=1&b=2` are one query).
+    pub fn fixed_query_pairs(&self) -> Vec<&str> {
+        let mut pairs: Vec<&str> = self
+            .fixed_query
+            .split('&')
+            .filter(|pair| !pair.is_empty())
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        pairs
+    }
+
+    /// Whether the spec documents no response at all (OpenAPI 3.1 lets an
+    /// operation leave `responses` out): the implementation may answer
+    /// anything.
+    pub fn documents_no_response(&self) -> bool {
+        self.responses.is_empty() && self.default_response.is_none()
+    }
+
+    /// Whether a 2xx is documented, by its code or by `2XX`.
+    pub fn documents_success(&self) -> bool {
+        self.responses.iter().any(Response::is_success)
+    }
+
     /// The OAuth scopes the operation requires, from its oauth2 requirement.
     pub fn required_scopes(&self) -> Vec<String> {
         let mut scopes: Vec<String> = self
@@ -197,28 +333,95 @@ pub struct RequestBody {
     /// `required: true`; an optional body reaches the trait as an `Option`,
     /// `None` when the request has no body.
     pub required: bool,
-    /// Name of the component schema describing the body; `None` for a body
-    /// passed through as bytes (a file, `multipart/form-data`), which only
-    /// media types without a typed schema offer.
-    pub schema: Option<String>,
-    /// Accepted media types, JSON first.
-    pub content_types: Vec<String>,
+    /// What the body may be: one kind per schema (media types with the same
+    /// schema share one), JSON first, then forms, then one kind passed as
+    /// bytes for every other media type. The trait takes the one kind's type,
+    /// or an enum with a variant per kind.
+    pub kinds: Vec<BodyKind>,
+    /// The media type the generated client sends ([`sent_media_type`]).
+    pub sent: String,
 }
 
-/// The [`Response::status`] of an operation's `default` response, which
-/// stands for every error status the operation does not list.
-pub const DEFAULT_STATUS: u16 = 0;
+impl RequestBody {
+    /// The schemas of the typed kinds.
+    pub fn schemas(&self) -> impl Iterator<Item = &str> {
+        self.kinds.iter().filter_map(|kind| kind.schema.as_deref())
+    }
+
+    /// The body's kind when it has one only.
+    pub fn single(&self) -> Option<&BodyKind> {
+        match &self.kinds[..] {
+            [kind] => Some(kind),
+            _ => None,
+        }
+    }
+}
+
+/// One kind of request body: a schema and the media types that carry it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodyKind {
+    /// Name of the component schema describing the body (JSON or a form);
+    /// `None` for a body passed through as bytes (a file, an upload, XML,
+    /// text), its media type checked.
+    pub schema: Option<String>,
+    /// Accepted media types, without parameters ([`essence`]), JSON first.
+    pub media_types: Vec<String>,
+}
+
+/// The status of a response: one code, a range, or `default`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// A code from 200 to 599.
+    Code(u16),
+    /// A range such as `4XX`, by its first digit (2 to 5): every status of
+    /// the class the operation does not list.
+    Range(u16),
+    /// The `default` response.
+    Default,
+}
+
+impl Status {
+    /// The status class (4 for 404 and for `4XX`); 0 for `default`.
+    pub fn class(self) -> u16 {
+        match self {
+            Status::Code(code) => code / 100,
+            Status::Range(class) => class,
+            Status::Default => 0,
+        }
+    }
+
+    /// The order of an operation's responses: by class, each class's codes
+    /// before its range, `default` last.
+    pub fn sort_key(self) -> (u16, u16) {
+        match self {
+            Status::Code(code) => (code / 100, code),
+            Status::Range(class) => (class, u16::MAX),
+            Status::Default => (u16::MAX, u16::MAX),
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Code(code) => write!(f, "{code}"),
+            Status::Range(class) => write!(f, "{class}XX"),
+            Status::Default => f.write_str("default"),
+        }
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
-    /// The status code, or [`DEFAULT_STATUS`] for the `default` response.
-    pub status: u16,
+    pub status: Status,
     pub description: String,
     /// Name of the component schema of the JSON body, if the response has one.
     pub schema: Option<String>,
-    /// The media type of a body passed through as bytes (not JSON), if the
-    /// response has one.
-    pub raw_media_type: Option<String>,
+    /// The media types of the body, without parameters: the one JSON media
+    /// type a typed body is sent in, or those of a body passed through as
+    /// bytes (an image, a CSV file, an event stream, or several media types
+    /// among which the implementation picks). Empty without a body.
+    pub media_types: Vec<String>,
     pub headers: Vec<ResponseHeader>,
     /// The `components/responses` entry this response refers to, when it is
     /// one of [`ApiModel::shared_responses`].
@@ -227,17 +430,32 @@ pub struct Response {
 
 impl Response {
     pub fn is_success(&self) -> bool {
-        (200..300).contains(&self.status)
+        self.status.class() == 2
     }
 
     /// Whether the response answers errors: a 4xx or 5xx, or the `default`
-    /// response (which carries only errors the operation does not list).
+    /// response (which carries the errors the operation does not list).
     pub fn is_error(&self) -> bool {
-        self.status >= 400 || self.is_default()
+        self.status.class() >= 4 || self.is_default()
     }
 
     pub fn is_default(&self) -> bool {
-        self.status == DEFAULT_STATUS
+        self.status == Status::Default
+    }
+
+    /// Whether the body is passed through as bytes.
+    pub fn is_raw(&self) -> bool {
+        self.schema.is_none() && !self.media_types.is_empty()
+    }
+
+    /// The `Content-Type` of a body passed as bytes when the spec fixes it:
+    /// one media type, not a range such as `image/*`. Otherwise the
+    /// implementation picks it among [`Response::media_types`].
+    pub fn fixed_content_type(&self) -> Option<&str> {
+        match &self.media_types[..] {
+            [media_type] if self.is_raw() && !media_type.contains('*') => Some(media_type),
+            _ => None,
+        }
     }
 }
 
@@ -264,6 +482,8 @@ pub struct SharedResponse {
     pub name: String,
     pub description: String,
     pub schema: Option<String>,
+    /// The JSON media type of the body, when it has one.
+    pub media_types: Vec<String>,
     pub headers: Vec<ResponseHeader>,
 }
 
@@ -303,20 +523,15 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         if !path.starts_with('/') {
             return Err(spec.error_at(&path_pointer, format!("path `{path}` must start with `/`")));
         }
+        let key =
+            paths::split_path_key(path).map_err(|cause| spec.error_at(&path_pointer, cause))?;
         for (method_name, operation) in item.iter() {
             let pointer = pointer_join(&path_pointer, method_name);
-            let method = match method_name {
-                "get" => Method::Get,
-                "put" => Method::Put,
-                "post" => Method::Post,
-                "delete" => Method::Delete,
-                "patch" => Method::Patch,
-                other => {
-                    return Err(spec.error_at(
-                        &pointer,
-                        format!("the `{other}` method is not supported by the generator"),
-                    ));
-                }
+            let Some(method) = Method::from_key(method_name) else {
+                return Err(spec.error_at(
+                    &pointer,
+                    format!("the `{method_name}` method is not an HTTP method OpenAPI knows"),
+                ));
             };
             // Operation parameters override path-item ones of the same name
             // and location; each keeps its pointer.
@@ -335,7 +550,8 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 openapi,
                 &components,
                 operations::OperationSite {
-                    path,
+                    path: &key.path,
+                    key: &key,
                     method,
                     pointer: &pointer,
                 },
@@ -366,9 +582,25 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     if operations.is_empty() {
         return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
+    paths::resolve_shared_keys(spec, &mut operations)?;
     let error_shape = operations::error_shape(spec, &operations);
-    let shared_responses = operations::shared_responses(spec, &operations)?;
-    let validators = validation::compile(spec, &operations)?;
+    // The server serves the operations no other one serves.
+    let served_only: Vec<Operation>;
+    let served = if operations
+        .iter()
+        .any(|operation| operation.served_by.is_some())
+    {
+        served_only = operations
+            .iter()
+            .filter(|operation| operation.served_by.is_none())
+            .cloned()
+            .collect();
+        &served_only
+    } else {
+        &operations
+    };
+    let shared_responses = operations::shared_responses(spec, served)?;
+    let validators = validation::compile(spec, served)?;
     let crates = crate_names(spec, &openapi.info)?;
 
     Ok(ApiModel {
@@ -447,4 +679,90 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
         }
     }
     pointer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_is_any_json_media_type() {
+        for media_type in [
+            "application/json",
+            "Application/JSON; charset=utf-8",
+            "application/merge-patch+json",
+            "application/problem+json",
+            "application/vnd.api+json; ext=bulk",
+        ] {
+            assert!(is_json(media_type), "{media_type}");
+        }
+        for media_type in [
+            "application/jsonl",
+            "text/json-seq",
+            FORM,
+            "application/xml",
+        ] {
+            assert!(!is_json(media_type), "{media_type}");
+        }
+        assert_eq!(essence(" Text/CSV ; header=present"), "text/csv");
+    }
+
+    #[test]
+    fn the_client_sends_json_then_a_form_then_bytes() {
+        let sent = |offered: &[&'static str]| sent_media_type(offered);
+        assert_eq!(sent(&[MULTIPART, FORM, JSON]), Some(JSON));
+        assert_eq!(
+            sent(&[MULTIPART, "application/merge-patch+json", FORM]),
+            Some("application/merge-patch+json")
+        );
+        assert_eq!(sent(&[MULTIPART, FORM]), Some(FORM));
+        assert_eq!(sent(&[MULTIPART, "text/plain"]), Some("text/plain"));
+        assert_eq!(sent(&["image/png", "image/jpeg"]), Some("image/png"));
+        assert_eq!(sent(&[]), None);
+    }
+
+    #[test]
+    fn a_response_is_typed_when_every_media_type_is_json_with_one_schema() {
+        let schema = json!({"$ref": "#/components/schemas/Note"});
+        let content = |entries: serde_json::Value| entries.as_object().unwrap().clone();
+        let typed = content(json!({
+            "application/problem+json": {"schema": schema},
+            "application/json": {"schema": schema},
+        }));
+        assert_eq!(
+            json_response_body(&typed),
+            Some(("application/problem+json", &schema))
+        );
+        for bytes in [
+            json!({"application/json": {"schema": schema}, "text/csv": {"schema": {"type": "string"}}}),
+            json!({"application/json": {"schema": schema}, "application/vnd.a+json": {"schema": {}}}),
+            json!({"image/png": {}}),
+            json!({"application/json": {}}),
+            json!({}),
+        ] {
+            assert_eq!(json_response_body(&content(bytes.clone())), None, "{bytes}");
+        }
+    }
+
+    #[test]
+    fn statuses_order_by_class_with_codes_before_their_range() {
+        let mut statuses = [
+            Status::Default,
+            Status::Range(4),
+            Status::Code(503),
+            Status::Code(429),
+            Status::Range(5),
+            Status::Code(200),
+        ];
+        statuses.sort_by_key(|status| status.sort_key());
+        let shown: Vec<String> = statuses.iter().map(Status::to_string).collect();
+        assert_eq!(shown, ["200", "429", "4XX", "503", "5XX", "default"]);
+        assert_eq!(Method::from_key("head"), Some(Method::Head));
+        assert_eq!(
+            Method::from_key("HEAD"),
+            None,
+            "path item keys are lower case"
+        );
+    }
 }

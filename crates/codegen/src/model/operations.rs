@@ -17,7 +17,10 @@ use crate::load::LoadedSpec;
 use crate::naming;
 
 pub(crate) struct OperationSite<'a> {
+    /// The path of the path key (without its query or fragment).
     pub(crate) path: &'a str,
+    /// The path key, split into path, fixed query and fragment.
+    pub(crate) key: &'a super::paths::PathKey,
     pub(crate) method: Method,
     pub(crate) pointer: &'a str,
 }
@@ -40,10 +43,11 @@ pub(crate) fn build_operation(
         None => None,
         Some(body) => {
             let body_pointer = pointer_join(pointer, "requestBody");
-            Some(build_request_body(spec, components, &body_pointer, body)?)
+            build_request_body(spec, components, &body_pointer, body)?
         }
     };
-    let (responses, default_response) = build_responses(spec, components, pointer, operation)?;
+    let (responses, default_response) =
+        build_responses(spec, components, pointer, site.method, operation)?;
     let security = build_security(spec, openapi, pointer, operation)?;
 
     let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
@@ -61,6 +65,9 @@ pub(crate) fn build_operation(
         id,
         method: site.method,
         path: site.path.to_string(),
+        fixed_query: site.key.query.clone(),
+        fragment: site.key.fragment.clone(),
+        served_by: None,
         pointer: pointer.to_string(),
         summary: operation.summary.clone(),
         description: operation.description.clone(),
@@ -279,12 +286,14 @@ fn scalar(kind: &str) -> Option<Scalar> {
     }
 }
 
+/// The operation's request body; `None` when it documents no media type,
+/// which leaves nothing to send or read.
 fn build_request_body(
     spec: &LoadedSpec,
     components: &Components,
     pointer: &str,
     body: &ReferenceOr<OaRequestBody>,
-) -> Result<RequestBody, Diagnostic> {
+) -> Result<Option<RequestBody>, Diagnostic> {
     let body = match body {
         ReferenceOr::Item(body) => body.clone(),
         ReferenceOr::Reference { reference } => {
@@ -298,66 +307,68 @@ fn build_request_body(
             .0
         }
     };
-    if !body.content.contains_key(JSON) && !body.content.contains_key(FORM) {
-        // A file or an upload: the server gets the bytes as they came.
-        let raw: Vec<String> = body
-            .content
-            .keys()
-            .filter(|media_type| RAW.contains(&media_type.as_str()))
-            .cloned()
-            .collect();
-        if raw.is_empty() || raw.len() != body.content.len() {
-            return Err(spec.error_at(
-                &pointer_join(pointer, "content"),
-                format!(
-                    "the request body must offer `{JSON}` or `{FORM}`, or only media types passed as bytes ({})",
-                    RAW.join(", ")
-                ),
+    let content_pointer = pointer_join(pointer, "content");
+    if body.content.is_empty() {
+        return Err(spec.error_at(&content_pointer, "the request body offers no media type"));
+    }
+    // JSON (of any `+json` flavour) and forms are typed by their schema;
+    // every other media type reaches the server as bytes, its type checked.
+    let mut typed: Vec<(String, String)> = Vec::new();
+    let mut raw: Vec<String> = Vec::new();
+    for (media_type, content) in &body.content {
+        let essence = essence(media_type);
+        if is_json(&essence) || essence == FORM {
+            let pointer = pointer_join(&content_pointer, media_type);
+            typed.push((
+                essence,
+                named_schema(spec, &pointer, content.schema.as_ref())?,
             ));
+        } else if !raw.contains(&essence) {
+            raw.push(essence);
         }
-        return Ok(RequestBody {
-            required: body.required,
+    }
+    let rank = |media_type: &str| match media_type {
+        JSON => 0,
+        FORM => 2,
+        _ => 1,
+    };
+    typed.sort_by_key(|(media_type, _)| rank(media_type));
+    let mut kinds: Vec<BodyKind> = Vec::new();
+    for (media_type, schema) in typed {
+        match kinds
+            .iter_mut()
+            .find(|kind| kind.schema.as_ref() == Some(&schema))
+        {
+            Some(kind) if !kind.media_types.contains(&media_type) => {
+                kind.media_types.push(media_type)
+            }
+            Some(_) => {}
+            None => kinds.push(BodyKind {
+                schema: Some(schema),
+                media_types: vec![media_type],
+            }),
+        }
+    }
+    if !raw.is_empty() {
+        kinds.push(BodyKind {
             schema: None,
-            content_types: raw,
+            media_types: raw,
         });
     }
-    let mut schema: Option<String> = None;
-    let mut content_types = Vec::new();
-    for (media_type, content) in &body.content {
-        let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
-        if media_type != JSON && media_type != FORM {
-            return Err(spec.error_at(
-                &content_pointer,
-                format!(
-                    "request content type `{media_type}` is not supported; use `{JSON}` or `{FORM}`"
-                ),
-            ));
-        }
-        let name = named_schema(spec, &content_pointer, content.schema.as_ref())?;
-        match &schema {
-            Some(first) if *first != name => {
-                return Err(spec.error_at(
-                    &pointer_join(&content_pointer, "schema"),
-                    format!("every content type of a request body must use the same schema; found `{first}` and `{name}`"),
-                ));
-            }
-            _ => schema = Some(name),
-        }
-        content_types.push(media_type.clone());
-    }
-    content_types.sort_by_key(|media_type| media_type != JSON);
-    let schema = schema.expect("the body offers JSON or a form, so it has a schema");
-    Ok(RequestBody {
+    let offered: Vec<&str> = body.content.keys().map(String::as_str).collect();
+    let sent = essence(sent_media_type(&offered).unwrap_or_default());
+    Ok(Some(RequestBody {
         required: body.required,
-        schema: Some(schema),
-        content_types,
-    })
+        kinds,
+        sent,
+    }))
 }
 
 fn build_responses(
     spec: &LoadedSpec,
     components: &Components,
     operation_pointer: &str,
+    method: Method,
     operation: &OaOperation,
 ) -> Result<(Vec<Response>, Option<Response>), Diagnostic> {
     let responses_pointer = pointer_join(operation_pointer, "responses");
@@ -365,34 +376,33 @@ fn build_responses(
     for (status, response) in &operation.responses.responses {
         let status_text = status.to_string();
         let pointer = pointer_join(&responses_pointer, &status_text);
-        let code = match status {
-            StatusCode::Code(code) if (100..600).contains(code) => *code,
+        let status = match status {
+            StatusCode::Code(code) if (100..600).contains(code) => Status::Code(*code),
+            StatusCode::Range(class) if (1..6).contains(class) => Status::Range(*class),
             _ => {
                 return Err(spec.error_at(
                     &pointer,
-                    format!("response status `{status_text}` is not supported; use a single status code from 100 to 599"),
+                    format!(
+                        "response status `{status_text}` is not an HTTP status; use a code from \
+                         100 to 599 or a range from `1XX` to `5XX`"
+                    ),
                 ));
             }
         };
-        result.push(listed_response(spec, components, &pointer, code, response)?);
+        // A 1xx is an interim answer before the final one: a handler cannot
+        // return it as the operation's response.
+        if status.class() == 1 {
+            return Err(spec.error_at(
+                &pointer,
+                "a 1xx status is an interim response, which a server cannot answer as the \
+                 operation's result; document the final status instead",
+            ));
+        }
+        result.push(listed_response(
+            spec, components, &pointer, method, status, response,
+        )?);
     }
-    let successes: Vec<&Response> = result
-        .iter()
-        .filter(|response| response.is_success())
-        .collect();
-    if successes.is_empty() {
-        return Err(spec.error_at(&responses_pointer, "an operation needs a 2xx response"));
-    }
-    // A 1xx is an interim answer before the final one: a handler cannot
-    // return it as the operation's response.
-    if let Some(other) = result.iter().find(|response| response.status < 200) {
-        return Err(spec.error_at(
-            &pointer_join(&responses_pointer, &other.status.to_string()),
-            "a 1xx status is an interim response, which a server cannot answer as the \
-             operation's result; document the final status instead",
-        ));
-    }
-    result.sort_by_key(|response| response.status);
+    result.sort_by_key(|response| response.status.sort_key());
     let default = match &operation.responses.default {
         Some(response) => {
             let pointer = pointer_join(&responses_pointer, "default");
@@ -400,7 +410,8 @@ fn build_responses(
                 spec,
                 components,
                 &pointer,
-                DEFAULT_STATUS,
+                method,
+                Status::Default,
                 response,
             )?)
         }
@@ -414,7 +425,8 @@ fn listed_response(
     spec: &LoadedSpec,
     components: &Components,
     pointer: &str,
-    status: u16,
+    method: Method,
+    status: Status,
     response: &ReferenceOr<OaResponse>,
 ) -> Result<Response, Diagnostic> {
     let (response, shared, written_at) = match response {
@@ -427,9 +439,15 @@ fn listed_response(
         }
     };
     let mut response = build_response(spec, components, pointer, &written_at, status, &response)?;
+    // A response to HEAD has no body (RFC 9110, 9.3.2), whatever the spec
+    // says the GET beside it returns.
+    if method == Method::Head {
+        response.schema = None;
+        response.media_types.clear();
+    }
     // Only responses with headers need a type of their own; the others
     // are a body or nothing, as compact inline as by name.
-    if !response.headers.is_empty() && response.raw_media_type.is_none() {
+    if !response.headers.is_empty() && !response.is_raw() && method != Method::Head {
         response.shared = shared;
     }
     Ok(response)
@@ -442,28 +460,42 @@ fn build_response(
     components: &Components,
     pointer: &str,
     written_at: &str,
-    status: u16,
+    status: Status,
     response: &OaResponse,
 ) -> Result<Response, Diagnostic> {
-    // A JSON body is typed by its schema; any other media type (an event
-    // stream, a file) is passed through as bytes.
-    let mut schema = None;
-    let mut raw_media_type = None;
-    for (media_type, content) in &response.content {
-        let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
-        if media_type == JSON {
-            schema = Some(named_schema(
-                spec,
-                &content_pointer,
-                content.schema.as_ref(),
-            )?);
-        } else if raw_media_type.is_none() {
-            raw_media_type = Some(media_type.clone());
+    // A JSON body is typed by its schema; any other (an event stream, a
+    // file, or several media types) is passed through as bytes.
+    let content = spec
+        .document
+        .pointer(&pointer_join(written_at, "content"))
+        .and_then(Value::as_object);
+    let (schema, media_types) = match content.and_then(json_response_body) {
+        Some((media_type, _)) => {
+            let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
+            let content = &response.content[media_type];
+            (
+                Some(named_schema(
+                    spec,
+                    &content_pointer,
+                    content.schema.as_ref(),
+                )?),
+                vec![essence(media_type)],
+            )
         }
-    }
-    if schema.is_some() {
-        raw_media_type = None;
-    }
+        None => {
+            let mut media_types: Vec<String> = Vec::new();
+            for media_type in response
+                .content
+                .keys()
+                .map(|media_type| essence(media_type))
+            {
+                if !media_types.contains(&media_type) {
+                    media_types.push(media_type);
+                }
+            }
+            (None, media_types)
+        }
+    };
     let mut headers = Vec::new();
     for (name, header) in &response.headers {
         let header_pointer = pointer_join(&pointer_join(pointer, "headers"), name);
@@ -501,7 +533,7 @@ fn build_response(
         status,
         description: response.description.clone(),
         schema,
-        raw_media_type,
+        media_types,
         headers,
         shared: None,
     })
@@ -642,6 +674,7 @@ pub(crate) fn shared_responses(
             name: name.clone(),
             description: response.description.clone(),
             schema: response.schema.clone(),
+            media_types: response.media_types.clone(),
             headers: response.headers.clone(),
         });
     }

@@ -2,8 +2,140 @@
 
 use openapiv3::OpenAPI;
 
+use super::Operation;
 use crate::diagnostic::Diagnostic;
 use crate::load::LoadedSpec;
+
+/// A path key as it reaches a server: its path and fixed query, and the
+/// fragment, which no request carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PathKey {
+    pub(crate) path: String,
+    pub(crate) query: String,
+    pub(crate) fragment: String,
+}
+
+/// A path key's path, fixed query and fragment: `/responses?beta=true` is
+/// `/responses` and `beta=true`, which tells apart operations sharing the
+/// path; `/oauth2/token#refresh` is `/oauth2/token` and a fragment, which
+/// names another view of the same requests (Box's convention). A query with
+/// a template (`?id={id}`) is a query parameter the spec should declare as
+/// one.
+pub(crate) fn split_path_key(key: &str) -> Result<PathKey, String> {
+    let (rest, fragment) = key.split_once('#').unwrap_or((key, ""));
+    let Some((path, query)) = rest.split_once('?') else {
+        return Ok(PathKey {
+            path: rest.to_string(),
+            query: String::new(),
+            fragment: fragment.to_string(),
+        });
+    };
+    if query.contains(['{', '}']) {
+        return Err(format!(
+            "the query of the path `{key}` holds a template; declare it as a query parameter \
+             (a path key's query can only fix values, as in `?beta=true`)"
+        ));
+    }
+    let query = query.trim_matches('&');
+    if query
+        .split('&')
+        .any(|pair| pair.split('=').next().unwrap_or_default().is_empty())
+    {
+        return Err(format!(
+            "the query of the path `{key}` has a pair without a name"
+        ));
+    }
+    Ok(PathKey {
+        path: path.to_string(),
+        query: query.to_string(),
+        fragment: fragment.to_string(),
+    })
+}
+
+/// Operations sharing a path and method must differ by their fixed query
+/// (`/responses?beta=true` beside `/responses`) or by the media types of
+/// their bodies (the router dispatches by `Content-Type`), or be views of
+/// one operation told apart by a fragment only (`/oauth2/token#refresh`
+/// beside `/oauth2/token`): such a request is served by the operation
+/// without a fragment (or the first written), which
+/// [`Operation::served_by`] names for the others. Two operations without a
+/// fragment answering the same requests could not both be called.
+pub(crate) fn resolve_shared_keys(
+    spec: &LoadedSpec,
+    operations: &mut [Operation],
+) -> Result<(), Diagnostic> {
+    // Without a fragment first, each kind in document order.
+    let mut order: Vec<usize> = (0..operations.len()).collect();
+    order.sort_by_key(|&index| !operations[index].fragment.is_empty());
+    let mut served: Vec<usize> = Vec::new();
+    for index in order {
+        let operation = &operations[index];
+        let Some(&server) = served.iter().find(|&&other| {
+            let other = &operations[other];
+            other.method == operation.method
+                && other.path == operation.path
+                && other.fixed_query_pairs() == operation.fixed_query_pairs()
+                && bodies_overlap(other, operation)
+        }) else {
+            served.push(index);
+            continue;
+        };
+        let server = &operations[server];
+        if operation.fragment.is_empty() {
+            let first_place = match spec.source_map.locate(&server.pointer) {
+                Some(position) => format!(
+                    "{}:{}:{}",
+                    spec.path.display(),
+                    position.line,
+                    position.column
+                ),
+                None => server.pointer.clone(),
+            };
+            return Err(spec.error_at(
+                &operation.pointer,
+                format!(
+                    "`{} {}` answers the same requests as `{} {}` (at {first_place}): the \
+                     queries of path keys sharing a path must tell their operations apart",
+                    operation.method.as_str(),
+                    operation.path_key(),
+                    server.method.as_str(),
+                    server.path_key(),
+                ),
+            ));
+        }
+        operations[index].served_by = Some(server.id.clone());
+    }
+    Ok(())
+}
+
+/// Whether a request's body cannot tell the operations apart: neither takes
+/// one, or they share a media type. (Where bodies are optional, a request
+/// without one goes to the first the router tries.)
+fn bodies_overlap(first: &Operation, second: &Operation) -> bool {
+    let media_types = |operation: &Operation| -> Vec<String> {
+        match &operation.request_body {
+            None => vec![String::new()],
+            Some(body) => body
+                .kinds
+                .iter()
+                .flat_map(|kind| kind.media_types.iter().cloned())
+                .collect(),
+        }
+    };
+    let covers = |range: &str, media_type: &str| {
+        range == media_type
+            || (range == "*/*" && !media_type.is_empty())
+            || range
+                .strip_suffix("/*")
+                .is_some_and(|kind| media_type.split('/').next() == Some(kind))
+    };
+    let second = media_types(second);
+    media_types(first).iter().any(|one| {
+        second
+            .iter()
+            .any(|other| covers(one, other) || covers(other, one))
+    })
+}
 
 /// The `{name}` segments of a path template, in order.
 pub(crate) fn path_template_names(path: &str) -> Result<Vec<String>, String> {
@@ -65,6 +197,30 @@ mod tests {
             ["id", "type"]
         );
         assert!(path_template_names("/plain").unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_path_keys_query_and_fragment_are_split_off() {
+        let key = |path: &str, query: &str, fragment: &str| PathKey {
+            path: path.into(),
+            query: query.into(),
+            fragment: fragment.into(),
+        };
+        assert_eq!(
+            split_path_key("/responses?beta=true").unwrap(),
+            key("/responses", "beta=true", "")
+        );
+        assert_eq!(
+            split_path_key("/oauth2/token#refresh").unwrap(),
+            key("/oauth2/token", "", "refresh")
+        );
+        assert_eq!(
+            split_path_key("/a/{id}?x=1#view").unwrap(),
+            key("/a/{id}", "x=1", "view")
+        );
+        for key in ["/a?id={id}", "/a?=1"] {
+            assert!(split_path_key(key).is_err(), "{key}");
+        }
     }
 
     #[test]

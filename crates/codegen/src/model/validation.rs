@@ -469,7 +469,7 @@ pub(crate) fn compile(
     let mut pending: Vec<String> = operations
         .iter()
         .filter_map(|operation| operation.request_body.as_ref())
-        .filter_map(|body| body.schema.clone())
+        .flat_map(|body| body.schemas().map(str::to_string))
         .collect();
     for parameter in operations
         .iter()

@@ -93,7 +93,7 @@ fn trait_method(operation: &Operation) -> TokenStream {
     text.push_str(&format!(
         "`{} {}`",
         operation.method.as_str(),
-        operation.path
+        operation.path_key()
     ));
     let docs = crate::format::doc_lines(&text);
     let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
@@ -108,7 +108,7 @@ fn trait_method(operation: &Operation) -> TokenStream {
         parameters.push(quote!(params: #params,));
     }
     let body = operation.request_body.as_ref().map(|body| {
-        let kind = super::body_type(body);
+        let kind = super::body_type(operation, body);
         quote!(body: #kind,)
     });
     // Public operations (no security requirement) have no caller to verify.

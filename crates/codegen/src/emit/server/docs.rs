@@ -6,10 +6,16 @@ use proc_macro2::Ident;
 
 use super::responses::response_enum_ident;
 use crate::emit::crate_ident;
-use crate::model::ApiModel;
+use crate::model::{ApiModel, Operation, Status};
 use crate::naming;
 
-pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
+/// `views` are the operations another serves (their path keys differ by a
+/// fragment only).
+pub(super) fn crate_docs(
+    model: &ApiModel,
+    trait_ident: &Ident,
+    views: &[&Operation],
+) -> Vec<String> {
     let crate_name = crate_ident(&model.crates.server);
     let mut methods = String::new();
     let mut imports = vec![
@@ -36,15 +42,13 @@ pub(super) fn crate_docs(model: &ApiModel, trait_ident: &Ident) -> Vec<String> {
             imports.push(params.to_string());
         }
         if let Some(body) = &operation.request_body {
-            let kind = match &body.schema {
-                Some(schema) => format!("types::{}", naming::type_name(schema)),
-                None => "axum::body::Bytes".to_string(),
-            };
-            parameters.push(if body.required {
-                format!("_body: {kind}")
-            } else {
-                format!("_body: Option<{kind}>")
-            });
+            if body.single().is_none() {
+                imports.push(super::body_enum_ident(operation).to_string());
+            }
+            let kind = super::body_type(operation, body)
+                .to_string()
+                .replace(' ', "");
+            parameters.push(format!("_body: {kind}"));
         }
         let parameters = if parameters.is_empty() {
             String::new()
@@ -106,22 +110,91 @@ let app: axum::Router = {crate_name}::router(Service);
         imports = imports.join(", "),
     );
     let mut text = text;
-    let defaults: Vec<String> = model
-        .operations
-        .iter()
-        .filter(|operation| operation.default_response.is_some())
-        .map(|operation| format!("[`{}`]", response_enum_ident(operation)))
-        .collect();
-    if !defaults.is_empty() {
+    let answering = |keep: &dyn Fn(&Operation) -> bool| -> Option<String> {
+        let enums: Vec<String> = model
+            .operations
+            .iter()
+            .filter(|operation| keep(operation))
+            .map(|operation| format!("[`{}`]", response_enum_ident(operation)))
+            .collect();
+        (!enums.is_empty()).then(|| enums.join(", "))
+    };
+    if let Some(enums) = answering(&|operation| operation.default_response.is_some()) {
         text.push_str(&format!(
             "
 
-The spec gives a `default` response to the operations answering {}: their
-`Default {{ status, .. }}` variant answers any 4xx or 5xx status the operation
-does not list, with the `default` body. A listed status, or one that is not an
-error, is answered as 500 instead: clients decode a listed status with its
-own type and a 2xx as a success, so the body would be misread.",
-            defaults.join(", ")
+The spec gives a `default` response to the operations answering {enums}:
+their `Default {{ status, .. }}` variant answers, with the `default` body, any
+status the operation neither lists nor covers with a range, except a 2xx
+when it documents a success. Any other status is answered as 500 instead:
+clients decode a listed status with its own type and every 2xx as the
+documented success, so the body would be misread."
+        ));
+    }
+    if let Some(enums) = answering(&|operation| {
+        operation
+            .responses
+            .iter()
+            .any(|response| matches!(response.status, Status::Range(_)))
+    }) {
+        text.push_str(&format!(
+            "
+
+The spec gives status ranges (such as `4XX`) to the operations answering
+{enums}: a range's variant (`Success`, `Redirection`, `ClientError`,
+`ServerError`) takes the `status` to answer, any of the range the operation
+does not list; another is answered as 500 instead."
+        ));
+    }
+    if let Some(enums) = answering(&|operation| operation.documents_no_response()) {
+        text.push_str(&format!(
+            "
+
+The operations answering {enums} document no response (OpenAPI 3.1 allows
+it): their `Any` variant holds any response the implementation builds."
+        ));
+    }
+    let alternatives: Vec<String> = model
+        .operations
+        .iter()
+        .filter(|operation| {
+            operation
+                .request_body
+                .as_ref()
+                .is_some_and(|body| body.single().is_none())
+        })
+        .map(|operation| format!("[`{}`]", super::body_enum_ident(operation)))
+        .collect();
+    if !alternatives.is_empty() {
+        text.push_str(&format!(
+            "
+
+Some bodies come in media types with schemas of their own (JSON beside an
+upload, say): the method takes an enum ({}) with one variant per kind,
+picked by the request's `Content-Type`; JSON and forms are decoded and
+validated by their own schema, other media types arrive as their bytes.",
+            alternatives.join(", ")
+        ));
+    }
+    if !views.is_empty() {
+        let served: Vec<String> = views
+            .iter()
+            .map(|view| {
+                format!(
+                    "`{}` (served by `{}`)",
+                    view.id,
+                    view.served_by.as_deref().unwrap_or_default()
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "
+
+Some operations differ from another only by the fragment of their path key
+(such as `/oauth2/token#refresh` beside `/oauth2/token`), which no request
+carries, and by nothing in their requests: the other operation serves them.
+The client has a method for each; the trait has none of their own: {}.",
+            served.join(", ")
         ));
     }
     crate::format::doc_lines(&text)

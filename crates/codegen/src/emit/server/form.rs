@@ -181,12 +181,8 @@ fn static_ident(schema: &str) -> Ident {
 }
 
 /// The `form` argument of the body reader for a body with `schema`.
-pub(super) fn form_argument(
-    model: &ApiModel,
-    schema: &str,
-    content_types: &[String],
-) -> TokenStream {
-    if content_types.iter().any(|media_type| media_type == FORM)
+pub(super) fn form_argument(model: &ApiModel, schema: &str, media_types: &[String]) -> TokenStream {
+    if media_types.iter().any(|media_type| media_type == FORM)
         && Shapes::new(model).schema_has_typed_fields(schema)
     {
         let ident = static_ident(schema);
@@ -204,12 +200,9 @@ pub(super) fn form_module(model: &ApiModel) -> TokenStream {
         .operations
         .iter()
         .filter_map(|operation| operation.request_body.as_ref())
-        .filter(|body| {
-            body.content_types
-                .iter()
-                .any(|media_type| media_type == FORM)
-        })
-        .filter_map(|body| body.schema.as_deref())
+        .flat_map(|body| &body.kinds)
+        .filter(|kind| kind.media_types.iter().any(|media_type| media_type == FORM))
+        .filter_map(|kind| kind.schema.as_deref())
         .collect();
     // Every schema the roots reach, in name order.
     let mut reached: Vec<&str> = Vec::new();

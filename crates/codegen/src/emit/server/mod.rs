@@ -29,17 +29,40 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use crate::emit::{RUNTIME_CRATE, crate_ident};
-use crate::model::ApiModel;
+use crate::model::{ApiModel, BodyKind, Operation, RequestBody};
 use crate::naming;
 
 pub fn emit_server(model: &ApiModel) -> TokenStream {
+    // Operations another one serves (path keys differing by a fragment only)
+    // have client methods but no handler: the server has the others only.
+    let views: Vec<&Operation> = model
+        .operations
+        .iter()
+        .filter(|operation| operation.served_by.is_some())
+        .collect();
+    let served_only;
+    let model = if views.is_empty() {
+        model
+    } else {
+        served_only = ApiModel {
+            operations: model
+                .operations
+                .iter()
+                .filter(|operation| operation.served_by.is_none())
+                .cloned()
+                .collect(),
+            ..model.clone()
+        };
+        &served_only
+    };
     let trait_ident = trait_ident(model);
     let types_crate = crate_ident(&model.crates.types);
     let runtime_crate = crate_ident(RUNTIME_CRATE);
 
-    let docs = docs::crate_docs(model, &trait_ident);
+    let docs = docs::crate_docs(model, &trait_ident, &views);
     let shared_responses = responses::shared_responses(model);
     let response_enums = model.operations.iter().map(responses::response_enum);
+    let body_enums = model.operations.iter().map(body_enum);
     let params_structs = model.operations.iter().map(params::params_struct);
     let api_trait = api_trait::api_trait(model, &trait_ident);
     let router = router::router(model, &trait_ident);
@@ -55,6 +78,17 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
             use axum::extract::State;
         )
     };
+    // Only response enums name statuses; an API whose operations document
+    // no response has none.
+    let status_code = model
+        .operations
+        .iter()
+        .any(|operation| !operation.documents_no_response())
+        .then(|| {
+            quote!(
+                use axum::http::StatusCode;
+            )
+        });
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -65,7 +99,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use std::sync::Arc;
 
         #extract
-        use axum::http::StatusCode;
+        #status_code
         use axum::response::{IntoResponse, Response};
         use #runtime_crate as runtime;
 
@@ -77,6 +111,8 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         #shared_responses
 
         #(#response_enums)*
+
+        #(#body_enums)*
 
         #(#params_structs)*
 
@@ -96,16 +132,128 @@ fn trait_ident(model: &ApiModel) -> Ident {
     naming::ident(&name)
 }
 
-/// The trait method's type for a request body: `Option` when it may be absent.
-fn body_type(body: &crate::model::RequestBody) -> TokenStream {
-    let kind = match &body.schema {
-        Some(schema) => schema_type(schema),
-        None => quote!(axum::body::Bytes),
+/// The trait method's type for a request body: its one kind's type, or the
+/// operation's body enum; an `Option` when the body may be absent.
+fn body_type(operation: &Operation, body: &RequestBody) -> TokenStream {
+    let kind = match body.single() {
+        Some(kind) => kind_type(kind),
+        None => {
+            let ident = body_enum_ident(operation);
+            quote!(#ident)
+        }
     };
     if body.required {
         kind
     } else {
         quote!(Option<#kind>)
+    }
+}
+
+/// The type of one kind of body: its schema's type, or the bytes.
+fn kind_type(kind: &BodyKind) -> TokenStream {
+    match &kind.schema {
+        Some(schema) => schema_type(schema),
+        None => quote!(axum::body::Bytes),
+    }
+}
+
+/// `CreateMessageBody`: the enum of a body offered in several kinds.
+fn body_enum_ident(operation: &Operation) -> Ident {
+    naming::ident(&naming::operation_type_name(&operation.id, "Body"))
+}
+
+/// The variant of each kind of a body: its media type's name (`Json`,
+/// `Form`, `Multipart`, `MergePatchJson`, `Xml`), `Bytes` for several
+/// media types passed as bytes; the whole media type's name where two
+/// subtypes would give one name.
+fn body_variants(body: &RequestBody) -> Vec<(Ident, &BodyKind)> {
+    let short = |kind: &BodyKind| -> String {
+        let media_type = kind.media_types[0].as_str();
+        match media_type {
+            crate::model::JSON => "Json".into(),
+            crate::model::FORM => "Form".into(),
+            crate::model::MULTIPART if kind.media_types.len() == 1 => "Multipart".into(),
+            "text/plain" if kind.media_types.len() == 1 => "Text".into(),
+            _ if kind.schema.is_none() && kind.media_types.len() > 1 => "Bytes".into(),
+            _ => {
+                let (kind, subtype) = media_type.split_once('/').unwrap_or((media_type, ""));
+                naming::type_name(if subtype.is_empty() || subtype == "*" {
+                    kind
+                } else {
+                    subtype
+                })
+            }
+        }
+    };
+    let mut names: Vec<String> = body.kinds.iter().map(short).collect();
+    for index in 0..names.len() {
+        if names.iter().filter(|name| **name == names[index]).count() > 1 {
+            let clashing = names[index].clone();
+            for (name, kind) in names.iter_mut().zip(&body.kinds) {
+                if *name == clashing {
+                    *name = naming::type_name(&kind.media_types[0]);
+                }
+            }
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for name in &mut names {
+        let base = name.clone();
+        let mut suffix = 1;
+        while seen.contains(name) {
+            suffix += 1;
+            *name = format!("{base}{suffix}");
+        }
+        seen.push(name.clone());
+    }
+    names
+        .into_iter()
+        .zip(&body.kinds)
+        .map(|(name, kind)| (naming::ident(&name), kind))
+        .collect()
+}
+
+/// The enum of an operation whose body comes in several kinds (JSON beside
+/// an upload, or different schemas per media type): one variant per kind.
+fn body_enum(operation: &Operation) -> TokenStream {
+    let Some(body) = operation
+        .request_body
+        .as_ref()
+        .filter(|body| body.single().is_none())
+    else {
+        return quote!();
+    };
+    let ident = body_enum_ident(operation);
+    let doc = format!(
+        " The request body of the `{}` operation, by the media type it came in.",
+        operation.id
+    );
+    let variants = body_variants(body).into_iter().map(|(variant, kind)| {
+        let kind_type = kind_type(kind);
+        let media_types = kind
+            .media_types
+            .iter()
+            .map(|media_type| format!("`{media_type}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let docs = crate::format::doc_lines(&match kind.schema {
+            Some(_) => format!("A body sent as {media_types}, decoded and validated."),
+            None => format!(
+                "A body sent as {media_types}, as its bytes (the `Content-Type`, with a \
+                 multipart boundary, is in the request context's headers)."
+            ),
+        });
+        quote! {
+            #(#[doc = #docs])*
+            #variant(#kind_type),
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #ident {
+            #(#variants)*
+        }
     }
 }
 

@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::schema_type;
 use crate::format::doc_lines;
-use crate::model::{ApiModel, HeaderKind, Operation, Response, ResponseHeader};
+use crate::model::{ApiModel, HeaderKind, JSON, Operation, Response, ResponseHeader, Status};
 use crate::naming;
 
 pub(super) fn response_enum_ident(operation: &Operation) -> Ident {
@@ -51,10 +51,11 @@ pub(super) fn shared_responses(model: &ApiModel) -> TokenStream {
             let docs = header_docs(header);
             quote! { #(#[doc = #docs])* pub #field: #kind, }
         });
-        let body = if shared.schema.is_some() {
-            quote!(runtime::json_response(status, &self.body))
-        } else {
-            quote!(status.into_response())
+        let body = match shared.media_types.first() {
+            Some(media_type) if shared.schema.is_some() => {
+                json_body(media_type, &quote!(status), &quote!(&self.body))
+            }
+            _ => quote!(status.into_response()),
         };
         let inserts = shared.headers.iter().map(|header| {
             let field = header_field(header);
@@ -96,20 +97,35 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         " The responses of the `{}` operation: one variant per documented status.",
         operation.id
     );
-    let variants = operation.responses.iter().map(variant);
-    let arms = operation.responses.iter().map(arm);
-    let default_variant = operation.default_response.as_ref().map(default_variant);
-    let default_arm = operation
-        .default_response
-        .as_ref()
-        .map(|default| default_arm(operation, default));
-    // A body passed through as bytes (`axum::body::Body`) is a stream: it
-    // can be neither cloned nor compared.
-    let derives = if operation
+    let variants = operation
         .responses
         .iter()
         .chain(&operation.default_response)
-        .any(|response| response.raw_media_type.is_some())
+        .map(|response| variant(operation, response));
+    let arms = operation
+        .responses
+        .iter()
+        .chain(&operation.default_response)
+        .map(|response| arm(operation, response));
+    let any = operation.documents_no_response().then(|| {
+        (
+            quote! {
+                /// The spec documents no response: any response the server
+                /// builds, with any final status, headers and body.
+                Any(Response),
+            },
+            quote!(Self::Any(response) => runtime::any_response(response),),
+        )
+    });
+    let (any_variant, any_arm) = any.unzip();
+    // A body passed through as bytes (`axum::body::Body`) is a stream, and
+    // so is a whole `Response`: neither can be cloned or compared.
+    let derives = if any_variant.is_some()
+        || operation
+            .responses
+            .iter()
+            .chain(&operation.default_response)
+            .any(Response::is_raw)
     {
         quote!(#[derive(Debug)])
     } else {
@@ -120,7 +136,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         #derives
         pub enum #ident {
             #(#variants)*
-            #default_variant
+            #any_variant
             /// 501 from the trait's default method: the server does not
             /// implement the operation (yet).
             Unimplemented(runtime::ErrorBody),
@@ -130,7 +146,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
             fn into_response(self) -> Response {
                 match self {
                     #(#arms)*
-                    #default_arm
+                    #any_arm
                     Self::Unimplemented(body) => body.into_router_error_response(),
                 }
             }
@@ -139,17 +155,25 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
 }
 
 fn variant_ident(response: &Response) -> Ident {
-    naming::ident(&naming::status_variant(response.status))
+    naming::ident(&match response.status {
+        Status::Code(code) => naming::status_variant(code),
+        Status::Range(class) => naming::range_variant(class),
+        Status::Default => "Default".to_string(),
+    })
 }
 
 /// The type of the response's body in its variant, if it has one.
 fn body_type(response: &Response) -> Option<TokenStream> {
-    response.schema.as_deref().map(schema_type).or_else(|| {
-        response
-            .raw_media_type
-            .as_ref()
-            .map(|_| quote!(axum::body::Body))
-    })
+    if let Some(schema) = &response.schema {
+        return Some(schema_type(schema));
+    }
+    response.is_raw().then(|| quote!(axum::body::Body))
+}
+
+/// Whether the implementation picks the `Content-Type` of a body passed as
+/// bytes: the spec offers several media types, or a range (`image/*`).
+fn picks_content_type(response: &Response) -> bool {
+    response.is_raw() && response.fixed_content_type().is_none()
 }
 
 /// The named fields of a variant carrying a body (or a shared response) and
@@ -168,23 +192,73 @@ fn variant_fields(response: &Response) -> TokenStream {
             body: #body,
         }
     });
+    let content_type = picks_content_type(response).then(|| {
+        let docs = doc_lines(&format!(
+            "The body's `Content-Type`, one the spec documents: {}.",
+            documented(response)
+        ));
+        quote! {
+            #(#[doc = #docs])*
+            content_type: axum::http::HeaderValue,
+        }
+    });
     let header_fields = response.headers.iter().map(|header| {
         let field = header_field(header);
         let kind = header_type(header);
         let docs = header_docs(header);
         quote! { #(#[doc = #docs])* #field: #kind, }
     });
-    quote! { #body_field #(#header_fields)* }
+    quote! { #body_field #content_type #(#header_fields)* }
 }
 
-fn variant(response: &Response) -> TokenStream {
+/// The response's media types as the docs list them: `image/png`, `text/csv`.
+fn documented(response: &Response) -> String {
+    response
+        .media_types
+        .iter()
+        .map(|media_type| format!("`{media_type}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn variant(operation: &Operation, response: &Response) -> TokenStream {
     let variant = variant_ident(response);
-    let docs = doc_lines(&format!("{}: {}", response.status, response.description));
+    let status_field = match response.status {
+        Status::Code(_) => None,
+        Status::Range(class) => Some(format!(
+            "The status to answer: a {class}xx the operation does not list."
+        )),
+        Status::Default => Some(format!(
+            "The status to answer: one the operation {}{}.",
+            if has_ranges(operation) {
+                "neither lists nor covers with a range"
+            } else {
+                "does not list"
+            },
+            if operation.documents_success() {
+                ", and not a 2xx"
+            } else {
+                ""
+            }
+        )),
+    };
+    let docs = doc_lines(&variant_docs(operation, response));
+    if let Some(status_doc) = status_field {
+        let fields = variant_fields(response);
+        return quote! {
+            #(#[doc = #docs])*
+            #variant {
+                #[doc = #status_doc]
+                status: StatusCode,
+                #fields
+            },
+        };
+    }
     if let Some(shared) = &response.shared {
         let shared = naming::ident(&naming::type_name(shared));
         return quote! { #(#[doc = #docs])* #variant(responses::#shared), };
     }
-    if response.headers.is_empty() {
+    if response.headers.is_empty() && !picks_content_type(response) {
         return match body_type(response) {
             Some(body) => quote! { #(#[doc = #docs])* #variant(#body), },
             None => quote! { #(#[doc = #docs])* #variant, },
@@ -194,36 +268,72 @@ fn variant(response: &Response) -> TokenStream {
     quote! { #(#[doc = #docs])* #variant { #fields }, }
 }
 
-/// The spec's `default` response: any error status the operation does not
-/// list, chosen by the implementation, with the `default` body and headers.
-fn default_variant(response: &Response) -> TokenStream {
-    let docs = doc_lines(&format!(
-        "Any 4xx or 5xx status not listed above (the spec's `default` response): {}\n\n\
-         A listed status, or one that is not an error, is answered as 500 instead: \
-         clients decode a listed status with its own type, and a 2xx as a success.",
-        response.description
-    ));
-    let fields = variant_fields(response);
-    quote! {
-        #(#[doc = #docs])*
-        Default {
-            /// The status to answer: a 4xx or 5xx the operation does not list.
-            status: StatusCode,
-            #fields
-        },
+fn has_ranges(operation: &Operation) -> bool {
+    operation
+        .responses
+        .iter()
+        .any(|response| matches!(response.status, Status::Range(_)))
+}
+
+fn variant_docs(operation: &Operation, response: &Response) -> String {
+    let covered = if has_ranges(operation) {
+        " nor covered by a range"
+    } else {
+        ""
+    };
+    match response.status {
+        Status::Code(code) => format!("{code}: {}", response.description),
+        Status::Range(class) => format!(
+            "Any {class}xx status not listed above (the spec's `{class}XX` response): {}\n\n\
+             A listed status, or one outside the range, is answered as 500 instead: clients \
+             decode a listed status with its own type.",
+            response.description
+        ),
+        Status::Default if operation.documents_success() => format!(
+            "Any status not listed above{covered}, other than a 2xx (the spec's `default` \
+             response): {}\n\n\
+             Any other status is answered as 500 instead: clients decode a listed status with \
+             its own type, and every 2xx as the documented success.",
+            response.description
+        ),
+        Status::Default if operation.responses.is_empty() => format!(
+            "Any final status, a 2xx included (the spec's `default` response, the only one): \
+             {}\n\n\
+             A 1xx is answered as 500 instead: it cannot be the answer.",
+            response.description
+        ),
+        Status::Default => format!(
+            "Any status not listed above{covered}, a 2xx included since the operation \
+             documents no success (the spec's `default` response): {}\n\n\
+             Any other status is answered as 500 instead: clients decode a listed status with \
+             its own type.",
+            response.description
+        ),
     }
 }
 
-/// The field names a variant's pattern binds (body, headers, or the shared
-/// response).
+/// The field names a variant's pattern binds (body, content type, headers,
+/// or the shared response).
 fn bindings(response: &Response) -> Vec<Ident> {
     if response.shared.is_some() {
         return vec![naming::ident("response")];
     }
     let body = body_type(response).map(|_| naming::ident("body"));
+    let content_type = picks_content_type(response).then(|| naming::ident("content_type"));
     body.into_iter()
+        .chain(content_type)
         .chain(response.headers.iter().map(header_field))
         .collect()
+}
+
+/// A JSON body, bound to `body`, as a response with `status`, in the JSON
+/// media type the spec documents.
+fn json_body(media_type: &str, status: &TokenStream, body: &TokenStream) -> TokenStream {
+    if media_type == JSON {
+        quote!(runtime::json_response(#status, #body))
+    } else {
+        quote!(runtime::json_response_as(#status, #media_type, #body))
+    }
 }
 
 /// The expression answering `response` with `status`, once its fields are
@@ -232,12 +342,17 @@ fn respond(response: &Response, status: &TokenStream) -> TokenStream {
     if response.shared.is_some() {
         return quote!(response.into_response_with(#status));
     }
-    let body_response = match (&response.schema, &response.raw_media_type) {
-        (Some(_), _) => quote!(runtime::json_response(#status, &body)),
-        (None, Some(media_type)) => quote! {
+    let body_response = if response.schema.is_some() {
+        json_body(&response.media_types[0], status, &quote!(&body))
+    } else if let Some(media_type) = response.fixed_content_type() {
+        quote! {
             (#status, [(axum::http::header::CONTENT_TYPE, #media_type)], body).into_response()
-        },
-        (None, None) => quote!(#status.into_response()),
+        }
+    } else if response.is_raw() {
+        let media_types = &response.media_types;
+        quote!(runtime::raw_response(#status, content_type, &[#(#media_types),*], body))
+    } else {
+        quote!(#status.into_response())
     };
     if response.headers.is_empty() {
         return body_response;
@@ -254,27 +369,55 @@ fn respond(response: &Response, status: &TokenStream) -> TokenStream {
     }}
 }
 
-fn arm(response: &Response) -> TokenStream {
+fn arm(operation: &Operation, response: &Response) -> TokenStream {
     let variant = variant_ident(response);
-    let value = respond(response, &status_code(response.status));
     let bindings = bindings(response);
-    if response.shared.is_some() || (response.headers.is_empty() && !bindings.is_empty()) {
-        let binding = &bindings[0];
-        return quote! { Self::#variant(#binding) => #value, };
-    }
-    if bindings.is_empty() {
-        return quote! { Self::#variant => #value, };
-    }
-    quote! { Self::#variant { #(#bindings,)* } => #value, }
-}
-
-fn default_arm(operation: &Operation, response: &Response) -> TokenStream {
-    let listed = operation.responses.iter().map(|response| response.status);
-    let bindings = bindings(response);
-    let value = respond(response, &quote!(status));
-    quote! {
-        Self::Default { status, #(#bindings,)* } => {
-            runtime::default_response(status, &[#(#listed),*], |status| #value)
+    let listed = operation
+        .responses
+        .iter()
+        .filter_map(|response| match response.status {
+            Status::Code(code) => Some(code),
+            _ => None,
+        });
+    match response.status {
+        Status::Code(code) => {
+            let value = respond(response, &status_code(code));
+            if response.shared.is_some()
+                || (response.headers.is_empty()
+                    && !picks_content_type(response)
+                    && !bindings.is_empty())
+            {
+                let binding = &bindings[0];
+                return quote! { Self::#variant(#binding) => #value, };
+            }
+            if bindings.is_empty() {
+                return quote! { Self::#variant => #value, };
+            }
+            quote! { Self::#variant { #(#bindings,)* } => #value, }
+        }
+        Status::Range(class) => {
+            let value = respond(response, &quote!(status));
+            let listed = listed.filter(|code| code / 100 == class);
+            quote! {
+                Self::#variant { status, #(#bindings,)* } => {
+                    runtime::range_response(status, #class, &[#(#listed),*], |status| #value)
+                }
+            }
+        }
+        Status::Default => {
+            let value = respond(response, &quote!(status));
+            let ranges = operation
+                .responses
+                .iter()
+                .filter_map(|response| match response.status {
+                    Status::Range(class) => Some(class),
+                    _ => None,
+                });
+            quote! {
+                Self::#variant { status, #(#bindings,)* } => {
+                    runtime::default_response(status, &[#(#listed),*], &[#(#ranges),*], |status| #value)
+                }
+            }
         }
     }
 }

@@ -6,11 +6,11 @@ use quote::{format_ident, quote};
 
 use super::schema_type;
 use crate::model::validation::Check;
-use crate::model::{ApiModel, FORM, JSON, Operation};
+use crate::model::{ApiModel, BodyKind, FORM, JSON, Method, Operation, RequestBody};
 use crate::naming;
 
 pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
-    let routes = routes(model);
+    let (routes, dispatchers) = routes(model, trait_ident);
     let handlers = model
         .operations
         .iter()
@@ -36,7 +36,9 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
     let typed_checked = model
         .operations
         .iter()
-        .any(|operation| typed_checked(model, operation))
+        .filter_map(|operation| operation.request_body.as_ref())
+        .flat_map(RequestBody::schemas)
+        .any(|schema| typed_checked(model, schema))
         .then(|| {
             quote! {
                 /// Types a body its validator found no fault with, the
@@ -74,6 +76,8 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
         #typed_checked
 
         #(#handlers)*
+
+        #(#dispatchers)*
     }
 }
 
@@ -81,15 +85,8 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
 /// no `oneOf` or `anyOf` anywhere (see [`Check::has_variants`]), where every
 /// string typed as a newtype was checked against the same rules by the
 /// body's validator.
-fn typed_checked(model: &ApiModel, operation: &Operation) -> bool {
-    let Some(schema) = operation
-        .request_body
-        .as_ref()
-        .and_then(|body| body.schema.as_ref())
-    else {
-        return false;
-    };
-    !Check::Schema(schema.clone()).has_variants(&model.validators)
+fn typed_checked(model: &ApiModel, schema: &str) -> bool {
+    !Check::Schema(schema.to_string()).has_variants(&model.validators)
 }
 
 /// Whether the handler needs the request beyond its headers (a body, or
@@ -161,56 +158,7 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
         }
     };
     let (body_binding, body_argument) = match &operation.request_body {
-        Some(body) if body.schema.is_none() => {
-            let media_types = &body.content_types;
-            let reader = if body.required {
-                format_ident!("read_raw_body")
-            } else {
-                format_ident!("read_optional_raw_body")
-            };
-            (
-                quote! {
-                    let (headers, body) = match runtime::#reader(request, &[#(#media_types),*]).await {
-                        Ok(read) => read,
-                        Err(response) => return response,
-                    };
-                },
-                quote!(body),
-            )
-        }
-        Some(body) => {
-            let schema = body.schema.as_deref().unwrap_or_default();
-            let kind = schema_type(schema);
-            let validate = super::validate::validator_ident(schema);
-            let form = super::form::form_argument(model, schema, &body.content_types);
-            let reader = if body.required {
-                format_ident!("read_body")
-            } else {
-                format_ident!("read_optional_body")
-            };
-            let accepted = body
-                .content_types
-                .iter()
-                .map(|media_type| match media_type.as_str() {
-                    JSON => quote!(runtime::JSON),
-                    FORM => quote!(runtime::FORM),
-                    other => quote!(#other),
-                });
-            let typing = if typed_checked(model, operation) {
-                quote!(typed_checked)
-            } else {
-                quote!(|value| value.deserialize_into())
-            };
-            (
-                quote! {
-                    let (headers, body) = match runtime::#reader::<#kind>(request, &[#(#accepted),*], validate::#validate, #form, #typing).await {
-                        Ok(decoded) => decoded,
-                        Err(response) => return response,
-                    };
-                },
-                quote!(body),
-            )
-        }
+        Some(body) => (read_body(model, operation, body), quote!(body)),
         None if whole_request => (
             quote! { let headers = request.into_parts().0.headers; },
             quote!(),
@@ -238,30 +186,245 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
     }
 }
 
-/// `.route(path, get(..).post(..))` per path, in document order.
-fn routes(model: &ApiModel) -> Vec<TokenStream> {
+/// The reading of an operation's body into `(headers, body)`, or the
+/// handler's return of the response refusing it.
+fn read_body(model: &ApiModel, operation: &Operation, body: &RequestBody) -> TokenStream {
+    if let Some(kind) = body.single() {
+        let (reader, typed, arguments) = kind_reader(model, kind);
+        let reader = if body.required {
+            reader
+        } else {
+            format_ident!(
+                "read_optional_{}",
+                reader.to_string().trim_start_matches("read_")
+            )
+        };
+        // (Named as they always were, so regenerated servers do not change.)
+        let read = if kind.schema.is_some() {
+            format_ident!("decoded")
+        } else {
+            format_ident!("read")
+        };
+        return quote! {
+            let (headers, body) = match runtime::#reader #typed(request, #arguments).await {
+                Ok(#read) => #read,
+                Err(response) => return response,
+            };
+        };
+    }
+    // Several kinds: the `Content-Type` picks one, read as its own.
+    let enum_ident = super::body_enum_ident(operation);
+    let variants = super::body_variants(body);
+    let kinds = variants.iter().map(|(_, kind)| {
+        let accepted = accepted(kind);
+        quote!(&[#(#accepted),*])
+    });
+    let last = variants.len() - 1;
+    let arms = variants.iter().enumerate().map(|(index, (variant, kind))| {
+        let (reader, typed, arguments) = kind_reader(model, kind);
+        let pattern = if index == last {
+            quote!(Ok(_))
+        } else {
+            let index = proc_macro2::Literal::usize_unsuffixed(index);
+            quote!(Ok(#index))
+        };
+        quote! {
+            #pattern => match runtime::#reader #typed(request, #arguments).await {
+                Ok((headers, body)) => (headers, #enum_ident::#variant(body)),
+                Err(response) => return response,
+            },
+        }
+    });
+    let read = quote! {
+        match runtime::body_kind(request.headers(), &[#(#kinds),*]) {
+            #(#arms)*
+            Err(response) => return response,
+        }
+    };
+    if body.required {
+        quote! { let (headers, body) = #read; }
+    } else {
+        quote! {
+            let (headers, body) = if runtime::has_no_body(request.headers()) {
+                (request.into_parts().0.headers, None)
+            } else {
+                let (headers, body) = #read;
+                (headers, Some(body))
+            };
+        }
+    }
+}
+
+/// The media types a kind accepts, as the runtime's constants where it has
+/// them.
+fn accepted(kind: &BodyKind) -> Vec<TokenStream> {
+    kind.media_types
+        .iter()
+        .map(|media_type| match media_type.as_str() {
+            JSON if kind.schema.is_some() => quote!(runtime::JSON),
+            FORM if kind.schema.is_some() => quote!(runtime::FORM),
+            other => quote!(#other),
+        })
+        .collect()
+}
+
+/// The runtime's reader of one kind of body (`read_body` or
+/// `read_raw_body`), the type it reads (`::<T>`) and its arguments after the
+/// request.
+fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenStream) {
+    let accepted = accepted(kind);
+    let Some(schema) = &kind.schema else {
+        return (
+            format_ident!("read_raw_body"),
+            quote!(),
+            quote!(&[#(#accepted),*]),
+        );
+    };
+    let kind_type = schema_type(schema);
+    let validate = super::validate::validator_ident(schema);
+    let form = super::form::form_argument(model, schema, &kind.media_types);
+    let typing = if typed_checked(model, schema) {
+        quote!(typed_checked)
+    } else {
+        quote!(|value| value.deserialize_into())
+    };
+    (
+        format_ident!("read_body"),
+        quote!(::<#kind_type>),
+        quote!(&[#(#accepted),*], validate::#validate, #form, #typing),
+    )
+}
+
+/// `.route(path, get(..).post(..))` per path, in document order, and the
+/// handlers dispatching by fixed query where a path and method serve
+/// several operations (`/responses?beta=true` beside `/responses`).
+fn routes(model: &ApiModel, trait_ident: &Ident) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut paths: Vec<&str> = Vec::new();
     for operation in &model.operations {
         if !paths.contains(&operation.path.as_str()) {
             paths.push(&operation.path);
         }
     }
-    paths
+    let mut dispatchers = Vec::new();
+    let routes = paths
         .into_iter()
         .map(|path| {
             let full = format!("{}{path}", model.base_path);
-            let mut methods = model
+            let on_path: Vec<&Operation> = model
                 .operations
                 .iter()
                 .filter(|operation| operation.path == path)
-                .map(|operation| {
-                    let method =
-                        format_ident!("{}", operation.method.as_str().to_ascii_lowercase());
-                    let handler = handler_ident(operation);
-                    quote!(#method(#handler::<A>))
-                });
+                .collect();
+            let mut methods: Vec<Method> = Vec::new();
+            for operation in &on_path {
+                if !methods.contains(&operation.method) {
+                    methods.push(operation.method);
+                }
+            }
+            let mut methods = methods.into_iter().map(|method| {
+                let routing = format_ident!("{}", method.as_str().to_ascii_lowercase());
+                let operations: Vec<&Operation> = on_path
+                    .iter()
+                    .copied()
+                    .filter(|operation| operation.method == method)
+                    .collect();
+                let handler = match &operations[..] {
+                    [operation] if operation.fixed_query.is_empty() => handler_ident(operation),
+                    _ => {
+                        let (ident, dispatcher) = dispatcher(trait_ident, method, path, operations);
+                        dispatchers.push(dispatcher);
+                        ident
+                    }
+                };
+                quote!(#routing(#handler::<A>))
+            });
             let first = methods.next();
             quote!(.route(#full, axum::routing::#first #(.#methods)*))
         })
-        .collect()
+        .collect();
+    (routes, dispatchers)
+}
+
+/// The handler of a path and method serving several operations, told
+/// apart by their fixed query, and among operations with one query by the
+/// media type of the request's body: each is tried, most query pairs first,
+/// and the last one without a fixed query takes the rest (a 404 when there
+/// is none).
+fn dispatcher(
+    trait_ident: &Ident,
+    method: Method,
+    path: &str,
+    mut operations: Vec<&Operation>,
+) -> (Ident, TokenStream) {
+    operations.sort_by_key(|operation| std::cmp::Reverse(operation.fixed_query_pairs().len()));
+    let ident = format_ident!(
+        "dispatch_{}",
+        naming::method_name(&format!("{} {path}", method.as_str()))
+    );
+    let doc = format!(
+        " `{} {path}`: the operation whose fixed query (and body's media type) the request has \
+         ({}).",
+        method.as_str(),
+        operations
+            .iter()
+            .map(|operation| format!("`{}`", operation.id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let call = |operation: &Operation| {
+        let handler = handler_ident(operation);
+        quote!(axum::handler::Handler::call(#handler::<A>, request, api).await)
+    };
+    let last = operations.len() - 1;
+    let mut rest = quote!(runtime::not_found().await);
+    let mut tries = Vec::new();
+    for (index, operation) in operations.iter().enumerate() {
+        let mut conditions = Vec::new();
+        if !operation.fixed_query.is_empty() {
+            let fixed = &operation.fixed_query;
+            conditions.push(quote!(runtime::query_has(request.uri().query(), #fixed)));
+        }
+        let siblings = operations
+            .iter()
+            .filter(|other| other.fixed_query_pairs() == operation.fixed_query_pairs())
+            .count();
+        if siblings > 1 {
+            conditions.push(match &operation.request_body {
+                None => quote!(runtime::has_no_body(request.headers())),
+                Some(body) => {
+                    let media_types = body.kinds.iter().flat_map(|kind| &kind.media_types);
+                    let typed =
+                        quote!(runtime::has_content_type(request.headers(), &[#(#media_types),*]));
+                    match (body.required, conditions.is_empty()) {
+                        (true, _) => typed,
+                        (false, true) => quote!(#typed || runtime::has_no_body(request.headers())),
+                        (false, false) => {
+                            quote!((#typed || runtime::has_no_body(request.headers())))
+                        }
+                    }
+                }
+            });
+        }
+        if index == last && operation.fixed_query.is_empty() {
+            rest = call(operation);
+            continue;
+        }
+        let call = call(operation);
+        tries.push(quote! {
+            if #(#conditions)&&* {
+                return #call;
+            }
+        });
+    }
+    let dispatcher = quote! {
+        #[doc = #doc]
+        async fn #ident<A: #trait_ident>(
+            State(api): State<Arc<A>>,
+            request: axum::extract::Request,
+        ) -> Response {
+            #(#tries)*
+            #rest
+        }
+    };
+    (ident, dispatcher)
 }
