@@ -42,7 +42,8 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
     inline::name_inline_schemas(&mut spec)?;
     let mut model = model::build_model(&spec)?;
     let mut types_rewrite = emit::types::TypesRewrite::of(&model);
-    let openapi = emit::progenitor::openapi_view(&spec)?;
+    let writes_parameters = emit::client::writes_parameters(&model);
+    let openapi = emit::progenitor::openapi_view(&spec, &model)?;
     // From here on, the spec serves for its path only, and the model's
     // typed document is no longer read: neither should add to the peak,
     // which comes with progenitor's output.
@@ -108,7 +109,7 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
         ),
         (
             emit::CLIENT_CRATE,
-            emit::manifest::client_manifest(dependencies),
+            emit::manifest::client_manifest(dependencies, writes_parameters),
             client,
         ),
         (

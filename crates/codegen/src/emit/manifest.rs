@@ -41,10 +41,12 @@ pub fn types_manifest(uses: TypeDependencies) -> String {
     )
 }
 
-pub fn client_manifest(uses: TypeDependencies) -> String {
+/// `writes_parameters`: the client writes some parameters itself, through
+/// JSON (`templates/client_params.rs`).
+pub fn client_manifest(uses: TypeDependencies, writes_parameters: bool) -> String {
     let mut dependencies = vec![TYPES_CRATE, "progenitor-client", "reqwest", "serde"];
     // Progenitor's client code names these directly when the types do.
-    if uses.serde_json {
+    if uses.serde_json || writes_parameters {
         dependencies.push("serde_json");
     }
     if uses.chrono {

@@ -11,10 +11,14 @@ use openapiv3::OpenAPI;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
-use crate::model::{JSON, MULTIPART, parse_openapi};
+use crate::model::parameters::{non_null, resolve};
+use crate::model::{
+    ApiModel, JSON, MULTIPART, Operation, Parameter, ParameterLocation, Scalar, ValueType,
+    parse_openapi,
+};
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,12 +52,159 @@ fn settings() -> progenitor::GenerationSettings {
     settings
 }
 
-/// The document progenitor is run on ([`progenitor_view`]), typed.
-pub fn openapi_view(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
+/// The document progenitor is run on ([`progenitor_view`], with the
+/// parameters its builders take, [`client_parameters`]), typed.
+pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<OpenAPI, Diagnostic> {
+    let mut document = progenitor_view(&spec.document);
+    client_parameters(&mut document, &model.operations);
     parse_openapi(&LoadedSpec {
-        document: progenitor_view(&spec.document),
+        document,
         ..spec.clone()
     })
+}
+
+/// Progenitor's builders write a parameter only as a scalar in the path or
+/// a header, or a scalar or repeated pairs in the query, and panic on a
+/// parameter whose type is a struct. Every other parameter
+/// ([`Parameter::sent_by_progenitor`]) is shown to progenitor as one it
+/// takes, so that its builder still has a typed setter: a query parameter
+/// stays in the query, a path parameter in the path, a header or a cookie
+/// becomes a header, the value's schema is the one of `schema` or of
+/// `content`, without the `null` a parameter says by being absent, and an
+/// object's is plain text, whose type `emit::client` replaces with the
+/// object's. `emit::client` then takes progenitor's writing of those
+/// parameters out of `send` and writes them itself.
+///
+/// The parameters of such an operation are listed in full on the
+/// operation (a path item's own list is copied to each of its operations),
+/// so that each can be shown its own way.
+pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) {
+    let mut items: Vec<String> = Vec::new();
+    for operation in operations {
+        if operation
+            .parameters
+            .iter()
+            .all(Parameter::sent_by_progenitor)
+        {
+            continue;
+        }
+        let item = pointer_join("/paths", &operation.path);
+        if !items.contains(&item) {
+            items.push(item);
+        }
+    }
+    for item_pointer in items {
+        let Some(Value::Object(item)) = document.pointer(&item_pointer).cloned() else {
+            continue;
+        };
+        let shared = item
+            .get("parameters")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut views = Vec::new();
+        for (method, operation) in &item {
+            let Some(model) = operations.iter().find(|model| {
+                model.path == item_pointer_path(&item_pointer)
+                    && model.method.as_str().eq_ignore_ascii_case(method)
+            }) else {
+                continue;
+            };
+            let mut listed: Vec<Value> = Vec::new();
+            let own = operation
+                .get("parameters")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            for parameter in shared.iter().chain(&own) {
+                let key = parameter_key(document, parameter);
+                listed.retain(|seen| parameter_key(document, seen) != key);
+                listed.push(parameter.clone());
+            }
+            let listed: Vec<Value> = listed
+                .into_iter()
+                .map(|parameter| {
+                    let Some((name, location)) = parameter_key(document, &parameter) else {
+                        return parameter;
+                    };
+                    let found = model.parameters.iter().find(|candidate| {
+                        candidate.name == name && candidate.location.as_str() == location
+                    });
+                    match found {
+                        Some(found) if !found.sent_by_progenitor() => {
+                            parameter_view(document, &parameter, found)
+                        }
+                        _ => parameter,
+                    }
+                })
+                .collect();
+            views.push((method.clone(), listed));
+        }
+        let Some(Value::Object(item)) = document.pointer_mut(&item_pointer) else {
+            continue;
+        };
+        item.shift_remove("parameters");
+        for (method, listed) in views {
+            if let Some(Value::Object(operation)) = item.get_mut(&method) {
+                operation.insert("parameters".into(), Value::Array(listed));
+            }
+        }
+    }
+}
+
+/// The path of `/paths/{escaped path}`.
+fn item_pointer_path(pointer: &str) -> String {
+    pointer
+        .trim_start_matches("/paths/")
+        .replace("~1", "/")
+        .replace("~0", "~")
+}
+
+/// A parameter's `name` and `in`, through its `$ref`.
+fn parameter_key(document: &Value, parameter: &Value) -> Option<(String, String)> {
+    let parameter = resolve(document, parameter)?;
+    Some((
+        parameter.get("name")?.as_str()?.to_string(),
+        parameter.get("in")?.as_str()?.to_string(),
+    ))
+}
+
+/// The parameter as progenitor is shown it (see [`client_parameters`]).
+fn parameter_view(document: &Value, parameter: &Value, model: &Parameter) -> Value {
+    let raw = resolve(document, parameter).cloned().unwrap_or_default();
+    let location = match model.location {
+        ParameterLocation::Cookie => ParameterLocation::Header,
+        other => other,
+    };
+    let schema = raw.get("schema").or_else(|| {
+        raw.get("content")
+            .and_then(Value::as_object)
+            .and_then(|content| content.values().next())
+            .and_then(|media| media.get("schema"))
+    });
+    let schema = match (&model.value, schema) {
+        (ValueType::Named(_) | ValueType::Scalar(Scalar::Json), _) | (_, None) => {
+            serde_json::json!({"type": "string"})
+        }
+        (_, Some(schema)) => {
+            let mut schema = non_null(document, schema).0.clone();
+            if let Value::Object(object) = &mut schema
+                && !object.contains_key("$ref")
+            {
+                object.shift_remove("nullable");
+            }
+            schema
+        }
+    };
+    let mut view = serde_json::Map::new();
+    view.insert("name".into(), Value::String(model.name.clone()));
+    view.insert("in".into(), Value::String(location.as_str().into()));
+    view.insert("required".into(), Value::Bool(model.required));
+    if let Some(description) = &model.description {
+        view.insert("description".into(), Value::String(description.clone()));
+    }
+    view.insert("schema".into(), schema);
+    Value::Object(view)
 }
 
 /// Runs progenitor on the [`openapi_view`] of `spec`, which it consumes so
@@ -609,5 +760,50 @@ mod tests {
             json!({"type": "array", "example": {"minItems": 0}}),
             "examples are data, not schemas"
         );
+    }
+    #[test]
+    fn progenitor_sees_parameters_it_can_take_and_the_rest_as_text() {
+        let spec = crate::load::parse_spec(
+            std::path::Path::new("spec.yaml"),
+            br##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /things/{id}:
+    parameters:
+      - {name: id, in: path, required: true, style: label, schema: {type: integer}}
+    get:
+      operationId: get_thing
+      parameters:
+        - {name: session, in: cookie, schema: {type: string, nullable: true}}
+        - {name: filter, in: query, style: deepObject, schema: {$ref: "#/components/schemas/Filter"}}
+        - {name: take, in: query, schema: {type: integer}}
+      responses: {"200": {description: ok}}
+    delete:
+      operationId: delete_thing
+      responses: {"204": {description: gone}}
+components:
+  schemas:
+    Filter: {type: object, properties: {a: {type: string}}}
+"##,
+        )
+        .unwrap();
+        let model = crate::model::build_model(&spec).unwrap();
+        let mut view = progenitor_view(&spec.document);
+        client_parameters(&mut view, &model.operations);
+        let item = &view["paths"]["/things/{id}"];
+        assert!(item.get("parameters").is_none(), "{item}");
+        let id =
+            json!({"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}});
+        assert_eq!(
+            item["get"]["parameters"],
+            json!([
+                id,
+                {"name": "session", "in": "header", "required": false, "schema": {"type": "string"}},
+                {"name": "filter", "in": "query", "required": false, "schema": {"type": "string"}},
+                {"name": "take", "in": "query", "schema": {"type": "integer"}},
+            ])
+        );
+        assert_eq!(item["delete"]["parameters"], json!([id]));
     }
 }
