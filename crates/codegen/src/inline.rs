@@ -149,6 +149,17 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
             .pointer(&entry.pointers[0])
             .cloned()
             .expect("found above");
+        let mut schema = schema;
+        if entry.parameter
+            && let Value::Object(object) = &mut schema
+        {
+            object.shift_remove("nullable");
+            for keyword in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(branches)) = object.get_mut(keyword) {
+                    branches.retain(|branch| !parameters::only_null(&spec.document, branch));
+                }
+            }
+        }
         let target = pointer_join("/components/schemas", &entry.name);
         spec.source_map.alias(&target, &entry.pointers[0]);
         let reference = Value::Object(Map::from_iter([(
@@ -173,12 +184,6 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
                     .or_insert_with(|| Value::Object(Map::new()))
             })
             .and_then(Value::as_object_mut);
-        let mut schema = schema;
-        if entry.parameter
-            && let Value::Object(object) = &mut schema
-        {
-            object.shift_remove("nullable");
-        }
         if let Some(schemas) = schemas {
             schemas.insert(entry.name, schema);
         }
@@ -360,8 +365,9 @@ fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Optio
     })
 }
 
-/// The inline object schemas of parameters, named as progenitor names the
-/// types of inline parameters: `{operationId}-{name}`, and `-item` for the
+/// The inline object schemas of parameters (and those combining several
+/// schemas, `anyOf`/`allOf`), named as progenitor names the types of inline
+/// parameters: `{operationId}-{name}`, and `-item` for the
 /// objects of a list. A parameter of a path item takes the name of its
 /// first operation, one under `components/parameters` is `{key}-parameter`.
 /// Client and server share the type, and progenitor's builders cannot take
@@ -437,8 +443,10 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
             let (value, inner) = parameters::non_null(document, schema);
             let value_pointer = format!("{schema_pointer}{inner}");
             let origin = format!("the parameter at {pointer}");
-            match parameters::value_kind(document, value) {
-                Kind::Object if value.get("$ref").is_none() => moves.push(Move {
+            let kind = parameters::value_kind(document, value);
+            let structured = kind == Kind::Object || parameters::combines_several(document, value);
+            match kind {
+                _ if structured && value.get("$ref").is_none() => moves.push(Move {
                     pointers: vec![value_pointer],
                     name: name.clone(),
                     origin,

@@ -53,7 +53,7 @@ fn settings() -> progenitor::GenerationSettings {
 }
 
 /// The document progenitor is run on ([`progenitor_view`], with the
-/// parameters its builders take, [`client_parameters`]), typed.
+/// parameters its builders take, `client_parameters`), typed.
 pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<OpenAPI, Diagnostic> {
     let mut document = progenitor_view(&spec.document);
     client_parameters(&mut document, &model.operations);
@@ -75,26 +75,19 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<OpenAPI, Diag
 /// object's. `emit::client` then takes progenitor's writing of those
 /// parameters out of `send` and writes them itself.
 ///
-/// The parameters of such an operation are listed in full on the
-/// operation (a path item's own list is copied to each of its operations),
-/// so that each can be shown its own way.
+/// A scalar in the path or a header that may be `null` is shown without the
+/// `null` too ([`scalar_without_null`]). The parameters of such an
+/// operation are listed in full on the operation (a path item's own list is
+/// copied to each of its operations), so that each can be shown its own way.
 pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) {
-    let mut items: Vec<String> = Vec::new();
-    for operation in operations {
-        if operation
-            .parameters
-            .iter()
-            .all(Parameter::sent_by_progenitor)
-        {
-            continue;
-        }
-        let item = pointer_join("/paths", &operation.path);
-        if !items.contains(&item) {
-            items.push(item);
-        }
-    }
-    for item_pointer in items {
-        let Some(Value::Object(item)) = document.pointer(&item_pointer).cloned() else {
+    let Some(Value::Object(paths)) = document.get("paths") else {
+        return;
+    };
+    // Per path item, each operation's (method's) parameters as shown.
+    type Listed = Vec<(String, Vec<Value>)>;
+    let mut rewritten: Vec<(String, Listed)> = Vec::new();
+    for (path, item) in paths {
+        let Some(item) = item.as_object() else {
             continue;
         };
         let shared = item
@@ -102,20 +95,20 @@ pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) 
             .and_then(Value::as_array)
             .cloned()
             .unwrap_or_default();
+        let mut changed = false;
         let mut views = Vec::new();
-        for (method, operation) in &item {
+        for (method, operation) in item {
             let Some(model) = operations.iter().find(|model| {
-                model.path == item_pointer_path(&item_pointer)
-                    && model.method.as_str().eq_ignore_ascii_case(method)
+                model.path == *path && model.method.as_str().eq_ignore_ascii_case(method)
             }) else {
                 continue;
             };
-            let mut listed: Vec<Value> = Vec::new();
             let own = operation
                 .get("parameters")
                 .and_then(Value::as_array)
                 .cloned()
                 .unwrap_or_default();
+            let mut listed: Vec<Value> = Vec::new();
             for parameter in shared.iter().chain(&own) {
                 let key = parameter_key(document, parameter);
                 listed.retain(|seen| parameter_key(document, seen) != key);
@@ -124,22 +117,27 @@ pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) 
             let listed: Vec<Value> = listed
                 .into_iter()
                 .map(|parameter| {
-                    let Some((name, location)) = parameter_key(document, &parameter) else {
-                        return parameter;
-                    };
-                    let found = model.parameters.iter().find(|candidate| {
-                        candidate.name == name && candidate.location.as_str() == location
-                    });
-                    match found {
-                        Some(found) if !found.sent_by_progenitor() => {
-                            parameter_view(document, &parameter, found)
+                    let view = parameter_key(document, &parameter).and_then(|(name, location)| {
+                        let found = model.parameters.iter().find(|candidate| {
+                            candidate.name == name && candidate.location.as_str() == location
+                        })?;
+                        if !found.sent_by_progenitor() {
+                            Some(parameter_view(document, &parameter, found))
+                        } else {
+                            scalar_without_null(document, &parameter, found)
                         }
-                        _ => parameter,
-                    }
+                    });
+                    changed |= view.is_some();
+                    view.unwrap_or(parameter)
                 })
                 .collect();
             views.push((method.clone(), listed));
         }
+        if changed {
+            rewritten.push((pointer_join("/paths", path), views));
+        }
+    }
+    for (item_pointer, views) in rewritten {
         let Some(Value::Object(item)) = document.pointer_mut(&item_pointer) else {
             continue;
         };
@@ -152,12 +150,30 @@ pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) 
     }
 }
 
-/// The path of `/paths/{escaped path}`.
-fn item_pointer_path(pointer: &str) -> String {
-    pointer
-        .trim_start_matches("/paths/")
-        .replace("~1", "/")
-        .replace("~0", "~")
+/// A scalar in the path or a header whose schema allows `null`, which
+/// typify types as an `Option` that progenitor's builders write with
+/// `to_string` (it has none): shown without the `null`, which a parameter
+/// says by its absence. `None` for every other parameter.
+fn scalar_without_null(document: &Value, parameter: &Value, model: &Parameter) -> Option<Value> {
+    if !matches!(
+        model.location,
+        ParameterLocation::Path | ParameterLocation::Header
+    ) {
+        return None;
+    }
+    let mut raw = resolve(document, parameter)?.clone();
+    let schema = raw.get("schema")?;
+    let (inner, unwrapped) = non_null(document, schema);
+    let nullable = inner.get("nullable") == Some(&Value::Bool(true));
+    if unwrapped.is_empty() && !nullable {
+        return None;
+    }
+    let mut inner = inner.clone();
+    if let Value::Object(object) = &mut inner {
+        object.shift_remove("nullable");
+    }
+    raw.insert("schema".into(), inner);
+    Some(Value::Object(raw))
 }
 
 /// A parameter's `name` and `in`, through its `$ref`.

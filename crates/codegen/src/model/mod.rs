@@ -165,9 +165,18 @@ pub struct Parameter {
 impl Parameter {
     /// Whether progenitor's client writes the parameter exactly as the spec
     /// says: a scalar in the path or a header (`simple`), or a scalar or a
-    /// list of scalars in the query (`form`, exploded). The client crate
-    /// writes every other parameter itself (`emit::client`).
+    /// list of scalars in the query (`form`, exploded), of a type that is not
+    /// an object or a combination of schemas. The client crate writes every
+    /// other parameter itself (`emit::client`).
     pub fn sent_by_progenitor(&self) -> bool {
+        // Objects and combinations are typed by name, which progenitor's
+        // builders cannot take (`model::parameters::combines_several`).
+        if matches!(
+            self.value,
+            ValueType::Named(_) | ValueType::Scalar(Scalar::Json)
+        ) {
+            return false;
+        }
         let scalar = matches!(&self.shape, ParameterShape::Scalar(kind) if *kind != Scalar::Json);
         let list = matches!(&self.shape, ParameterShape::List(kind) if *kind != Scalar::Json);
         match self.location {

@@ -308,7 +308,7 @@ fn item_scalar(kind: Kind) -> Scalar {
 
 /// Whether `schema` allows only `null`: `{type: "null"}` (3.1, before
 /// lowering), `{enum: [null]}`, or a bare `{nullable: true}`.
-fn only_null(document: &Value, schema: &Value) -> bool {
+pub(crate) fn only_null(document: &Value, schema: &Value) -> bool {
     let Some(schema) = resolve(document, schema) else {
         return false;
     };
@@ -358,6 +358,33 @@ pub(crate) fn non_null<'a>(document: &Value, schema: &'a Value) -> (&'a Value, S
         schema = branch;
     }
     (schema, pointer)
+}
+
+/// Whether the value `schema` describes combines several schemas (`anyOf`,
+/// `allOf`, beyond adding `null` to one): typify may type it as a struct
+/// of the parts, which progenitor's builders cannot take, so it is given a
+/// name and the client sets it itself, as an object.
+pub(crate) fn combines_several(document: &Value, schema: &Value) -> bool {
+    let mut schema = schema;
+    for _ in 0..8 {
+        schema = non_null(document, schema).0;
+        match schema.get("$ref").and_then(Value::as_str) {
+            Some(reference) => match reference
+                .strip_prefix('#')
+                .and_then(|pointer| document.pointer(pointer))
+            {
+                Some(target) => schema = target,
+                None => return false,
+            },
+            None => break,
+        }
+    }
+    ["anyOf", "allOf"].iter().any(|keyword| {
+        schema
+            .get(*keyword)
+            .and_then(Value::as_array)
+            .is_some_and(|parts| parts.len() > 1)
+    })
 }
 
 /// The schema `schema` is or refers to (a local `$ref`, followed).
@@ -462,7 +489,12 @@ fn value_type(document: &Value, kind: &Kind, schema: Option<&Value>) -> ValueTyp
             .and_then(schema_name)
             .map(str::to_string)
     };
+    let structured = schema.is_some_and(|schema| combines_several(document, schema));
     match kind {
+        Kind::Scalar(_) | Kind::List(_) if structured => match named(schema) {
+            Some(name) => ValueType::Named(name),
+            None => ValueType::Scalar(Scalar::Json),
+        },
         Kind::Scalar(scalar) => ValueType::Scalar(*scalar),
         Kind::List(Scalar::Json) => {
             let list = schema.map(|schema| non_null(document, schema).0);
@@ -584,6 +616,24 @@ mod tests {
                 properties: vec![],
                 others: Some(Scalar::Boolean)
             })
+        );
+    }
+    #[test]
+    fn combinations_are_told_from_null_wrappers() {
+        let document = json!({"components": {"schemas": {
+            "Both": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+        }}});
+        let combines = |schema: Value| combines_several(&document, &schema);
+        assert!(combines(json!({"$ref": "#/components/schemas/Both"})));
+        assert!(combines(
+            json!({"allOf": [{"type": "object"}, {"required": ["a"]}]})
+        ));
+        assert!(!combines(
+            json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
+        ));
+        assert!(
+            !combines(json!({"oneOf": [{"type": "integer"}, {"type": "string"}]})),
+            "typify types a `oneOf` as an enum, which progenitor takes"
         );
     }
 }
