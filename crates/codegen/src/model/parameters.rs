@@ -131,7 +131,8 @@ pub(super) fn build_parameters(
             }
         };
         let check = match schema {
-            Some(schema) if encoding != Some(false) => {
+            // Text in another media type is checked only as the text it is.
+            Some(schema) if encoding != Some(false) || kind == Kind::Scalar(Scalar::String) => {
                 validation::compile_inline(spec, schema, &schema_pointer)?
             }
             _ => validation::Check::Any,

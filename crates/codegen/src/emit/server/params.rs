@@ -1,11 +1,13 @@
-//! Parameters: their Rust types, the struct that carries an operation's query
-//! and header parameters to the trait method, the code that reads them, and
-//! the checks of their schemas.
+//! Parameters: their Rust types, the struct that carries an operation's
+//! query, header and cookie parameters to the trait method, the code that
+//! reads them (in their style, with `runtime::params`), and the checks of
+//! their schemas.
 //!
 //! Path parameters are arguments of the trait method, in path order (an
-//! operation has few, and they name the resource). Query and header
+//! operation has few, and they name the resource). Query, header and cookie
 //! parameters travel together in one `{Operation}Params` struct, since a list
-//! operation may have a dozen of them.
+//! operation may have a dozen of them. An object's type is the types crate's,
+//! named after the operation where the spec wrote it in place.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
