@@ -1,6 +1,7 @@
 //! Names for inline body schemas: a request or response body whose schema is
 //! written in place (not a `$ref`) is moved under `components/schemas` with a
-//! name derived from its operation, and the body refers to it.
+//! name derived from its operation, and the body refers to it. So is the
+//! schema of an object-valued parameter (`{operationId}-{name}`).
 //!
 //! Client and server must agree on one Rust type per body; a named schema is
 //! how the rest of the pipeline guarantees that, so giving inline schemas a
@@ -17,6 +18,8 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
+use crate::model::Scalar;
+use crate::model::parameters::{self, Kind};
 use crate::naming;
 
 /// Media types whose bodies are typed by their schema; other media types
@@ -105,6 +108,9 @@ struct Move {
     name: String,
     /// What the name was derived from, for messages.
     origin: String,
+    /// A parameter's value: `null` is how a parameter is absent, not a
+    /// value its type needs (`nullable` is dropped).
+    parameter: bool,
 }
 
 /// Moves every inline body schema under `components/schemas`.
@@ -143,6 +149,17 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
             .pointer(&entry.pointers[0])
             .cloned()
             .expect("found above");
+        let mut schema = schema;
+        if entry.parameter
+            && let Value::Object(object) = &mut schema
+        {
+            object.shift_remove("nullable");
+            for keyword in ["anyOf", "oneOf"] {
+                if let Some(Value::Array(branches)) = object.get_mut(keyword) {
+                    branches.retain(|branch| !parameters::only_null(&spec.document, branch));
+                }
+            }
+        }
         let target = pointer_join("/components/schemas", &entry.name);
         spec.source_map.alias(&target, &entry.pointers[0]);
         let reference = Value::Object(Map::from_iter([(
@@ -234,6 +251,7 @@ fn any_value_where_no_schema(spec: &mut LoadedSpec) {
 
 fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
     let mut moves = Vec::new();
+    parameter_moves(spec, &mut moves);
     let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
         return moves;
     };
@@ -343,7 +361,117 @@ fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Optio
         pointers,
         name,
         origin,
+        parameter: false,
     })
+}
+
+/// The inline object schemas of parameters (and those combining several
+/// schemas, `anyOf`/`allOf`), named as progenitor names the types of inline
+/// parameters: `{operationId}-{name}`, and `-item` for the
+/// objects of a list. A parameter of a path item takes the name of its
+/// first operation, one under `components/parameters` is `{key}-parameter`.
+/// Client and server share the type, and progenitor's builders cannot take
+/// objects (the client crate sets them itself, `emit::client`).
+fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
+    let document = &spec.document;
+    let mut lists: Vec<(String, String)> = Vec::new();
+    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
+        for (path, item) in paths {
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            let item_pointer = pointer_join("/paths", path);
+            let mut first = None;
+            for method in METHODS {
+                let Some(id) = item
+                    .get(*method)
+                    .and_then(|operation| operation.get("operationId"))
+                    .and_then(Value::as_str)
+                else {
+                    continue;
+                };
+                first.get_or_insert(id);
+                let operation_pointer = pointer_join(&item_pointer, method);
+                lists.push((
+                    pointer_join(&operation_pointer, "parameters"),
+                    format!("{id}-"),
+                ));
+            }
+            if let Some(id) = first {
+                lists.push((pointer_join(&item_pointer, "parameters"), format!("{id}-")));
+            }
+        }
+    }
+    let mut parameters: Vec<(String, String)> = Vec::new();
+    for (list, prefix) in lists {
+        if let Some(Value::Array(entries)) = document.pointer(&list) {
+            for (index, entry) in entries.iter().enumerate() {
+                if let Some(name) = entry.get("name").and_then(Value::as_str) {
+                    parameters.push((
+                        pointer_join(&list, &index.to_string()),
+                        format!("{prefix}{name}"),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(entries)) = document.pointer("/components/parameters") {
+        for key in entries.keys() {
+            parameters.push((
+                pointer_join("/components/parameters", key),
+                format!("{key}-parameter"),
+            ));
+        }
+    }
+    for (pointer, name) in parameters {
+        let Some(parameter) = document.pointer(&pointer) else {
+            continue;
+        };
+        let mut schemas = vec![pointer_join(&pointer, "schema")];
+        if let Some(Value::Object(content)) = parameter.get("content") {
+            schemas.extend(content.keys().map(|media_type| {
+                pointer_join(
+                    &pointer_join(&pointer_join(&pointer, "content"), media_type),
+                    "schema",
+                )
+            }));
+        }
+        for schema_pointer in schemas {
+            let Some(schema) = document.pointer(&schema_pointer) else {
+                continue;
+            };
+            let (value, inner) = parameters::non_null(document, schema);
+            let value_pointer = format!("{schema_pointer}{inner}");
+            let origin = format!("the parameter at {pointer}");
+            let kind = parameters::value_kind(document, value);
+            let structured = kind == Kind::Object || parameters::combines_several(document, value);
+            match kind {
+                _ if structured && value.get("$ref").is_none() => moves.push(Move {
+                    pointers: vec![value_pointer],
+                    name: name.clone(),
+                    origin,
+                    parameter: true,
+                }),
+                Kind::List(Scalar::Json) => {
+                    let Some(items) = value.get("items") else {
+                        continue;
+                    };
+                    let (items, inner) = parameters::non_null(document, items);
+                    if items.get("$ref").is_none()
+                        && parameters::value_kind(document, items) == Kind::Object
+                    {
+                        moves.push(Move {
+                            pointers: vec![format!("{value_pointer}/items{inner}")],
+                            name: format!("{name}-item"),
+                            origin,
+                            parameter: true,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -439,5 +567,61 @@ components:
         let error = name_inline_schemas(&mut spec).unwrap_err().to_string();
         assert!(error.starts_with("spec.yaml:11:"), "{error}");
         assert!(error.contains("`CreateThingBody`"), "{error}");
+    }
+    #[test]
+    fn object_valued_parameters_get_names_from_their_operation() {
+        let mut spec = spec(
+            r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /things:
+    parameters:
+      - {name: shared, in: query, schema: {type: object, properties: {a: {type: string}}}}
+    get:
+      operationId: list_things
+      parameters:
+        - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {a: {type: string}}}}
+        - name: labels
+          in: query
+          schema: {anyOf: [{type: object, additionalProperties: {type: string}}, {nullable: true}]}
+        - {name: order, in: query, schema: {type: array, items: {type: object}}}
+        - {name: plain, in: query, schema: {type: array, items: {type: string}}}
+        - $ref: "#/components/parameters/Page"
+      responses: {"200": {description: ok}}
+components:
+  parameters:
+    Page: {name: page, in: query, content: {application/json: {schema: {type: object}}}}
+"##,
+        );
+        name_inline_schemas(&mut spec).unwrap();
+        let document = &spec.document;
+        let reference = |pointer: &str| document.pointer(pointer).and_then(Value::as_str);
+        let parameters = "/paths/~1things/get/parameters";
+        assert_eq!(
+            reference(&format!("{parameters}/0/schema/$ref")),
+            Some("#/components/schemas/list_things-filter")
+        );
+        assert_eq!(
+            reference(&format!("{parameters}/1/schema/anyOf/0/$ref")),
+            Some("#/components/schemas/list_things-labels"),
+            "the null beside the map stays where it is"
+        );
+        assert_eq!(
+            reference(&format!("{parameters}/2/schema/items/$ref")),
+            Some("#/components/schemas/list_things-order-item")
+        );
+        assert_eq!(
+            document.pointer(&format!("{parameters}/3/schema/items")),
+            Some(&serde_json::json!({"type": "string"}))
+        );
+        assert_eq!(
+            reference("/paths/~1things/parameters/0/schema/$ref"),
+            Some("#/components/schemas/list_things-shared")
+        );
+        assert_eq!(
+            reference("/components/parameters/Page/content/application~1json/schema/$ref"),
+            Some("#/components/schemas/Page-parameter")
+        );
     }
 }

@@ -72,7 +72,8 @@ pub fn generate_with(
         model.crates = emit::CrateNames::with_prefix(prefix);
     }
     let mut types_rewrite = emit::types::TypesRewrite::of(&model);
-    let openapi = emit::progenitor::openapi_view(&spec)?;
+    let writes_parameters = emit::client::writes_parameters(&model);
+    let openapi = emit::progenitor::openapi_view(&spec, &model)?;
     // From here on, the spec serves for its path only, and the model's
     // typed document is no longer read: neither should add to the peak,
     // which comes with progenitor's output.
@@ -139,7 +140,7 @@ pub fn generate_with(
         ),
         (
             &names.client,
-            emit::manifest::client_manifest(names, &model.title, dependencies),
+            emit::manifest::client_manifest(names, &model.title, dependencies, writes_parameters),
             client,
         ),
         (

@@ -1,12 +1,19 @@
-//! Reading parameters: the path, the query and headers, each read as its
-//! schema's type, checked against its rules and typed.
+//! Reading parameters: the path, the query, headers and cookies, each read
+//! as its schema's type in the style the spec gives it, checked against its
+//! rules and typed.
 //!
 //! A parameter's text is first read as JSON of the declared [`Shape`] (so
-//! `take=10` is the number 10 and `ids=a&ids=b` the list `["a", "b"]`), then
-//! checked by the same generated rule checks as bodies, with its place given
-//! as `in` and `name`, and finally deserialized into the Rust type of the
-//! handler's binding. Every broken parameter of a request is reported in one
-//! 400, never only the first.
+//! `take=10` is the number 10, `ids=a&ids=b` or `ids=a,b` the list
+//! `["a", "b"]`, `filter[name]=x` the object `{"name": "x"}`), then checked
+//! by the same generated rule checks as bodies, with its place given as `in`
+//! and `name`, and finally deserialized into the Rust type of the handler's
+//! binding. Every broken parameter of a request is reported in one 400,
+//! never only the first.
+//!
+//! Lists and objects are split on their delimiters before their pieces are
+//! percent-decoded, so an item may hold an encoded delimiter (`a%2Cb,c` is
+//! `["a,b", "c"]`). For the path that needs the path as it came
+//! ([`Parameters::with_raw_path`]): axum's path parameters are decoded.
 
 use std::borrow::Cow;
 
@@ -17,24 +24,68 @@ use serde::de::DeserializeOwned;
 
 use crate::checks::{Location, Violations, describe};
 use crate::errors::parameters_rejected;
-use crate::json::Value;
+use crate::json::{Object, Value};
 
-/// The scalar types a parameter's text is read as.
+/// Any JSON value: the type of a parameter whose schema names no type of the
+/// types crate.
+pub type Json = serde_json::Value;
+
+/// How one piece of text (a value, an item, an entry's value) is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scalar {
     String,
     Integer,
     Number,
     Boolean,
+    /// JSON text.
+    Json,
 }
 
 /// What a parameter's text is read as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
     Scalar(Scalar),
-    /// A list: every `name=value` pair of the query (`style: form`,
-    /// `explode: true`).
+    /// A list, its items written as the [`Style`] says.
     List(Scalar),
+    /// An object, its entries written as the [`Style`] says.
+    Object(&'static Entries),
+}
+
+/// The entries an object-valued parameter takes, and how each is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Entries {
+    /// Declared properties and how each is read.
+    pub properties: &'static [(&'static str, Scalar)],
+    /// How other entries are read; `None` when an exploded `form` object
+    /// takes only its declared properties. Other styles give every entry to
+    /// the object, and one it does not declare is read as text (for the
+    /// checks to refuse, if the schema says so).
+    pub others: Option<Scalar>,
+    /// Query (or cookie) names of the operation's other parameters, which an
+    /// exploded `form` object taking other entries leaves alone (with their
+    /// `name[..]` keys).
+    pub except: &'static [&'static str],
+}
+
+/// OpenAPI's `style`, with `explode` where it matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// `name=value`; lists repeated (`explode`) or `name=a,b`; objects as
+    /// their own pairs (`explode`) or `name=k,v,..` (query, cookie).
+    Form { explode: bool },
+    /// `name=a%20b`; objects `name=k%20v` (query).
+    SpaceDelimited,
+    /// `name=a|b`; objects `name=k|v` (query).
+    PipeDelimited,
+    /// `name[k]=v` (query).
+    DeepObject,
+    /// `a,b`; objects `k,v,..` or, exploded, `k=v,..` (path, header).
+    Simple { explode: bool },
+    /// `.a,b` or, exploded, `.a.b`; objects `.k,v` or `.k=v.k2=v2` (path).
+    Label { explode: bool },
+    /// `;name=a,b` or, exploded, `;name=a;name=b`; objects `;name=k,v` or
+    /// `;k=v;k2=v2` (path).
+    Matrix { explode: bool },
 }
 
 /// Where a parameter travels (OpenAPI's `in`).
@@ -43,6 +94,7 @@ pub enum In {
     Path,
     Query,
     Header,
+    Cookie,
 }
 
 impl In {
@@ -51,6 +103,15 @@ impl In {
             In::Path => "path",
             In::Query => "query",
             In::Header => "header",
+            In::Cookie => "cookie",
+        }
+    }
+
+    /// The style of a parameter that names none.
+    pub fn default_style(self) -> Style {
+        match self {
+            In::Path | In::Header => Style::Simple { explode: false },
+            In::Query | In::Cookie => Style::Form { explode: true },
         }
     }
 }
@@ -62,8 +123,13 @@ pub type Check = fn(&Value<'_>, &Location, &mut Violations);
 /// collected and answered together by [`Parameters::finish`].
 pub struct Parameters<'r> {
     path: Option<&'r RawPathParams>,
-    query: Vec<(Cow<'r, str>, Cow<'r, str>)>,
+    /// The request's path as it came and the route's template.
+    raw_path: Option<(&'r str, &'static str)>,
+    /// The query's pairs as they came, not yet decoded.
+    query: Vec<(&'r str, &'r str)>,
     headers: &'r HeaderMap,
+    /// The cookies' pairs as they came, once a cookie is read.
+    cookies: Option<Vec<(&'r str, &'r str)>>,
     violations: Violations,
 }
 
@@ -72,7 +138,15 @@ impl Shape {
     pub const INTEGER: Shape = Shape::Scalar(Scalar::Integer);
     pub const NUMBER: Shape = Shape::Scalar(Scalar::Number);
     pub const BOOLEAN: Shape = Shape::Scalar(Scalar::Boolean);
+    pub const JSON: Shape = Shape::Scalar(Scalar::Json);
 }
+
+/// What a parameter gave: nothing, or its value as JSON (`Err` once its
+/// faults are recorded).
+type Read<'r> = Result<Option<Value<'r>>, ()>;
+
+/// An object's entries as found, each a name and the text of its value.
+type Pairs<'r> = Vec<(Cow<'r, str>, Cow<'r, str>)>;
 
 impl<'r> Parameters<'r> {
     /// The parameters of a request with these path parameters (percent-decoded
@@ -83,64 +157,168 @@ impl<'r> Parameters<'r> {
         headers: &'r HeaderMap,
     ) -> Self {
         let query = query
-            .map(|query| form_urlencoded::parse(query.as_bytes()).collect())
+            .map(|query| {
+                query
+                    .split('&')
+                    .filter(|pair| !pair.is_empty())
+                    .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
+                    .collect()
+            })
             .unwrap_or_default();
         Self {
             path,
+            raw_path: None,
             query,
             headers,
+            cookies: None,
             violations: Violations::new(),
         }
     }
 
-    /// Path parameter `name` (always required).
+    /// Gives the request's path as it came (`request.uri().path()`) and the
+    /// template of the route it matched (`/items/{id}`), from which the path
+    /// parameters that are lists, objects, or in the `label` or `matrix`
+    /// style are read: their text must be split before it is decoded.
+    pub fn with_raw_path(mut self, path: &'r str, template: &'static str) -> Self {
+        self.raw_path = Some((path, template));
+        self
+    }
+
+    /// Path parameter `name` (always required), in the `simple` style.
     pub fn path<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Path, name, shape, true, check)
+        self.get(In::Path, name, In::Path.default_style(), shape, true, check)
     }
 
-    /// Optional query parameter `name`: `Option<_>`, or a `Vec` for a list.
+    /// Optional query parameter `name` (`form`, exploded): `Option<_>`, or a
+    /// `Vec` for a list.
     pub fn query<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Query, name, shape, false, check)
+        self.get(
+            In::Query,
+            name,
+            In::Query.default_style(),
+            shape,
+            false,
+            check,
+        )
     }
 
-    /// Required query parameter `name`.
+    /// Required query parameter `name` (`form`, exploded).
     pub fn required_query<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Query, name, shape, true, check)
+        self.get(
+            In::Query,
+            name,
+            In::Query.default_style(),
+            shape,
+            true,
+            check,
+        )
     }
 
-    /// Optional header `name` (in any case).
+    /// Optional header `name` (in any case), in the `simple` style.
     pub fn header<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Header, name, shape, false, check)
+        self.get(
+            In::Header,
+            name,
+            In::Header.default_style(),
+            shape,
+            false,
+            check,
+        )
     }
 
-    /// Required header `name` (in any case).
+    /// Required header `name` (in any case), in the `simple` style.
     pub fn required_header<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Header, name, shape, true, check)
+        self.get(
+            In::Header,
+            name,
+            In::Header.default_style(),
+            shape,
+            true,
+            check,
+        )
+    }
+
+    /// Optional cookie `name` (`form`, exploded).
+    pub fn cookie<T: DeserializeOwned + Default>(
+        &mut self,
+        name: &'static str,
+        shape: Shape,
+        check: Option<Check>,
+    ) -> T {
+        self.get(
+            In::Cookie,
+            name,
+            In::Cookie.default_style(),
+            shape,
+            false,
+            check,
+        )
+    }
+
+    /// Required cookie `name` (`form`, exploded).
+    pub fn required_cookie<T: DeserializeOwned + Default>(
+        &mut self,
+        name: &'static str,
+        shape: Shape,
+        check: Option<Check>,
+    ) -> T {
+        self.get(
+            In::Cookie,
+            name,
+            In::Cookie.default_style(),
+            shape,
+            true,
+            check,
+        )
+    }
+
+    /// Optional parameter `name` in `location`, written in `style`.
+    pub fn styled<T: DeserializeOwned + Default>(
+        &mut self,
+        location: In,
+        name: &'static str,
+        style: Style,
+        shape: Shape,
+        check: Option<Check>,
+    ) -> T {
+        self.get(location, name, style, shape, false, check)
+    }
+
+    /// Required parameter `name` in `location`, written in `style`.
+    pub fn required_styled<T: DeserializeOwned + Default>(
+        &mut self,
+        location: In,
+        name: &'static str,
+        style: Style,
+        shape: Shape,
+        check: Option<Check>,
+    ) -> T {
+        self.get(location, name, style, shape, true, check)
     }
 
     /// The 400 listing every broken parameter, if any was.
@@ -161,63 +339,63 @@ impl<'r> Parameters<'r> {
         &mut self,
         location: In,
         name: &'static str,
+        style: Style,
         shape: Shape,
         required: bool,
         check: Option<Check>,
     ) -> T {
-        let out = &mut self.violations;
+        if location == In::Cookie && self.cookies.is_none() {
+            self.cookies = Some(cookie_pairs(self.headers));
+        }
         let at = Location::Parameter(location.as_str(), name);
-        let texts = Self::texts(self.path, &self.query, self.headers, location, name);
-        if texts.is_empty() {
-            if required {
-                out.add(&at, "required", format!("{} is required", describe(&at)));
+        let path_text = match location {
+            In::Path => self.path_text(name, style, shape),
+            _ => None,
+        };
+        let violations = &mut self.violations;
+        let read = match location {
+            In::Query => read_pairs(&self.query, true, name, style, shape, &at, violations),
+            In::Cookie => read_pairs(
+                self.cookies.as_deref().unwrap_or_default(),
+                false,
+                name,
+                style,
+                shape,
+                &at,
+                violations,
+            ),
+            In::Header => read_header(self.headers, name, shape, style, &at, violations),
+            In::Path => match path_text {
+                None => Ok(None),
+                Some(text) => read_path(text, name, style, shape, &at, violations),
+            },
+        };
+        let value = match read {
+            Err(()) => return T::default(),
+            Ok(Some(value)) => value,
+            Ok(None) if required => {
+                violations.add(&at, "required", format!("{} is required", describe(&at)));
                 return T::default();
             }
-            let absent = match shape {
-                Shape::List(_) => Value::Array(Vec::new()),
-                Shape::Scalar(_) => Value::Null,
-            };
-            return absent.deserialize_into().unwrap_or_default();
-        }
-        let value = match shape {
-            // A repeated scalar is read by its first occurrence, as axum's
-            // `Query` and most servers do.
-            Shape::Scalar(scalar) => match read_scalar(&texts[0], scalar) {
-                Some(value) => value,
-                None => {
-                    wrong_kind(&at, scalar, out);
-                    return T::default();
-                }
-            },
-            Shape::List(scalar) => {
-                let mut items = Vec::with_capacity(texts.len());
-                let mut broken = false;
-                for (position, text) in texts.iter().enumerate() {
-                    match read_scalar(text, scalar) {
-                        Some(value) => items.push(value),
-                        None => {
-                            wrong_kind(&at.item(position), scalar, out);
-                            broken = true;
-                        }
-                    }
-                }
-                if broken {
-                    return T::default();
-                }
-                Value::Array(items)
+            Ok(None) => {
+                let absent = match shape {
+                    Shape::List(_) => Value::Array(Vec::new()),
+                    Shape::Scalar(_) | Shape::Object(_) => Value::Null,
+                };
+                return absent.deserialize_into().unwrap_or_default();
             }
         };
         if let Some(check) = check {
-            let before = out.len();
-            check(&value, &at, out);
-            if out.len() > before {
+            let before = violations.len();
+            check(&value, &at, violations);
+            if violations.len() > before {
                 return T::default();
             }
         }
         value.deserialize_into().unwrap_or_else(|| {
             // The shape and the binding's type come from one schema; what
             // still fails (an integer beyond `i64`) is the client's to fix.
-            out.add(
+            violations.add(
                 &at,
                 "type",
                 format!("{} is out of range for its type", describe(&at)),
@@ -226,37 +404,447 @@ impl<'r> Parameters<'r> {
         })
     }
 
-    /// Every text given for the parameter, in order.
-    fn texts(
-        path: Option<&'r RawPathParams>,
-        query: &[(Cow<'r, str>, Cow<'r, str>)],
-        headers: &'r HeaderMap,
-        location: In,
-        name: &str,
-    ) -> Vec<Cow<'r, str>> {
-        match location {
-            In::Path => path
-                .and_then(|path| path.iter().find(|(key, _)| *key == name))
-                .map(|(_, value)| vec![Cow::Owned(value.to_string())])
-                .unwrap_or_default(),
-            In::Query => query
-                .iter()
-                .filter(|(key, _)| key == name)
-                .map(|(_, value)| value.clone())
-                .collect(),
-            In::Header => headers
-                .get_all(name)
-                .iter()
-                .filter_map(|value| value.to_str().ok())
-                .map(Cow::Borrowed)
-                .collect(),
+    /// The text of path parameter `name`: as it came when the style splits
+    /// it and the route's template is known, else as axum decoded it.
+    fn path_text(&self, name: &str, style: Style, shape: Shape) -> Option<PathText<'r>> {
+        let splits = !matches!((style, shape), (Style::Simple { .. }, Shape::Scalar(_)));
+        if splits && let Some((path, template)) = self.raw_path {
+            return raw_segment(path, template, name).map(PathText::Raw);
+        }
+        self.path
+            .and_then(|path| path.iter().find(|(key, _)| *key == name))
+            .map(|(_, value)| PathText::Decoded(Cow::Owned(value.to_string())))
+    }
+}
+
+/// The 400 for required parameter `name`, for a handler that found it
+/// unread after [`Parameters::finish`] (which answers that first).
+pub fn unread(location: In, name: &'static str) -> Response {
+    let at = Location::Parameter(location.as_str(), name);
+    let mut violations = Violations::new();
+    violations.add(&at, "required", format!("{} is required", describe(&at)));
+    parameters_rejected(violations)
+}
+
+/// A path parameter's text, as it came or decoded by axum.
+enum PathText<'r> {
+    Raw(&'r str),
+    Decoded(Cow<'r, str>),
+}
+
+/// The segment of `path` where `template` has `{name}` (with any literal
+/// text around it in that segment), counted from the end, so a prefix the
+/// router is mounted under does not matter.
+fn raw_segment<'r>(path: &'r str, template: &str, name: &str) -> Option<&'r str> {
+    let placeholder = format!("{{{name}}}");
+    let from_end = template
+        .split('/')
+        .rev()
+        .position(|segment| segment.contains(&placeholder))?;
+    let template_segment = template.split('/').rev().nth(from_end)?;
+    let segment = path.split('/').rev().nth(from_end)?;
+    let (before, after) = template_segment.split_once(&placeholder)?;
+    segment.strip_prefix(before)?.strip_suffix(after)
+}
+
+/// Every cookie of the request's `Cookie` headers, as `(name, value)`.
+fn cookie_pairs(headers: &HeaderMap) -> Vec<(&str, &str)> {
+    headers
+        .get_all(axum::http::header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|line| line.split(';'))
+        .filter_map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            let name = name.trim();
+            (!name.is_empty()).then_some((name, value.trim()))
+        })
+        .collect()
+}
+
+/// Percent-decodes `text`; `+` is a space where `plus_is_space` (a query).
+fn decode(text: &str, plus_is_space: bool) -> Cow<'_, str> {
+    if !(text.contains('%') || plus_is_space && text.contains('+')) {
+        return Cow::Borrowed(text);
+    }
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        let escaped = (byte == b'%')
+            .then(|| bytes.get(index + 1..index + 3))
+            .flatten()
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(value) => {
+                decoded.push(value);
+                index += 3;
+            }
+            None => {
+                decoded.push(if plus_is_space && byte == b'+' {
+                    b' '
+                } else {
+                    byte
+                });
+                index += 1;
+            }
+        }
+    }
+    Cow::Owned(String::from_utf8_lossy(&decoded).into_owned())
+}
+
+/// Reads a parameter from name-value pairs: the query (`form_encoded`:
+/// `+` is a space) or the cookies.
+fn read_pairs<'r>(
+    pairs: &[(&'r str, &'r str)],
+    form_encoded: bool,
+    name: &str,
+    style: Style,
+    shape: Shape,
+    at: &Location,
+    out: &mut Violations,
+) -> Read<'r> {
+    let decode = |text: &'r str| decode(text, form_encoded);
+    let named = || {
+        pairs
+            .iter()
+            .filter(move |(key, _)| decode(key) == name)
+            .map(|(_, value)| *value)
+    };
+    let delimiter = match style {
+        Style::Form { explode: false } => Some(","),
+        Style::SpaceDelimited => Some("%20"),
+        Style::PipeDelimited => Some("|"),
+        _ => None,
+    };
+    match shape {
+        // A repeated scalar is read by its first occurrence, as axum's
+        // `Query` and most servers do.
+        Shape::Scalar(scalar) => match named().next() {
+            None => Ok(None),
+            Some(text) => read_scalar(decode(text), scalar, at, out).map(Some),
+        },
+        Shape::List(scalar) => {
+            let texts: Vec<Cow<'r, str>> = match delimiter {
+                None => named().map(decode).collect(),
+                Some(delimiter) => match named().next() {
+                    None => return Ok(None),
+                    Some(text) => split(text, delimiter).map(decode).collect(),
+                },
+            };
+            if texts.is_empty() {
+                return Ok(None);
+            }
+            read_items(texts, scalar, at, out).map(Some)
+        }
+        Shape::Object(entries) => {
+            let found: Pairs<'r> = match (style, delimiter) {
+                (_, Some(delimiter)) => match named().next() {
+                    None => return Ok(None),
+                    Some(text) => alternating(split(text, delimiter).map(decode), at, out)?,
+                },
+                (Style::DeepObject, None) => pairs
+                    .iter()
+                    .filter_map(|(key, value)| {
+                        let key = decode(key);
+                        let inner = key
+                            .strip_prefix(name)?
+                            .strip_prefix('[')?
+                            .strip_suffix(']')?;
+                        Some((Cow::Owned(inner.to_string()), decode(value)))
+                    })
+                    .collect(),
+                _ => pairs
+                    .iter()
+                    .map(|(key, value)| (decode(key), *value))
+                    .filter(|(key, _)| {
+                        entries
+                            .properties
+                            .iter()
+                            .any(|(property, _)| property == key)
+                            || (entries.others.is_some() && !excepted(entries.except, key))
+                    })
+                    .map(|(key, value)| (key, decode(value)))
+                    .collect(),
+            };
+            if found.is_empty() && delimiter.is_none() {
+                return Ok(None);
+            }
+            read_entries(found, entries, at, out).map(Some)
         }
     }
 }
 
-fn read_scalar<'r>(text: &Cow<'r, str>, scalar: Scalar) -> Option<Value<'r>> {
-    match scalar {
-        Scalar::String => Some(Value::String(text.clone())),
+/// Whether `key` is one of `names`, or a `name[..]` key of one.
+fn excepted(names: &[&str], key: &str) -> bool {
+    names.iter().any(|name| {
+        key.strip_prefix(name)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
+    })
+}
+
+/// Reads a header: every line of it, joined with commas as HTTP joins a
+/// repeated header. A scalar is the text of the first line as it is; the
+/// items of a list or an object are percent-decoded.
+fn read_header<'r>(
+    headers: &'r HeaderMap,
+    name: &str,
+    shape: Shape,
+    style: Style,
+    at: &Location,
+    out: &mut Violations,
+) -> Read<'r> {
+    let mut lines = headers
+        .get_all(name)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .peekable();
+    if lines.peek().is_none() {
+        return Ok(None);
+    }
+    if let Shape::Scalar(scalar) = shape {
+        let first = lines.next().unwrap_or_default();
+        return read_scalar(Cow::Borrowed(first), scalar, at, out).map(Some);
+    }
+    let pieces = lines
+        .flat_map(|line| line.split(','))
+        .map(str::trim)
+        .filter(|piece| !piece.is_empty())
+        .map(|piece| decode(piece, false));
+    let explode = matches!(style, Style::Simple { explode: true });
+    read_simple(pieces, explode, shape, at, out).map(Some)
+}
+
+/// Reads a path parameter in the `simple`, `label` or `matrix` style.
+fn read_path<'r>(
+    text: PathText<'r>,
+    name: &str,
+    style: Style,
+    shape: Shape,
+    at: &Location,
+    out: &mut Violations,
+) -> Read<'r> {
+    let text = match text {
+        PathText::Decoded(text) => {
+            // Axum decoded it: a scalar in the `simple` style, or a route
+            // whose template the caller did not give.
+            return match shape {
+                Shape::Scalar(scalar) => read_scalar(text, scalar, at, out).map(Some),
+                _ => {
+                    let pieces: Vec<Cow<'r, str>> = text
+                        .split(',')
+                        .map(|piece| Cow::Owned(piece.to_string()))
+                        .collect();
+                    read_simple(pieces.into_iter(), false, shape, at, out).map(Some)
+                }
+            };
+        }
+        PathText::Raw(text) => text,
+    };
+    let decode = |piece: &'r str| decode(piece, false);
+    match style {
+        Style::Label { explode } => {
+            let Some(rest) = text.strip_prefix('.') else {
+                return malformed(at, "must start with `.` (label style)", out);
+            };
+            match shape {
+                Shape::Scalar(scalar) => read_scalar(decode(rest), scalar, at, out).map(Some),
+                _ if rest.is_empty() => {
+                    read_simple(std::iter::empty(), explode, shape, at, out).map(Some)
+                }
+                _ => {
+                    let delimiter = if explode { "." } else { "," };
+                    read_simple(split(rest, delimiter).map(decode), explode, shape, at, out)
+                        .map(Some)
+                }
+            }
+        }
+        Style::Matrix { explode } => {
+            let Some(rest) = text.strip_prefix(';') else {
+                return malformed(at, "must start with `;` (matrix style)", out);
+            };
+            if let (Shape::Object(_), true) = (shape, explode) {
+                let pieces = split(rest, ";")
+                    .filter(|piece| !piece.is_empty())
+                    .map(decode);
+                return read_simple(pieces, true, shape, at, out).map(Some);
+            }
+            let mut values = Vec::new();
+            for piece in split(rest, ";") {
+                let (key, value) = piece.split_once('=').unwrap_or((piece, ""));
+                if decode(key) != name {
+                    return malformed(at, "must be `;name=value` (matrix style)", out);
+                }
+                values.push(value);
+            }
+            match shape {
+                Shape::Scalar(scalar) => {
+                    let text = values.first().copied().unwrap_or_default();
+                    read_scalar(decode(text), scalar, at, out).map(Some)
+                }
+                // `;name` alone is the empty list.
+                Shape::List(_) if explode && values != [""] => {
+                    read_simple(values.into_iter().map(decode), false, shape, at, out).map(Some)
+                }
+                _ => {
+                    let text = values.first().copied().unwrap_or_default();
+                    let pieces = split(text, ",").map(decode);
+                    read_simple(pieces, false, shape, at, out).map(Some)
+                }
+            }
+        }
+        _ => match shape {
+            Shape::Scalar(scalar) => read_scalar(decode(text), scalar, at, out).map(Some),
+            _ => {
+                let explode = matches!(style, Style::Simple { explode: true });
+                read_simple(split(text, ",").map(decode), explode, shape, at, out).map(Some)
+            }
+        },
+    }
+}
+
+/// `text` split on `delimiter`; nothing for the empty text (an empty list).
+fn split<'r>(text: &'r str, delimiter: &'r str) -> impl Iterator<Item = &'r str> + 'r {
+    (!text.is_empty())
+        .then(|| text.split(delimiter))
+        .into_iter()
+        .flatten()
+}
+
+/// A list or an object from decoded pieces: list items, or an object's
+/// entries as `k=v` pieces (`explode`) or alternating keys and values.
+fn read_simple<'r>(
+    pieces: impl Iterator<Item = Cow<'r, str>>,
+    explode: bool,
+    shape: Shape,
+    at: &Location,
+    out: &mut Violations,
+) -> Result<Value<'r>, ()> {
+    match shape {
+        Shape::Scalar(scalar) => {
+            let text: Vec<Cow<'r, str>> = pieces.collect();
+            read_scalar(Cow::Owned(text.join(",")), scalar, at, out)
+        }
+        Shape::List(scalar) => read_items(pieces.collect(), scalar, at, out),
+        Shape::Object(entries) => {
+            let found = if explode {
+                let mut found = Vec::new();
+                for piece in pieces {
+                    match piece.split_once('=') {
+                        Some((key, value)) => {
+                            found.push((Cow::Owned(key.to_string()), Cow::Owned(value.to_string())))
+                        }
+                        None => return malformed_entry(at, out),
+                    }
+                }
+                found
+            } else {
+                alternating(pieces, at, out)?
+            };
+            read_entries(found, entries, at, out)
+        }
+    }
+}
+
+/// Alternating keys and values (`k,v,k2,v2`) as pairs.
+fn alternating<'r>(
+    pieces: impl Iterator<Item = Cow<'r, str>>,
+    at: &Location,
+    out: &mut Violations,
+) -> Result<Pairs<'r>, ()> {
+    let pieces: Vec<Cow<'r, str>> = pieces.collect();
+    if !pieces.len().is_multiple_of(2) {
+        return malformed_entry(at, out);
+    }
+    let mut pieces = pieces.into_iter();
+    let mut pairs = Vec::new();
+    while let (Some(key), Some(value)) = (pieces.next(), pieces.next()) {
+        pairs.push((key, value));
+    }
+    Ok(pairs)
+}
+
+fn malformed_entry<T>(at: &Location, out: &mut Violations) -> Result<T, ()> {
+    out.add(
+        at,
+        "type",
+        format!(
+            "{} must be an object's entries, each a name and a value",
+            describe(at)
+        ),
+    );
+    Err(())
+}
+
+fn malformed<T>(at: &Location, what: &str, out: &mut Violations) -> Result<T, ()> {
+    out.add(at, "type", format!("{} {what}", describe(at)));
+    Err(())
+}
+
+fn read_items<'r>(
+    texts: Vec<Cow<'r, str>>,
+    scalar: Scalar,
+    at: &Location,
+    out: &mut Violations,
+) -> Result<Value<'r>, ()> {
+    let mut items = Vec::with_capacity(texts.len());
+    let mut broken = false;
+    for (position, text) in texts.into_iter().enumerate() {
+        match read_scalar(text, scalar, &at.item(position), out) {
+            Ok(value) => items.push(value),
+            Err(()) => broken = true,
+        }
+    }
+    if broken {
+        Err(())
+    } else {
+        Ok(Value::Array(items))
+    }
+}
+
+/// An object of the entries found, each read as its property says; the
+/// first of a repeated key counts.
+fn read_entries<'r>(
+    found: Pairs<'r>,
+    entries: &Entries,
+    at: &Location,
+    out: &mut Violations,
+) -> Result<Value<'r>, ()> {
+    let mut object = Object::new();
+    let mut broken = false;
+    for (key, text) in found {
+        if object.contains_key(&key) {
+            continue;
+        }
+        let scalar = entries
+            .properties
+            .iter()
+            .find(|(property, _)| *property == key)
+            .map(|(_, scalar)| *scalar)
+            .or(entries.others)
+            .unwrap_or(Scalar::String);
+        match read_scalar(text, scalar, &at.property(key.as_ref()), out) {
+            Ok(value) => object.push(key, value),
+            Err(()) => broken = true,
+        }
+    }
+    if broken {
+        Err(())
+    } else {
+        Ok(Value::Object(object))
+    }
+}
+
+fn read_scalar<'r>(
+    text: Cow<'r, str>,
+    scalar: Scalar,
+    at: &Location,
+    out: &mut Violations,
+) -> Result<Value<'r>, ()> {
+    let value = match scalar {
+        Scalar::String => Some(Value::String(text)),
         Scalar::Integer => text
             .parse::<i64>()
             .ok()
@@ -277,7 +865,11 @@ fn read_scalar<'r>(text: &Cow<'r, str>, scalar: Scalar) -> Option<Value<'r>> {
             "false" => Some(Value::Bool(false)),
             _ => None,
         },
-    }
+        Scalar::Json => serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .map(Value::from),
+    };
+    value.ok_or_else(|| wrong_kind(at, scalar, out))
 }
 
 fn wrong_kind(at: &Location, scalar: Scalar, out: &mut Violations) {
@@ -286,6 +878,7 @@ fn wrong_kind(at: &Location, scalar: Scalar, out: &mut Violations) {
         Scalar::Integer => "an integer",
         Scalar::Number => "a number",
         Scalar::Boolean => "`true` or `false`",
+        Scalar::Json => "JSON text",
     };
     out.add(at, "type", format!("{} must be {expected}", describe(at)));
 }
@@ -397,5 +990,286 @@ mod tests {
         let take: Option<i64> = params.query("take", Shape::INTEGER, None);
         assert_eq!(take, None);
         assert_eq!(params.violations.len(), 1);
+    }
+    const POINT: Entries = Entries {
+        properties: &[("x", Scalar::Integer), ("y", Scalar::Integer)],
+        others: None,
+        except: &[],
+    };
+
+    fn read<T: DeserializeOwned + Default>(
+        params: &mut Parameters<'_>,
+        location: In,
+        name: &'static str,
+        style: Style,
+        shape: Shape,
+    ) -> T {
+        params.styled(location, name, style, shape, None)
+    }
+
+    #[test]
+    fn delimited_query_lists_split_before_they_decode() {
+        let headers = HeaderMap::new();
+        let query = "a=x%2Cy,z&b=1%202&c=p%7Cq|r+s&d=&e=one";
+        let mut params = Parameters::new(None, Some(query), &headers);
+        let strings = Shape::List(Scalar::String);
+        let a: Vec<String> = read(
+            &mut params,
+            In::Query,
+            "a",
+            Style::Form { explode: false },
+            strings,
+        );
+        let b: Vec<i64> = read(
+            &mut params,
+            In::Query,
+            "b",
+            Style::SpaceDelimited,
+            Shape::List(Scalar::Integer),
+        );
+        let c: Vec<String> = read(&mut params, In::Query, "c", Style::PipeDelimited, strings);
+        let d: Vec<String> = read(
+            &mut params,
+            In::Query,
+            "d",
+            Style::Form { explode: false },
+            strings,
+        );
+        let e: Vec<String> = read(&mut params, In::Query, "e", Style::PipeDelimited, strings);
+        let f: Vec<String> = read(&mut params, In::Query, "f", Style::PipeDelimited, strings);
+        assert!(params.finish().is_ok());
+        assert_eq!((a, b), (vec!["x,y".to_string(), "z".into()], vec![1, 2]));
+        assert_eq!(c, ["p|q", "r s"]);
+        assert_eq!((d, e, f), (vec![], vec!["one".to_string()], vec![]));
+    }
+
+    #[test]
+    fn query_objects_in_every_style() {
+        let headers = HeaderMap::new();
+        let query = "p%5Bx%5D=1&p[y]=2&q=x,3,y,4&x=5&y=6&team+a=b&r=x|7|y|8";
+        let mut params = Parameters::new(None, Some(query), &headers);
+        let point = Shape::Object(&POINT);
+        let deep: Option<Json> = read(&mut params, In::Query, "p", Style::DeepObject, point);
+        let flat: Option<Json> = read(
+            &mut params,
+            In::Query,
+            "q",
+            Style::Form { explode: false },
+            point,
+        );
+        let spread: Option<Json> = read(
+            &mut params,
+            In::Query,
+            "s",
+            Style::Form { explode: true },
+            point,
+        );
+        let piped: Option<Json> = read(&mut params, In::Query, "r", Style::PipeDelimited, point);
+        const MAP: Entries = Entries {
+            properties: &[],
+            others: Some(Scalar::String),
+            except: &["p", "q", "r", "x", "y"],
+        };
+        let map: Option<Json> = read(
+            &mut params,
+            In::Query,
+            "m",
+            Style::Form { explode: true },
+            Shape::Object(&MAP),
+        );
+        let absent: Option<Json> = read(&mut params, In::Query, "t", Style::DeepObject, point);
+        assert!(params.finish().is_ok());
+        assert_eq!(deep, Some(serde_json::json!({"x": 1, "y": 2})));
+        assert_eq!(flat, Some(serde_json::json!({"x": 3, "y": 4})));
+        assert_eq!(spread, Some(serde_json::json!({"x": 5, "y": 6})));
+        assert_eq!(piped, Some(serde_json::json!({"x": 7, "y": 8})));
+        assert_eq!(map, Some(serde_json::json!({"team a": "b"})));
+        assert_eq!(absent, None);
+    }
+
+    #[test]
+    fn headers_and_cookies_read_lists_and_objects() {
+        let headers = headers(&[
+            ("x-tags", "a%2C1, b"),
+            ("x-tags", "c%25"),
+            ("x-point", "x=1,y=2"),
+            ("cookie", "session=a%20b; seen=1; seen=2"),
+            ("cookie", "theme=x,3,y,4; data=%7B%22k%22%3A%5B1%5D%7D"),
+        ]);
+        let mut params = Parameters::new(None, None, &headers);
+        let tags: Vec<String> = params.header("X-Tags", Shape::List(Scalar::String), None);
+        let point: Option<Json> = read(
+            &mut params,
+            In::Header,
+            "X-Point",
+            Style::Simple { explode: true },
+            Shape::Object(&POINT),
+        );
+        let session: String = params.required_cookie("session", Shape::STRING, None);
+        let seen: Vec<i64> = params.cookie("seen", Shape::List(Scalar::Integer), None);
+        let theme: Option<Json> = read(
+            &mut params,
+            In::Cookie,
+            "theme",
+            Style::Form { explode: false },
+            Shape::Object(&POINT),
+        );
+        let data: Option<Json> = params.cookie("data", Shape::JSON, None);
+        assert!(params.finish().is_ok());
+        assert_eq!(tags, ["a,1", "b", "c%"]);
+        assert_eq!(point, Some(serde_json::json!({"x": 1, "y": 2})));
+        assert_eq!((session.as_str(), seen), ("a b", vec![1, 2]));
+        assert_eq!(theme, Some(serde_json::json!({"x": 3, "y": 4})));
+        assert_eq!(data, Some(serde_json::json!({"k": [1]})));
+    }
+
+    #[test]
+    fn path_styles_read_the_segment_as_it_came() {
+        assert_eq!(
+            raw_segment("/api/items/.a/x", "/items/{id}/x", "id"),
+            Some(".a")
+        );
+        assert_eq!(
+            raw_segment("/v/f.json", "/v/{name}.json", "name"),
+            Some("f")
+        );
+        let headers = HeaderMap::new();
+        let path = "/t/.a%2Eb/.1.2/;m=x%2Cy;m=z/;e/;p=x,1,y,2/;x=3;y=4/a%2Cb,c/x=5,y=6";
+        let template = "/t/{l}/{ls}/{m}/{e}/{p}/{q}/{s}/{o}";
+        let mut params = Parameters::new(None, None, &headers).with_raw_path(path, template);
+        let strings = Shape::List(Scalar::String);
+        let point = Shape::Object(&POINT);
+        let l: String = read(
+            &mut params,
+            In::Path,
+            "l",
+            Style::Label { explode: false },
+            Shape::STRING,
+        );
+        let ls: Vec<i64> = read(
+            &mut params,
+            In::Path,
+            "ls",
+            Style::Label { explode: true },
+            Shape::List(Scalar::Integer),
+        );
+        let m: Vec<String> = read(
+            &mut params,
+            In::Path,
+            "m",
+            Style::Matrix { explode: true },
+            strings,
+        );
+        let e: Vec<String> = read(
+            &mut params,
+            In::Path,
+            "e",
+            Style::Matrix { explode: true },
+            strings,
+        );
+        let p: Json = read(
+            &mut params,
+            In::Path,
+            "p",
+            Style::Matrix { explode: false },
+            point,
+        );
+        let q: Json = read(
+            &mut params,
+            In::Path,
+            "q",
+            Style::Matrix { explode: true },
+            point,
+        );
+        let s: Vec<String> = read(
+            &mut params,
+            In::Path,
+            "s",
+            Style::Simple { explode: false },
+            strings,
+        );
+        let o: Json = read(
+            &mut params,
+            In::Path,
+            "o",
+            Style::Simple { explode: true },
+            point,
+        );
+        assert!(params.finish().is_ok());
+        assert_eq!((l.as_str(), ls), ("a.b", vec![1, 2]));
+        assert_eq!((m, e), (vec!["x,y".to_string(), "z".into()], vec![]));
+        assert_eq!(
+            (p, q),
+            (
+                serde_json::json!({"x": 1, "y": 2}),
+                serde_json::json!({"x": 3, "y": 4})
+            )
+        );
+        assert_eq!(
+            (s, o),
+            (
+                vec!["a,b".to_string(), "c".into()],
+                serde_json::json!({"x": 5, "y": 6})
+            )
+        );
+    }
+
+    #[test]
+    fn malformed_styles_name_the_parameter() {
+        let headers = headers(&[("x-point", "x,1,y")]);
+        let path = "/t/a/;other=1/.x=1.y=z";
+        let mut params =
+            Parameters::new(None, Some("q=x,1,y"), &headers).with_raw_path(path, "/t/{l}/{m}/{o}");
+        let point = Shape::Object(&POINT);
+        let _: String = read(
+            &mut params,
+            In::Path,
+            "l",
+            Style::Label { explode: false },
+            Shape::STRING,
+        );
+        let _: i64 = read(
+            &mut params,
+            In::Path,
+            "m",
+            Style::Matrix { explode: false },
+            Shape::INTEGER,
+        );
+        let _: Json = read(
+            &mut params,
+            In::Path,
+            "o",
+            Style::Label { explode: true },
+            point,
+        );
+        let _: Option<Json> = read(
+            &mut params,
+            In::Query,
+            "q",
+            Style::Form { explode: false },
+            point,
+        );
+        let _: Option<Json> = read(
+            &mut params,
+            In::Header,
+            "x-point",
+            Style::Simple { explode: false },
+            point,
+        );
+        let found: Vec<String> = params
+            .violations
+            .iter()
+            .map(|violation| violation.detail.clone())
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "path parameter 'l' must start with `.` (label style)",
+                "path parameter 'm' must be `;name=value` (matrix style)",
+                "path parameter 'o.y' must be an integer",
+                "query parameter 'q' must be an object's entries, each a name and a value",
+                "header parameter 'x-point' must be an object's entries, each a name and a value",
+            ]
+        );
     }
 }

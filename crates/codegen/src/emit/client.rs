@@ -6,18 +6,21 @@
 //! JSON and as a form are sent as JSON (progenitor sends one media type per
 //! operation, and the service accepts JSON wherever it accepts a form).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{format_ident, quote};
 
 use crate::diagnostic::Diagnostic;
 use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{
-    ApiModel, FORM, JSON, MULTIPART, Method, Operation, ParameterShape, Scalar, is_json,
+    ApiModel, FORM, JSON, MULTIPART, Method, Operation, Parameter, ParameterLocation,
+    ParameterShape, ParameterStyle, Scalar, ValueType, is_json,
 };
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
 const MULTIPART_TEMPLATE: &str = include_str!("../../templates/client_multipart.rs");
+const PARAMS_TEMPLATE: &str = include_str!("../../templates/client_params.rs");
 
 /// The client crate as a parsed file, handed to the formatter as it is, so
 /// the code is parsed once.
@@ -40,6 +43,22 @@ pub fn emit_client(
     for operation in &model.operations {
         sent_as_specified(&mut client, operation).map_err(internal)?;
     }
+    let styled = operations_writing_parameters(model);
+    for operation in &styled {
+        write_parameters(&mut client, operation).map_err(internal)?;
+    }
+    let params: Option<syn::Item> = if styled.is_empty() {
+        None
+    } else {
+        let items = parse_template(spec, "client_params.rs", PARAMS_TEMPLATE)?.items;
+        Some(syn::parse_quote! {
+            // Each client uses the styles its spec names, of all the template writes.
+            #[allow(dead_code)]
+            mod params {
+                #(#items)*
+            }
+        })
+    };
     let multipart: Option<syn::Item> = if uploads.is_empty() {
         None
     } else {
@@ -93,6 +112,7 @@ pub fn emit_client(
     file.items = client.items;
     file.items.extend(tail.items);
     file.items.extend(multipart);
+    file.items.extend(params);
     Ok(file)
 }
 
@@ -403,16 +423,8 @@ impl syn::visit_mut::VisitMut for SentAsSpecified<'_> {
 fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
     let builder = naming::type_name(&operation.id);
     let missing = |what: &str| format!("progenitor's builder `{builder}` has no {what}");
-    let module = file
-        .items
-        .iter_mut()
-        .find_map(|item| match item {
-            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
-            _ => None,
-        })
-        .ok_or("progenitor output has no `builder` module")?;
+    let module = builder_module(file)?;
     let field = module
-        .1
         .iter_mut()
         .find_map(|item| match item {
             syn::Item::Struct(item) if item.ident == builder => Some(item),
@@ -427,7 +439,7 @@ fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), Str
     field.ty = syn::parse_quote!(Result<crate::multipart::Form, String>);
     let mut setter = false;
     let mut content_type = false;
-    for item in impls_of(&mut module.1, &builder).flat_map(|block| block.items.iter_mut()) {
+    for item in impls_of(module, &builder).flat_map(|block| block.items.iter_mut()) {
         let syn::ImplItem::Fn(function) = item else {
             continue;
         };
@@ -453,6 +465,361 @@ fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), Str
         return Err(missing("`application/octet-stream` content type in `send`"));
     }
     Ok(())
+}
+
+/// The items of progenitor's `builder` module.
+fn builder_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, String> {
+    file.items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
+            _ => None,
+        })
+        .map(|content| &mut content.1)
+        .ok_or_else(|| "progenitor output has no `builder` module".to_string())
+}
+
+/// Whether the client writes some parameters itself.
+pub fn writes_parameters(model: &ApiModel) -> bool {
+    !operations_writing_parameters(model).is_empty()
+}
+
+/// The operations with a parameter progenitor does not write as the spec
+/// says, which the client crate writes itself (`templates/client_params.rs`).
+fn operations_writing_parameters(model: &ApiModel) -> Vec<&Operation> {
+    model
+        .operations
+        .iter()
+        .filter(|operation| {
+            !operation
+                .parameters
+                .iter()
+                .all(Parameter::sent_by_progenitor)
+        })
+        .collect()
+}
+
+/// The type of an object-valued parameter, which progenitor was shown as
+/// text (`emit::progenitor::client_parameters`).
+fn object_type(parameter: &Parameter) -> Option<TokenStream> {
+    match &parameter.value {
+        ValueType::Named(name) => {
+            let ident = naming::ident(&naming::type_name(name));
+            Some(quote!(types::#ident))
+        }
+        ValueType::Scalar(Scalar::Json) => Some(quote!(::serde_json::Value)),
+        _ => None,
+    }
+}
+
+/// The template's `Style` of a parameter. Delimited styles exploded are
+/// `form` exploded (repeated pairs), as is a `deepObject` list.
+fn style_tokens(parameter: &Parameter) -> TokenStream {
+    let explode = parameter.explode;
+    let object = matches!(parameter.shape, ParameterShape::Object(_));
+    if parameter.shape == ParameterShape::Scalar(Scalar::Json) {
+        return quote!(crate::params::Style::Json);
+    }
+    match parameter.style {
+        ParameterStyle::Form => quote!(crate::params::Style::Form { explode: #explode }),
+        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
+            quote!(crate::params::Style::Form { explode: true })
+        }
+        ParameterStyle::DeepObject if !object => {
+            quote!(crate::params::Style::Form { explode: true })
+        }
+        ParameterStyle::SpaceDelimited => quote!(crate::params::Style::SpaceDelimited),
+        ParameterStyle::PipeDelimited => quote!(crate::params::Style::PipeDelimited),
+        ParameterStyle::DeepObject => quote!(crate::params::Style::DeepObject),
+        ParameterStyle::Simple => quote!(crate::params::Style::Simple { explode: #explode }),
+        ParameterStyle::Label => quote!(crate::params::Style::Label { explode: #explode }),
+        ParameterStyle::Matrix => quote!(crate::params::Style::Matrix { explode: #explode }),
+    }
+}
+
+/// Makes the builder of `operation` write the parameters progenitor does
+/// not write as the spec says: an object's setter takes the object's type,
+/// and `send` writes each such parameter with `crate::params` in place of
+/// progenitor's writing (a query pair, a header, a path segment).
+fn write_parameters(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
+    let builder = naming::type_name(&operation.id);
+    let missing = |what: &str| format!("progenitor's builder `{builder}` has no {what}");
+    let ours: Vec<&Parameter> = operation
+        .parameters
+        .iter()
+        .filter(|parameter| !parameter.sent_by_progenitor())
+        .collect();
+    let module = builder_module(file)?;
+    let fields = module
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::Item::Struct(item) if item.ident == builder => Some(&mut item.fields),
+            _ => None,
+        })
+        .ok_or_else(|| missing("struct"))?;
+    for parameter in &ours {
+        let Some(kind) = object_type(parameter) else {
+            continue;
+        };
+        let ident = naming::ident(&naming::method_name(&parameter.name));
+        let field = fields
+            .iter_mut()
+            .find(|field| field.ident.as_ref() == Some(&ident))
+            .ok_or_else(|| missing(&format!("field `{ident}`")))?;
+        field.ty = if parameter.required {
+            syn::parse_quote!(Result<#kind, String>)
+        } else {
+            syn::parse_quote!(Result<Option<#kind>, String>)
+        };
+    }
+    let mut sent = false;
+    for item in impls_of(module, &builder).flat_map(|block| block.items.iter_mut()) {
+        let syn::ImplItem::Fn(function) = item else {
+            continue;
+        };
+        if function.sig.ident == "send" {
+            write_in_send(&mut function.block, &ours).map_err(|what| missing(&what))?;
+            sent = true;
+            continue;
+        }
+        let Some(parameter) = ours
+            .iter()
+            .find(|parameter| function.sig.ident == naming::method_name(&parameter.name))
+        else {
+            continue;
+        };
+        let Some(kind) = object_type(parameter) else {
+            continue;
+        };
+        let ident = &function.sig.ident;
+        let type_name = quote!(#kind).to_string();
+        let failed = format!(
+            "conversion to `{}` for {ident} failed",
+            type_name.rsplit(' ').next().unwrap_or_default()
+        );
+        let some = (!parameter.required).then(|| quote!(.map(Some)));
+        *function = syn::parse_quote! {
+            pub fn #ident<V>(mut self, value: V) -> Self
+            where
+                V: std::convert::TryInto<#kind>,
+            {
+                self.#ident = value.try_into()#some.map_err(|_| #failed.to_string());
+                self
+            }
+        };
+    }
+    if !sent {
+        return Err(missing("`send`"));
+    }
+    Ok(())
+}
+
+/// Takes progenitor's writing of `ours` out of `send` and writes them with
+/// `crate::params`: a path segment before the URL is formatted, the query,
+/// headers and cookies once the request is built.
+fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), String> {
+    let in_location = |location: ParameterLocation| {
+        ours.iter()
+            .filter(move |parameter| parameter.location == location)
+            .copied()
+    };
+    let query_names: Vec<String> = in_location(ParameterLocation::Query)
+        .map(|parameter| parameter.name.clone())
+        .collect();
+    let mut queries = QueryCalls {
+        names: query_names,
+        removed: 0,
+    };
+    syn::visit_mut::VisitMut::visit_block_mut(&mut queries, block);
+    if queries.removed != queries.names.len() {
+        return Err("query parameter written as `QueryParam`".into());
+    }
+    let header_names: Vec<&str> = ours
+        .iter()
+        .filter(|parameter| {
+            matches!(
+                parameter.location,
+                ParameterLocation::Header | ParameterLocation::Cookie
+            )
+        })
+        .map(|parameter| parameter.name.as_str())
+        .collect();
+    let before = block.stmts.len();
+    block.stmts.retain(|statement| {
+        !header_names
+            .iter()
+            .any(|name| appends_header(statement, name))
+    });
+    if before - block.stmts.len() != header_names.len() {
+        return Err("header appended to `header_map`".into());
+    }
+
+    let path: Vec<&Parameter> = in_location(ParameterLocation::Path).collect();
+    if !path.is_empty() {
+        let url = block
+            .stmts
+            .iter()
+            .position(|statement| local_named(statement, "url"))
+            .ok_or("`url`")?;
+        let syn::Stmt::Local(local) = &mut block.stmts[url] else {
+            unreachable!("found as a `let`");
+        };
+        let Some(syn::LocalInit { expr, .. }) = &mut local.init else {
+            return Err("`url` value".into());
+        };
+        let syn::Expr::Macro(format) = &mut **expr else {
+            return Err("`url` formatted".into());
+        };
+        let mut tokens = format.mac.tokens.clone();
+        let mut statements: Vec<syn::Stmt> = Vec::new();
+        for parameter in &path {
+            let ident = naming::ident(&naming::method_name(&parameter.name));
+            let (replaced, found) = unencoded_path(tokens, &ident);
+            if !found {
+                return Err(format!("`encode_path` of `{ident}`"));
+            }
+            tokens = replaced;
+            let name = &parameter.name;
+            let style = style_tokens(parameter);
+            statements.push(syn::parse_quote! {
+                let #ident = crate::params::path(#name, #style, &#ident).map_err(Error::InvalidRequest)?;
+            });
+        }
+        format.mac.tokens = tokens;
+        block.stmts.splice(url..url, statements);
+    }
+
+    let others: Vec<TokenStream> = ours
+        .iter()
+        .filter(|parameter| parameter.location != ParameterLocation::Path)
+        .map(|parameter| {
+            let ident = naming::ident(&naming::method_name(&parameter.name));
+            let name = &parameter.name;
+            let style = style_tokens(parameter);
+            let method = format_ident!("{}", parameter.location.as_str());
+            quote!(.#method(#name, #style, &#ident))
+        })
+        .collect();
+    if !others.is_empty() {
+        let (position, request) = block
+            .stmts
+            .iter()
+            .enumerate()
+            .find_map(|(position, statement)| {
+                let syn::Stmt::Local(local) = statement else {
+                    return None;
+                };
+                let syn::Pat::Ident(pattern) = &local.pat else {
+                    return None;
+                };
+                (pattern.mutability.is_some() && pattern.ident.to_string().starts_with("request"))
+                    .then(|| (position, pattern.ident.clone()))
+            })
+            .ok_or("`let mut request`")?;
+        block.stmts.insert(
+            position + 1,
+            syn::parse_quote! {
+                crate::params::Params::default()
+                    #(#others)*
+                    .apply(&mut #request)
+                    .map_err(Error::InvalidRequest)?;
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Whether `statement` is `let {name} = ..`.
+fn local_named(statement: &syn::Stmt, name: &str) -> bool {
+    matches!(statement, syn::Stmt::Local(syn::Local { pat: syn::Pat::Ident(pattern), .. })
+        if pattern.ident == name)
+}
+
+/// `tokens` with `encode_path(&ident.to_string())` replaced by `ident`, the
+/// path segment `crate::params::path` wrote; and whether it was there.
+fn unencoded_path(tokens: TokenStream, ident: &syn::Ident) -> (TokenStream, bool) {
+    let mut found = false;
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut tokens = tokens.into_iter().peekable();
+    while let Some(token) = tokens.next() {
+        if let TokenTree::Ident(name) = &token
+            && name == "encode_path"
+            && let Some(TokenTree::Group(arguments)) = tokens.peek()
+            && arguments
+                .stream()
+                .into_iter()
+                .any(|inner| matches!(&inner, TokenTree::Ident(inner) if inner == ident))
+        {
+            tokens.next();
+            out.push(TokenTree::Ident(ident.clone()));
+            found = true;
+            continue;
+        }
+        out.push(token);
+    }
+    (out.into_iter().collect(), found)
+}
+
+/// Whether `statement` appends header `name` to progenitor's `header_map`,
+/// as such or under `if let Some(value) = ..`.
+fn appends_header(statement: &syn::Stmt, name: &str) -> bool {
+    struct Finder<'a> {
+        name: &'a str,
+        found: bool,
+    }
+    // syn's read-only visitor is not compiled in; the statement is small.
+    impl syn::visit_mut::VisitMut for Finder<'_> {
+        fn visit_expr_method_call_mut(&mut self, call: &mut syn::ExprMethodCall) {
+            if call.method == "append"
+                && matches!(&*call.receiver, syn::Expr::Path(path) if path.path.is_ident("header_map"))
+                && matches!(call.args.first(), Some(syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. })) if text.value() == self.name)
+            {
+                self.found = true;
+            }
+            syn::visit_mut::visit_expr_method_call_mut(self, call);
+        }
+    }
+    let mut finder = Finder { name, found: false };
+    syn::visit_mut::VisitMut::visit_stmt_mut(&mut finder, &mut statement.clone());
+    finder.found
+}
+
+/// Takes `.query(&progenitor_client::QueryParam::new("name", ..))` out of
+/// the request's chain for each of `names`, counting them.
+struct QueryCalls {
+    names: Vec<String>,
+    removed: usize,
+}
+
+impl syn::visit_mut::VisitMut for QueryCalls {
+    fn visit_expr_mut(&mut self, node: &mut syn::Expr) {
+        while let syn::Expr::MethodCall(call) = node {
+            let named = call.method == "query"
+                && call.args.iter().any(|argument| {
+                    let mut finder = QueryName(None);
+                    syn::visit_mut::VisitMut::visit_expr_mut(&mut finder, &mut argument.clone());
+                    finder.0.is_some_and(|name| self.names.contains(&name))
+                });
+            if !named {
+                break;
+            }
+            *node = (*call.receiver).clone();
+            self.removed += 1;
+        }
+        syn::visit_mut::visit_expr_mut(self, node);
+    }
+}
+
+/// The first string literal of an expression: the name given to
+/// `QueryParam::new`.
+struct QueryName(Option<String>);
+
+impl syn::visit_mut::VisitMut for QueryName {
+    fn visit_lit_str_mut(&mut self, text: &mut syn::LitStr) {
+        if self.0.is_none() {
+            self.0 = Some(text.value());
+        }
+    }
 }
 
 /// Replaces the `application/octet-stream` content type progenitor sets with
@@ -528,6 +895,16 @@ files, sent with the form's content type and boundary.
 ",
             uploads.join(", ")
         ));
+    }
+    if writes_parameters(model) {
+        text.push_str(
+            "
+Parameters progenitor does not write as the spec says (lists other than
+repeated query pairs, objects, the `label` and `matrix` path styles, cookies,
+values given as JSON with `content`) are written by this crate itself, in
+their spec's style; their setters take the parameter's own type.
+",
+        );
     }
     if !mixed.is_empty() {
         text.push_str(&format!(

@@ -41,7 +41,14 @@ pub fn types_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies) 
     )
 }
 
-pub fn client_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies) -> String {
+/// `writes_parameters`: the client writes some parameters itself, through
+/// JSON (`templates/client_params.rs`).
+pub fn client_manifest(
+    crates: &CrateNames,
+    title: &str,
+    uses: TypeDependencies,
+    writes_parameters: bool,
+) -> String {
     let mut dependencies = vec![
         crates.types.as_str(),
         "progenitor-client",
@@ -49,7 +56,7 @@ pub fn client_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies)
         "serde",
     ];
     // Progenitor's client code names these directly when the types do.
-    if uses.serde_json {
+    if uses.serde_json || writes_parameters {
         dependencies.push("serde_json");
     }
     if uses.chrono {

@@ -11,11 +11,13 @@ use openapiv3::OpenAPI;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
+use crate::model::parameters::{non_null, resolve};
 use crate::model::{
-    FORM, JSON, essence, is_json, json_response_body, parse_openapi, sent_media_type,
+    ApiModel, FORM, JSON, Operation, Parameter, ParameterLocation, Scalar, ValueType,
+    essence, is_json, json_response_body, parse_openapi, sent_media_type,
 };
 
 /// What the types crate needs from its dependencies, as typify reports it.
@@ -50,12 +52,175 @@ fn settings() -> progenitor::GenerationSettings {
     settings
 }
 
-/// The document progenitor is run on ([`progenitor_view`]), typed.
-pub fn openapi_view(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
+/// The document progenitor is run on ([`progenitor_view`], with the
+/// parameters its builders take, `client_parameters`), typed.
+pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<OpenAPI, Diagnostic> {
+    let mut document = progenitor_view(&spec.document);
+    client_parameters(&mut document, &model.operations);
     parse_openapi(&LoadedSpec {
-        document: progenitor_view(&spec.document),
+        document,
         ..spec.clone()
     })
+}
+
+/// Progenitor's builders write a parameter only as a scalar in the path or
+/// a header, or a scalar or repeated pairs in the query, and panic on a
+/// parameter whose type is a struct. Every other parameter
+/// ([`Parameter::sent_by_progenitor`]) is shown to progenitor as one it
+/// takes, so that its builder still has a typed setter: a query parameter
+/// stays in the query, a path parameter in the path, a header or a cookie
+/// becomes a header, the value's schema is the one of `schema` or of
+/// `content`, without the `null` a parameter says by being absent, and an
+/// object's is plain text, whose type `emit::client` replaces with the
+/// object's. `emit::client` then takes progenitor's writing of those
+/// parameters out of `send` and writes them itself.
+///
+/// A scalar in the path or a header that may be `null` is shown without the
+/// `null` too ([`scalar_without_null`]). The parameters of such an
+/// operation are listed in full on the operation (a path item's own list is
+/// copied to each of its operations), so that each can be shown its own way.
+pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) {
+    let Some(Value::Object(paths)) = document.get("paths") else {
+        return;
+    };
+    // Per path item, each operation's (method's) parameters as shown.
+    type Listed = Vec<(String, Vec<Value>)>;
+    let mut rewritten: Vec<(String, Listed)> = Vec::new();
+    for (path, item) in paths {
+        let Some(item) = item.as_object() else {
+            continue;
+        };
+        let shared = item
+            .get("parameters")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let mut changed = false;
+        let mut views = Vec::new();
+        for (method, operation) in item {
+            let Some(model) = operations.iter().find(|model| {
+                model.path == *path && model.method.as_str().eq_ignore_ascii_case(method)
+            }) else {
+                continue;
+            };
+            let own = operation
+                .get("parameters")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut listed: Vec<Value> = Vec::new();
+            for parameter in shared.iter().chain(&own) {
+                let key = parameter_key(document, parameter);
+                listed.retain(|seen| parameter_key(document, seen) != key);
+                listed.push(parameter.clone());
+            }
+            let listed: Vec<Value> = listed
+                .into_iter()
+                .map(|parameter| {
+                    let view = parameter_key(document, &parameter).and_then(|(name, location)| {
+                        let found = model.parameters.iter().find(|candidate| {
+                            candidate.name == name && candidate.location.as_str() == location
+                        })?;
+                        if !found.sent_by_progenitor() {
+                            Some(parameter_view(document, &parameter, found))
+                        } else {
+                            scalar_without_null(document, &parameter, found)
+                        }
+                    });
+                    changed |= view.is_some();
+                    view.unwrap_or(parameter)
+                })
+                .collect();
+            views.push((method.clone(), listed));
+        }
+        if changed {
+            rewritten.push((pointer_join("/paths", path), views));
+        }
+    }
+    for (item_pointer, views) in rewritten {
+        let Some(Value::Object(item)) = document.pointer_mut(&item_pointer) else {
+            continue;
+        };
+        item.shift_remove("parameters");
+        for (method, listed) in views {
+            if let Some(Value::Object(operation)) = item.get_mut(&method) {
+                operation.insert("parameters".into(), Value::Array(listed));
+            }
+        }
+    }
+}
+
+/// A scalar in the path or a header whose schema allows `null`, which
+/// typify types as an `Option` that progenitor's builders write with
+/// `to_string` (it has none): shown without the `null`, which a parameter
+/// says by its absence. `None` for every other parameter.
+fn scalar_without_null(document: &Value, parameter: &Value, model: &Parameter) -> Option<Value> {
+    if !matches!(
+        model.location,
+        ParameterLocation::Path | ParameterLocation::Header
+    ) {
+        return None;
+    }
+    let mut raw = resolve(document, parameter)?.clone();
+    let schema = raw.get("schema")?;
+    let (inner, unwrapped) = non_null(document, schema);
+    let nullable = inner.get("nullable") == Some(&Value::Bool(true));
+    if unwrapped.is_empty() && !nullable {
+        return None;
+    }
+    let mut inner = inner.clone();
+    if let Value::Object(object) = &mut inner {
+        object.shift_remove("nullable");
+    }
+    raw.insert("schema".into(), inner);
+    Some(Value::Object(raw))
+}
+
+/// A parameter's `name` and `in`, through its `$ref`.
+fn parameter_key(document: &Value, parameter: &Value) -> Option<(String, String)> {
+    let parameter = resolve(document, parameter)?;
+    Some((
+        parameter.get("name")?.as_str()?.to_string(),
+        parameter.get("in")?.as_str()?.to_string(),
+    ))
+}
+
+/// The parameter as progenitor is shown it (see [`client_parameters`]).
+fn parameter_view(document: &Value, parameter: &Value, model: &Parameter) -> Value {
+    let raw = resolve(document, parameter).cloned().unwrap_or_default();
+    let location = match model.location {
+        ParameterLocation::Cookie => ParameterLocation::Header,
+        other => other,
+    };
+    let schema = raw.get("schema").or_else(|| {
+        raw.get("content")
+            .and_then(Value::as_object)
+            .and_then(|content| content.values().next())
+            .and_then(|media| media.get("schema"))
+    });
+    let schema = match (&model.value, schema) {
+        (ValueType::Named(_) | ValueType::Scalar(Scalar::Json), _) | (_, None) => {
+            serde_json::json!({"type": "string"})
+        }
+        (_, Some(schema)) => {
+            let mut schema = non_null(document, schema).0.clone();
+            if let Value::Object(object) = &mut schema
+                && !object.contains_key("$ref")
+            {
+                object.shift_remove("nullable");
+            }
+            schema
+        }
+    };
+    let mut view = serde_json::Map::new();
+    view.insert("name".into(), Value::String(model.name.clone()));
+    view.insert("in".into(), Value::String(location.as_str().into()));
+    view.insert("required".into(), Value::Bool(model.required));
+    if let Some(description) = &model.description {
+        view.insert("description".into(), Value::String(description.clone()));
+    }
+    view.insert("schema".into(), schema);
+    Value::Object(view)
 }
 
 /// Runs progenitor on the [`openapi_view`] of `spec`, which it consumes so
@@ -746,5 +911,50 @@ mod tests {
             json!({"type": "array", "example": {"minItems": 0}}),
             "examples are data, not schemas"
         );
+    }
+    #[test]
+    fn progenitor_sees_parameters_it_can_take_and_the_rest_as_text() {
+        let spec = crate::load::parse_spec(
+            std::path::Path::new("spec.yaml"),
+            br##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /things/{id}:
+    parameters:
+      - {name: id, in: path, required: true, style: label, schema: {type: integer}}
+    get:
+      operationId: get_thing
+      parameters:
+        - {name: session, in: cookie, schema: {type: string, nullable: true}}
+        - {name: filter, in: query, style: deepObject, schema: {$ref: "#/components/schemas/Filter"}}
+        - {name: take, in: query, schema: {type: integer}}
+      responses: {"200": {description: ok}}
+    delete:
+      operationId: delete_thing
+      responses: {"204": {description: gone}}
+components:
+  schemas:
+    Filter: {type: object, properties: {a: {type: string}}}
+"##,
+        )
+        .unwrap();
+        let model = crate::model::build_model(&spec).unwrap();
+        let mut view = progenitor_view(&spec.document);
+        client_parameters(&mut view, &model.operations);
+        let item = &view["paths"]["/things/{id}"];
+        assert!(item.get("parameters").is_none(), "{item}");
+        let id =
+            json!({"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}});
+        assert_eq!(
+            item["get"]["parameters"],
+            json!([
+                id,
+                {"name": "session", "in": "header", "required": false, "schema": {"type": "string"}},
+                {"name": "filter", "in": "query", "required": false, "schema": {"type": "string"}},
+                {"name": "take", "in": "query", "schema": {"type": "integer"}},
+            ])
+        );
+        assert_eq!(item["delete"]["parameters"], json!([id]));
     }
 }

@@ -8,7 +8,8 @@
 //! - [`refs`]: the one way a `$ref` is followed, to a value or a component.
 //! - `schemas`: raw-JSON checks of every schema.
 //! - `paths`: path templates and the server URL's path.
-//! - `operations`: each operation's parameters, body, responses, security.
+//! - `operations`: each operation's body, responses, security.
+//! - `parameters`: each operation's parameters: location, style, shape.
 //! - `names`: spec names that would become one Rust identifier.
 //! - [`pattern`]: which `pattern`s the `regex` crate may run, and how.
 //! - [`validation`]: the request-body rules the server checks, compiled from
@@ -16,6 +17,7 @@
 
 mod names;
 mod operations;
+pub(crate) mod parameters;
 mod paths;
 pub mod pattern;
 pub mod refs;
@@ -276,7 +278,7 @@ impl Operation {
     }
 }
 
-/// A parameter of an operation: in the path, the query or a header.
+/// A parameter of an operation: in the path, the query, a header or a cookie.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameter {
     /// The name as the spec spells it (the Rust name is [`naming::method_name`] of it).
@@ -285,11 +287,54 @@ pub struct Parameter {
     /// Path parameters are always required.
     pub required: bool,
     pub description: Option<String>,
+    /// How the value is written as text (`style`; a parameter described
+    /// with `content` has its location's default).
+    pub style: ParameterStyle,
+    /// `explode`, or its default: `true` for `form`, `false` otherwise.
+    pub explode: bool,
     /// What the text of the parameter is read as.
     pub shape: ParameterShape,
+    /// The Rust type the server gives the value.
+    pub value: ValueType,
     /// The rules of its schema the server checks once the text is read
     /// (lengths, enums, bounds, patterns); `Check::Any` when there are none.
     pub check: validation::Check,
+}
+
+impl Parameter {
+    /// Whether progenitor's client writes the parameter exactly as the spec
+    /// says: a scalar in the path or a header (`simple`), or a scalar or a
+    /// list of scalars in the query (`form`, exploded), of a type that is not
+    /// an object or a combination of schemas. The client crate writes every
+    /// other parameter itself (`emit::client`).
+    pub fn sent_by_progenitor(&self) -> bool {
+        // Objects and combinations are typed by name, which progenitor's
+        // builders cannot take (`model::parameters::combines_several`).
+        if matches!(
+            self.value,
+            ValueType::Named(_) | ValueType::Scalar(Scalar::Json)
+        ) {
+            return false;
+        }
+        let scalar = matches!(&self.shape, ParameterShape::Scalar(kind) if *kind != Scalar::Json);
+        let list = matches!(&self.shape, ParameterShape::List(kind) if *kind != Scalar::Json);
+        match self.location {
+            ParameterLocation::Path | ParameterLocation::Header => {
+                self.style == ParameterStyle::Simple && scalar
+            }
+            ParameterLocation::Query => {
+                self.style == ParameterStyle::Form && self.explode && (scalar || list)
+            }
+            ParameterLocation::Cookie => false,
+        }
+    }
+
+    /// Whether the parameter keeps its location's default style (and
+    /// `explode`).
+    pub fn has_default_style(&self) -> bool {
+        self.style == ParameterStyle::default_for(self.location)
+            && self.explode == (self.style == ParameterStyle::Form)
+    }
 }
 
 /// Where a parameter travels.
@@ -298,6 +343,7 @@ pub enum ParameterLocation {
     Path,
     Query,
     Header,
+    Cookie,
 }
 
 impl ParameterLocation {
@@ -307,25 +353,87 @@ impl ParameterLocation {
             ParameterLocation::Path => "path",
             ParameterLocation::Query => "query",
             ParameterLocation::Header => "header",
+            ParameterLocation::Cookie => "cookie",
+        }
+    }
+}
+
+/// OpenAPI's `style`: how a value, a list or an object is written as text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParameterStyle {
+    /// `name=value`; lists `name=a,b` or repeated, objects `name=k,v` or
+    /// `k=v&..` (query, cookie).
+    Form,
+    /// `name=a%20b` (query).
+    SpaceDelimited,
+    /// `name=a|b` (query).
+    PipeDelimited,
+    /// `name[k]=v` (query).
+    DeepObject,
+    /// `a,b`, objects `k,v` or `k=v,..` (path, header).
+    Simple,
+    /// `.a.b` or `.a,b` (path).
+    Label,
+    /// `;name=a;name=b` or `;name=a,b` (path).
+    Matrix,
+}
+
+impl ParameterStyle {
+    /// The style of a parameter that names none (or is described with
+    /// `content`).
+    pub fn default_for(location: ParameterLocation) -> Self {
+        match location {
+            ParameterLocation::Path | ParameterLocation::Header => ParameterStyle::Simple,
+            ParameterLocation::Query | ParameterLocation::Cookie => ParameterStyle::Form,
         }
     }
 }
 
 /// The type a parameter's text is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ParameterShape {
     Scalar(Scalar),
-    /// A list, in the query as repeated `name=value` pairs (`style: form`,
-    /// `explode: true`).
+    /// A list, its items written as the style says.
     List(Scalar),
+    /// An object, its entries written as the style says.
+    Object(ObjectShape),
 }
 
+/// The entries an object-valued parameter may have, and how each is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjectShape {
+    /// Declared properties, in spec order.
+    pub properties: Vec<(String, Scalar)>,
+    /// How other entries are read; `None` when the object takes only its
+    /// declared properties.
+    pub others: Option<Scalar>,
+}
+
+/// How one piece of text (a value, an item, an entry's value) is read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scalar {
     String,
     Integer,
     Number,
     Boolean,
+    /// JSON text: a `content: application/json` parameter, or a list item or
+    /// an entry whose schema is itself a list or an object, which no style
+    /// can write (the client writes them as JSON, a widespread convention).
+    Json,
+}
+
+/// The Rust type the server reads a parameter's value as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ValueType {
+    /// `String`, `i64`, `f64`, `bool`, or any JSON value for
+    /// [`Scalar::Json`].
+    Scalar(Scalar),
+    /// A `Vec` of them.
+    List(Scalar),
+    /// The types crate's type of this component schema.
+    Named(String),
+    /// A `Vec` of it.
+    NamedList(String),
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,16 +1,13 @@
-//! Lowering of each operation: its parameters, body, responses and security,
-//! checked against what the generators support.
+//! Lowering of each operation: its body, responses and security, checked
+//! against what the generators support (its parameters: `parameters`).
 
 use openapiv3::{
-    Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter,
-    ParameterSchemaOrContent, ReferenceOr, RequestBody as OaRequestBody, Response as OaResponse,
-    StatusCode,
+    Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter, ReferenceOr,
+    RequestBody as OaRequestBody, Response as OaResponse, StatusCode,
 };
 use serde_json::Value;
 
-use super::paths::path_template_names;
 use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
-use super::validation;
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
@@ -38,7 +35,7 @@ pub(crate) fn build_operation(
         .operation_id
         .clone()
         .ok_or_else(|| spec.error_at(pointer, "the operation has no operationId"))?;
-    let parameters = build_parameters(spec, components, &site, parameters)?;
+    let parameters = super::parameters::build_parameters(spec, components, &site, parameters)?;
     let request_body = match &operation.request_body {
         None => None,
         Some(body) => {
@@ -81,179 +78,6 @@ pub(crate) fn build_operation(
     })
 }
 
-fn build_parameters(
-    spec: &LoadedSpec,
-    components: &Components,
-    site: &OperationSite<'_>,
-    parameters: &[(String, ReferenceOr<OaParameter>)],
-) -> Result<Vec<Parameter>, Diagnostic> {
-    let template_names = match path_template_names(site.path) {
-        Ok(names) => names,
-        Err(cause) => {
-            return Err(spec.error_at(&pointer_join("/paths", site.path), cause));
-        }
-    };
-
-    let mut result: Vec<Parameter> = Vec::new();
-    let mut rust_names = naming::NameTable::default();
-    for (parameter_pointer, parameter) in parameters {
-        let (parameter, raw_pointer) = match parameter {
-            ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
-            ReferenceOr::Reference { reference } => refs::component(
-                spec,
-                parameter_pointer,
-                reference,
-                "parameters",
-                &components.parameters,
-            )?,
-        };
-        let refuse = |cause: String| Err(spec.error_at(parameter_pointer, cause));
-        let (data, location, list_ok) = match &parameter {
-            OaParameter::Path {
-                parameter_data,
-                style: openapiv3::PathStyle::Simple,
-            } => (parameter_data, ParameterLocation::Path, false),
-            OaParameter::Query {
-                parameter_data,
-                style: openapiv3::QueryStyle::Form,
-                ..
-            } => (
-                parameter_data,
-                ParameterLocation::Query,
-                parameter_data.explode != Some(false),
-            ),
-            OaParameter::Header {
-                parameter_data,
-                style: openapiv3::HeaderStyle::Simple,
-            } => (parameter_data, ParameterLocation::Header, false),
-            OaParameter::Cookie { parameter_data, .. } => {
-                return Err(spec.error_at(&pointer_join(&raw_pointer, "in"), format!(
-                    "cookie parameter `{}` is not supported: the generated client (progenitor) cannot send cookies",
-                    parameter_data.name
-                )));
-            }
-            other => {
-                return Err(spec.error_at(&pointer_join(&raw_pointer, "style"), format!(
-                    "parameter `{}` has a style the generated client cannot send; use `style: form` in the query, `simple` in the path or a header",
-                    other.parameter_data_ref().name
-                )));
-            }
-        };
-        if !matches!(data.format, ParameterSchemaOrContent::Schema(_)) {
-            return refuse(format!(
-                "parameter `{}` must describe its value with `schema`, not `content`",
-                data.name
-            ));
-        }
-        let schema_pointer = pointer_join(&raw_pointer, "schema");
-        let shape = parameter_shape(spec, &schema_pointer, list_ok).map_err(|cause| {
-            spec.error_at(
-                &schema_pointer,
-                format!("parameter `{}`: {cause}", data.name),
-            )
-        })?;
-        let check = match spec.document.pointer(&schema_pointer) {
-            Some(schema) => validation::compile_inline(spec, schema, &schema_pointer)?,
-            None => validation::Check::Any,
-        };
-        let check = if check.is_type_only() {
-            validation::Check::Any
-        } else {
-            check
-        };
-        if location == ParameterLocation::Path {
-            if !data.required {
-                return refuse(format!(
-                    "path parameter `{}` must be `required: true`",
-                    data.name
-                ));
-            }
-            if !template_names.contains(&data.name) {
-                return refuse(format!(
-                    "path parameter `{}` does not appear in the path `{}`",
-                    data.name, site.path
-                ));
-            }
-        }
-        if result
-            .iter()
-            .any(|seen| seen.name == data.name && seen.location == location)
-        {
-            return refuse(format!("parameter `{}` is declared twice", data.name));
-        }
-        super::names::insert(
-            spec,
-            &mut rust_names,
-            naming::method_name(&data.name),
-            &data.name,
-            parameter_pointer,
-            "parameter",
-        )?;
-        result.push(Parameter {
-            name: data.name.clone(),
-            location,
-            required: data.required,
-            description: data.description.clone(),
-            shape,
-            check,
-        });
-    }
-    for name in &template_names {
-        if !result.iter().any(|parameter| {
-            parameter.location == ParameterLocation::Path && &parameter.name == name
-        }) {
-            return Err(spec.error_at(
-                site.pointer,
-                format!("the path `{}` has `{{{name}}}` but the operation declares no path parameter `{name}`", site.path),
-            ));
-        }
-    }
-    // Path parameters first, in path order (handlers receive them so), then
-    // the others in document order.
-    result.sort_by_key(|parameter| {
-        template_names
-            .iter()
-            .position(|name| {
-                parameter.location == ParameterLocation::Path && *name == parameter.name
-            })
-            .unwrap_or(usize::MAX)
-    });
-    Ok(result)
-}
-
-/// What a parameter's text is read as, from its schema (following `$ref`s).
-fn parameter_shape(
-    spec: &LoadedSpec,
-    schema_pointer: &str,
-    list_ok: bool,
-) -> Result<ParameterShape, String> {
-    let schema = resolved_schema(spec, schema_pointer)?;
-    match schema_kind(schema) {
-        Some("array") => {
-            if !list_ok {
-                return Err("lists are supported in the query only, as repeated `name=value` pairs (`style: form`, `explode: true`)".into());
-            }
-            let items = match schema.get("items") {
-                Some(Value::Object(items)) if items.contains_key("$ref") => {
-                    refs::followed_object(&spec.document, &schema["items"])?
-                }
-                Some(Value::Object(items)) => items,
-                _ => return Ok(ParameterShape::List(Scalar::String)),
-            };
-            match schema_kind(items).map(scalar) {
-                Some(Some(item)) => Ok(ParameterShape::List(item)),
-                None => Ok(ParameterShape::List(Scalar::String)),
-                Some(None) => Err("the items of a list parameter must be strings, numbers or booleans".into()),
-            }
-        }
-        Some(kind) => scalar(kind).map(ParameterShape::Scalar).ok_or_else(|| {
-            format!("a `{kind}` parameter is not supported; use a string, number, boolean or a list of them")
-        }),
-        // No type: the text as it is.
-        None => Ok(ParameterShape::Scalar(Scalar::String)),
-    }
-}
-
 fn resolved_schema<'a>(
     spec: &'a LoadedSpec,
     pointer: &str,
@@ -274,16 +98,6 @@ fn schema_kind(schema: &serde_json::Map<String, Value>) -> Option<&str> {
             })
             .map(|_| "string")
     })
-}
-
-fn scalar(kind: &str) -> Option<Scalar> {
-    match kind {
-        "string" => Some(Scalar::String),
-        "integer" => Some(Scalar::Integer),
-        "number" => Some(Scalar::Number),
-        "boolean" => Some(Scalar::Boolean),
-        _ => None,
-    }
 }
 
 /// The operation's request body; `None` when it documents no media type,

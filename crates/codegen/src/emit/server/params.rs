@@ -1,17 +1,21 @@
-//! Parameters: their Rust types, the struct that carries an operation's query
-//! and header parameters to the trait method, the code that reads them, and
-//! the checks of their schemas.
+//! Parameters: their Rust types, the struct that carries an operation's
+//! query, header and cookie parameters to the trait method, the code that
+//! reads them (in their style, with `runtime::params`), and the checks of
+//! their schemas.
 //!
 //! Path parameters are arguments of the trait method, in path order (an
-//! operation has few, and they name the resource). Query and header
+//! operation has few, and they name the resource). Query, header and cookie
 //! parameters travel together in one `{Operation}Params` struct, since a list
-//! operation may have a dozen of them.
+//! operation may have a dozen of them. An object's type is the types crate's,
+//! named after the operation where the spec wrote it in place.
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use crate::model::validation::Check;
-use crate::model::{Operation, Parameter, ParameterLocation, ParameterShape, Scalar};
+use crate::model::{
+    Operation, Parameter, ParameterLocation, ParameterShape, ParameterStyle, Scalar, ValueType,
+};
 use crate::naming;
 
 /// The Rust name of a parameter: a trait method argument or a struct field.
@@ -48,42 +52,58 @@ fn scalar_type(scalar: Scalar) -> TokenStream {
         Scalar::Integer => quote!(i64),
         Scalar::Number => quote!(f64),
         Scalar::Boolean => quote!(bool),
+        Scalar::Json => quote!(runtime::params::Json),
     }
 }
 
-/// The type the handler reads the parameter as: required scalars as they
+/// The type the handler reads the parameter as: required values as they
 /// are, optional ones as `Option`, lists as `Vec` (absent is empty).
 pub(super) fn rust_type(parameter: &Parameter) -> TokenStream {
-    match parameter.shape {
-        ParameterShape::List(scalar) => {
-            let item = scalar_type(scalar);
-            quote!(Vec<#item>)
+    let value = match &parameter.value {
+        ValueType::List(scalar) => {
+            let item = scalar_type(*scalar);
+            return quote!(Vec<#item>);
         }
-        ParameterShape::Scalar(scalar) if parameter.required => scalar_type(scalar),
-        ParameterShape::Scalar(scalar) => {
-            let inner = scalar_type(scalar);
-            quote!(Option<#inner>)
+        ValueType::NamedList(name) => {
+            let item = super::schema_type(name);
+            return quote!(Vec<#item>);
         }
+        ValueType::Scalar(scalar) => scalar_type(*scalar),
+        ValueType::Named(name) => super::schema_type(name),
+    };
+    if parameter.required {
+        value
+    } else {
+        quote!(Option<#value>)
     }
 }
 
 /// Whether the handler can take the path parameters with axum's `Path` as
-/// plain strings: every parameter is an unconstrained string in the path.
+/// plain strings: every parameter is an unconstrained string in the path,
+/// in the `simple` style.
 pub(super) fn path_strings_only(operation: &Operation) -> bool {
     operation.parameters.iter().all(|parameter| {
         parameter.location == ParameterLocation::Path
             && parameter.shape == ParameterShape::Scalar(Scalar::String)
+            && parameter.has_default_style()
             && parameter.check.is_any()
     })
 }
 
-/// The struct of an operation's query and header parameters.
+/// The struct of an operation's query, header and cookie parameters.
 pub(super) fn params_struct(operation: &Operation) -> TokenStream {
     let Some(ident) = params_struct_ident(operation) else {
         return quote!();
     };
+    let carried = if other_parameters(operation)
+        .any(|parameter| parameter.location == ParameterLocation::Cookie)
+    {
+        "query, header and cookie"
+    } else {
+        "query and header"
+    };
     let doc = format!(
-        " The query and header parameters of [`{}`](crate::{}Response), read and checked by the router.",
+        " The {carried} parameters of [`{}`](crate::{}Response), read and checked by the router.",
         operation.id,
         naming::operation_type_name(&operation.id, ""),
     );
@@ -173,6 +193,20 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
         return None;
     }
     let read = |parameter: &Parameter| {
+        let shape = shape_tokens(operation, parameter);
+        let check = check_argument(operation, parameter);
+        // `HeaderMap` looks names up without regard to case.
+        let name = &parameter.name;
+        if !parameter.has_default_style() {
+            let location = format_ident!("{}", format!("{:?}", parameter.location));
+            let style = style_tokens(parameter);
+            let method = if parameter.required {
+                format_ident!("required_styled")
+            } else {
+                format_ident!("styled")
+            };
+            return quote!(raw.#method(runtime::params::In::#location, #name, #style, #shape, #check));
+        }
         let method = format_ident!(
             "{}",
             match (parameter.location, parameter.required) {
@@ -181,37 +215,67 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
                 (ParameterLocation::Query, true) => "required_query",
                 (ParameterLocation::Header, false) => "header",
                 (ParameterLocation::Header, true) => "required_header",
+                (ParameterLocation::Cookie, false) => "cookie",
+                (ParameterLocation::Cookie, true) => "required_cookie",
             }
         );
-        let shape = match parameter.shape {
-            ParameterShape::Scalar(scalar) => {
-                let name = format_ident!("{}", format!("{scalar:?}").to_ascii_uppercase());
-                quote!(Shape::#name)
-            }
-            ParameterShape::List(scalar) => {
-                let name = format_ident!("{scalar:?}");
-                quote!(Shape::List(runtime::params::Scalar::#name))
-            }
-        };
-        let check = check_argument(operation, parameter);
-        // `HeaderMap` looks names up without regard to case.
-        let name = &parameter.name;
         quote!(raw.#method(#name, #shape, #check))
     };
-    let path_bindings = path_parameters(operation).map(|parameter| {
-        let ident = parameter_ident(parameter);
+    // A required object has no `Default` to stand in while a broken
+    // request is read to the end: it is read as an `Option`, taken out once
+    // `finish` found every parameter well.
+    let unwrapped = |parameter: &Parameter| {
+        parameter.required && matches!(parameter.value, ValueType::Named(_))
+    };
+    let binding = |ident: &Ident, parameter: &Parameter| {
         let kind = rust_type(parameter);
         let value = read(parameter);
-        quote!(let #ident: #kind = #value;)
-    });
-    let params = params_struct_ident(operation).map(|ident| {
-        let fields = other_parameters(operation).map(|parameter| {
-            let field = parameter_ident(parameter);
-            let value = read(parameter);
-            quote!(#field: #value,)
-        });
-        quote!(let params = #ident { #(#fields)* };)
-    });
+        if unwrapped(parameter) {
+            quote!(let #ident: Option<#kind> = #value;)
+        } else {
+            quote!(let #ident: #kind = #value;)
+        }
+    };
+    let unwrap = |ident: &Ident, parameter: &Parameter| {
+        let location = format_ident!("{}", format!("{:?}", parameter.location));
+        let name = &parameter.name;
+        unwrapped(parameter).then(|| {
+            quote! {
+                let Some(#ident) = #ident else {
+                    return runtime::params::unread(runtime::params::In::#location, #name);
+                };
+            }
+        })
+    };
+    let mut bindings: Vec<TokenStream> = Vec::new();
+    let mut unwraps: Vec<TokenStream> = Vec::new();
+    for parameter in path_parameters(operation) {
+        let ident = parameter_ident(parameter);
+        bindings.push(binding(&ident, parameter));
+        unwraps.extend(unwrap(&ident, parameter));
+    }
+    let mut params = None;
+    if let Some(ident) = params_struct_ident(operation) {
+        if other_parameters(operation).any(unwrapped) {
+            // Read in order into bindings, so that the 400 lists the
+            // parameters in the order of the struct.
+            let mut fields = Vec::new();
+            for parameter in other_parameters(operation) {
+                let field = parameter_ident(parameter);
+                bindings.push(binding(&field, parameter));
+                unwraps.extend(unwrap(&field, parameter));
+                fields.push(field);
+            }
+            unwraps.push(quote!(let params = #ident { #(#fields,)* };));
+        } else {
+            let fields = other_parameters(operation).map(|parameter| {
+                let field = parameter_ident(parameter);
+                let value = read(parameter);
+                quote!(#field: #value,)
+            });
+            params = Some(quote!(let params = #ident { #(#fields)* };));
+        }
+    }
     let path_source = if path_parameters(operation).next().is_some() {
         quote! {
             let path = match &path {
@@ -222,14 +286,108 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
     } else {
         quote!(let path = None;)
     };
+    // Lists, objects and the `label` and `matrix` styles are split before
+    // they are decoded, which needs the path as it came.
+    let raw_path = path_parameters(operation)
+        .any(|parameter| {
+            parameter.style != ParameterStyle::Simple
+                || !matches!(parameter.shape, ParameterShape::Scalar(_))
+        })
+        .then(|| {
+            let template = &operation.path;
+            quote!(.with_raw_path(request.uri().path(), #template))
+        });
     Some(quote! {
         #path_source
         use runtime::params::Shape;
-        let mut raw = runtime::params::Parameters::new(path, request.uri().query(), request.headers());
-        #(#path_bindings)*
+        let mut raw = runtime::params::Parameters::new(path, request.uri().query(), request.headers())#raw_path;
+        #(#bindings)*
         #params
         if let Err(response) = raw.finish() {
             return response;
         }
+        #(#unwraps)*
     })
+}
+
+fn scalar_tokens(scalar: Scalar) -> TokenStream {
+    let name = format_ident!("{scalar:?}");
+    quote!(runtime::params::Scalar::#name)
+}
+
+/// The runtime's `Shape` of the parameter.
+fn shape_tokens(operation: &Operation, parameter: &Parameter) -> TokenStream {
+    match &parameter.shape {
+        ParameterShape::Scalar(scalar) => {
+            let name = format_ident!("{}", format!("{scalar:?}").to_ascii_uppercase());
+            quote!(Shape::#name)
+        }
+        ParameterShape::List(scalar) => {
+            let scalar = scalar_tokens(*scalar);
+            quote!(Shape::List(#scalar))
+        }
+        ParameterShape::Object(object) => {
+            let properties = object.properties.iter().map(|(name, scalar)| {
+                let scalar = scalar_tokens(*scalar);
+                quote!((#name, #scalar))
+            });
+            let others = match object.others {
+                Some(scalar) => {
+                    let scalar = scalar_tokens(scalar);
+                    quote!(Some(#scalar))
+                }
+                None => quote!(None),
+            };
+            // An exploded `form` object open to other entries takes every
+            // pair of its location no other parameter names (nor one of
+            // another exploded object's properties).
+            let spread = parameter.style == ParameterStyle::Form
+                && parameter.explode
+                && object.others.is_some();
+            let mut except: Vec<&str> = Vec::new();
+            for other in &operation.parameters {
+                if !spread || other.location != parameter.location || other.name == parameter.name {
+                    continue;
+                }
+                match &other.shape {
+                    ParameterShape::Object(shape)
+                        if other.style == ParameterStyle::Form && other.explode =>
+                    {
+                        except.extend(shape.properties.iter().map(|(name, _)| name.as_str()));
+                    }
+                    _ => except.push(&other.name),
+                }
+            }
+            quote! {
+                Shape::Object(&runtime::params::Entries {
+                    properties: &[#(#properties),*],
+                    others: #others,
+                    except: &[#(#except),*],
+                })
+            }
+        }
+    }
+}
+
+/// The runtime's `Style` of a parameter outside its location's default.
+/// Delimited styles exploded are `form` exploded (repeated pairs), as is a
+/// `deepObject` list (a style for objects only).
+fn style_tokens(parameter: &Parameter) -> TokenStream {
+    let explode = parameter.explode;
+    let list = !matches!(parameter.shape, ParameterShape::Object(_));
+    match parameter.style {
+        ParameterStyle::Form => quote!(runtime::params::Style::Form { explode: #explode }),
+        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
+            quote!(runtime::params::Style::Form { explode: true })
+        }
+        ParameterStyle::DeepObject if list => {
+            quote!(runtime::params::Style::Form { explode: true })
+        }
+        ParameterStyle::SpaceDelimited => quote!(runtime::params::Style::SpaceDelimited),
+        ParameterStyle::PipeDelimited => quote!(runtime::params::Style::PipeDelimited),
+        ParameterStyle::DeepObject => quote!(runtime::params::Style::DeepObject),
+        ParameterStyle::Simple => quote!(runtime::params::Style::Simple { explode: #explode }),
+        ParameterStyle::Label => quote!(runtime::params::Style::Label { explode: #explode }),
+        ParameterStyle::Matrix => quote!(runtime::params::Style::Matrix { explode: #explode }),
+    }
 }
