@@ -22,6 +22,7 @@ pub mod load;
 pub mod lower;
 pub mod model;
 pub mod naming;
+pub mod walk;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -34,12 +35,22 @@ pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory the generator owns, relative to the workspace root.
 pub const GENERATED_DIR: &str = "generated";
 
+/// Names what the spec leaves unnamed or names alike, in the document itself
+/// before the model reads it: operations without an `operationId`, inline
+/// body schemas, and operations, schemas and shared responses whose Rust
+/// names would be one (see [`model::names`]).
+pub fn prepare_document(spec: &mut load::LoadedSpec) {
+    inline::name_operations(spec);
+    model::names::distinct_operation_ids(spec);
+    inline::name_inline_schemas(spec);
+    model::names::distinct_component_names(spec);
+}
+
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
     let mut spec = load::load_spec(workspace_root, spec_file)?;
-    inline::name_operations(&mut spec);
-    inline::name_inline_schemas(&mut spec)?;
+    prepare_document(&mut spec);
     let mut model = model::build_model(&spec)?;
     let mut types_rewrite = emit::types::TypesRewrite::of(&model);
     let openapi = emit::progenitor::openapi_view(&spec)?;

@@ -375,7 +375,7 @@ fn example_call(model: &ApiModel) -> Option<String> {
     {
         call.push_str(&format!(
             ".{}(\"{}\")",
-            naming::method_name(&parameter.name),
+            naming::method_name(&parameter.code_name),
             parameter.name
         ));
     }

@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod manifest;
+pub mod placeholders;
 pub mod progenitor;
 pub mod server;
 pub mod types;

@@ -11,10 +11,17 @@ use openapiv3::OpenAPI;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use serde_json::Value;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::emit::placeholders::Placeholders;
 use crate::emit::run_generator;
 use crate::load::LoadedSpec;
-use crate::model::{JSON, MULTIPART, parse_openapi};
+use crate::model::{JSON, MULTIPART, names, parse_openapi};
+use crate::naming;
+use crate::walk::{self, Direction};
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -48,17 +55,43 @@ fn settings() -> progenitor::GenerationSettings {
     settings
 }
 
+/// The document progenitor is run on ([`progenitor_view`]), typed, with
+/// the placeholders it holds in place of wire names.
+pub struct View {
+    pub openapi: OpenAPI,
+    placeholders: Option<Placeholders>,
+}
+
 /// The document progenitor is run on ([`progenitor_view`]), typed.
-pub fn openapi_view(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
-    parse_openapi(&LoadedSpec {
-        document: progenitor_view(&spec.document),
+pub fn openapi_view(spec: &LoadedSpec) -> Result<View, Diagnostic> {
+    let (document, placeholders) = view_document(&spec.document);
+    let openapi = parse_openapi(&LoadedSpec {
+        document,
         ..spec.clone()
+    })?;
+    Ok(View {
+        openapi,
+        placeholders,
     })
 }
 
 /// Runs progenitor on the [`openapi_view`] of `spec`, which it consumes so
-/// that the document is gone before progenitor's output peaks.
-pub fn run(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
+/// that the document is gone before progenitor's output peaks. The wire
+/// names the view replaced are back in the output.
+pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic> {
+    let View {
+        openapi,
+        placeholders,
+    } = view;
+    let mut output = generate(spec, openapi)?;
+    if let Some(placeholders) = placeholders {
+        output.client = placeholders.restore_tokens(output.client);
+        output.types = placeholders.restore_tokens(output.types);
+    }
+    Ok(output)
+}
+
+fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
     run_generator(spec, "generating the types and the client", || {
         let mut generator = progenitor::Generator::new(&settings());
         let client = generator
@@ -101,8 +134,8 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
     Some((tokens.into_iter().collect(), types))
 }
 
-/// The document as progenitor gets it, with two adaptations that do not
-/// change what the spec means:
+/// The document as progenitor gets it, with adaptations that do not change
+/// what the spec means:
 /// - request bodies keep JSON only: progenitor can send one media type per
 ///   operation, and the service accepts JSON wherever it accepts a form; a
 ///   body without JSON is sent as bytes (a `multipart/form-data` upload as a
@@ -116,9 +149,20 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
 /// - the properties of PATCH bodies have no `default`: leaving a field out of
 ///   a PATCH means "keep the value", so no default may stand in for it
 ///   (typify would otherwise fill the field with its default and the client
-///   would send it, overwriting the stored value, on every PATCH).
+///   would send it, overwriting the stored value, on every PATCH);
+/// - wire names that would become one identifier (two properties of an
+///   object, two parameters of an operation, enum values such as `asc` and
+///   `ASC`) or an identifier rustc refuses (the variant typify makes of
+///   `+1`) are placeholders ([`super::placeholders`]) that convert to the
+///   names `naming` chose; the output gets the wire names back.
 pub fn progenitor_view(document: &Value) -> Value {
-    let mut document = document.clone();
+    view_document(document).0
+}
+
+fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
+    let mut document = original.clone();
+    let mut alphabet = Alphabet::new(original);
+    parameters_under_code_names(&mut document, &mut alphabet);
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
         for item in paths.values_mut().filter_map(Value::as_object_mut) {
             for body in item
@@ -134,12 +178,263 @@ pub fn progenitor_view(document: &Value) -> Value {
             client_body(body);
         }
     }
-    drop_zero_minimums(&mut document);
-    type_untyped_string_enums(&mut document);
+    walk::for_each_schema_mut(&mut document, |_, schema| {
+        drop_zero_minimums(schema);
+        type_untyped_string_enums(schema);
+        properties_under_field_names(schema, &mut alphabet);
+        enum_values_under_variant_names(schema, &mut alphabet);
+    });
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
     patch_bodies_without_defaults(&mut document);
-    document
+    (document, alphabet.used())
+}
+
+/// The placeholder alphabet, chosen the first time one is needed.
+struct Alphabet<'a> {
+    document: &'a Value,
+    chosen: Option<Option<Placeholders>>,
+}
+
+impl<'a> Alphabet<'a> {
+    fn new(document: &'a Value) -> Self {
+        Alphabet {
+            document,
+            chosen: None,
+        }
+    }
+
+    fn get(&mut self) -> Option<Placeholders> {
+        *self
+            .chosen
+            .get_or_insert_with(|| Placeholders::for_document(self.document))
+    }
+
+    fn used(&self) -> Option<Placeholders> {
+        self.chosen.flatten()
+    }
+}
+
+/// Parameters whose code name ([`crate::model::names::parameter_code_names`])
+/// is not their spec name are placeholders, in the operation's own list
+/// (the path item's parameters are copied into each of its operations, so
+/// each operation can rename its own), and in the path template for path
+/// parameters (which every operation of the path renames alike).
+fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>) {
+    let Some(Value::Object(paths)) = document.get("paths") else {
+        return;
+    };
+    let mut plans: Vec<(String, Vec<(String, Vec<Value>)>, Vec<(String, String)>)> = Vec::new();
+    for (path, item) in paths {
+        let Some(item_object) = item.as_object() else {
+            continue;
+        };
+        let item_pointer = pointer_join("/paths", path);
+        let operations: Vec<(&String, Vec<(String, String, String)>)> = item_object
+            .keys()
+            .filter(|method| METHODS.contains(&method.as_str()))
+            .map(|method| {
+                let pointer = pointer_join(&item_pointer, method);
+                (method, names::parameter_code_names(document, &pointer))
+            })
+            .collect();
+        let renamed = operations
+            .iter()
+            .flat_map(|(_, codes)| codes)
+            .any(|(name, _, code)| name != code);
+        if !renamed {
+            continue;
+        }
+        let Some(placeholders) = alphabet.get() else {
+            continue;
+        };
+        let mut template = Vec::new();
+        let mut lists = Vec::new();
+        for (method, codes) in operations {
+            let raw = effective_parameters(document, item, &item_object[method.as_str()]);
+            let list = codes
+                .iter()
+                .filter_map(|(name, location, code)| {
+                    let mut parameter = raw
+                        .iter()
+                        .find(|parameter| {
+                            parameter.get("name").and_then(Value::as_str) == Some(name)
+                                && parameter.get("in").and_then(Value::as_str) == Some(location)
+                        })?
+                        .clone();
+                    if name != code {
+                        let placeholder = placeholders.wrap(code, name);
+                        if location == "path" && !template.iter().any(|(old, _)| old == name) {
+                            template.push((name.clone(), placeholder.clone()));
+                        }
+                        parameter["name"] = Value::String(placeholder);
+                    }
+                    Some(parameter)
+                })
+                .collect();
+            lists.push((method.clone(), list));
+        }
+        plans.push((path.clone(), lists, template));
+    }
+    if plans.is_empty() {
+        return;
+    }
+    let Some(Value::Object(paths)) = document.get_mut("paths") else {
+        return;
+    };
+    for (path, lists, _) in &plans {
+        if let Some(Value::Object(item)) = paths.get_mut(path) {
+            item.shift_remove("parameters");
+            for (method, list) in lists {
+                if let Some(Value::Object(operation)) = item.get_mut(method) {
+                    operation.insert("parameters".into(), Value::Array(list.clone()));
+                }
+            }
+        }
+    }
+    *paths = std::mem::take(paths)
+        .into_iter()
+        .map(|(path, item)| {
+            let template = plans
+                .iter()
+                .find(|(planned, _, _)| *planned == path)
+                .map(|(_, _, template)| template.as_slice())
+                .unwrap_or_default();
+            let path = template.iter().fold(path, |path, (old, new)| {
+                path.replace(&format!("{{{old}}}"), &format!("{{{new}}}"))
+            });
+            (path, item)
+        })
+        .collect();
+}
+
+/// The parameters of `operation` with those of its path `item` it does not
+/// override (by name and location), `$ref`s resolved.
+fn effective_parameters(document: &Value, item: &Value, operation: &Value) -> Vec<Value> {
+    let resolve = |parameter: &Value| -> Value {
+        match parameter
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|target| target.strip_prefix('#'))
+            .and_then(|pointer| document.pointer(pointer))
+        {
+            Some(resolved) => resolved.clone(),
+            None => parameter.clone(),
+        }
+    };
+    let key = |parameter: &Value| (parameter.get("name").cloned(), parameter.get("in").cloned());
+    let mut found: Vec<Value> = Vec::new();
+    for owner in [item, operation] {
+        if let Some(Value::Array(parameters)) = owner.get("parameters") {
+            for parameter in parameters.iter().map(resolve) {
+                found.retain(|seen| key(seen) != key(&parameter));
+                found.push(parameter);
+            }
+        }
+    }
+    found
+}
+
+/// The properties of `schema` whose field names clash are placeholders that
+/// convert to the names [`naming::distinct`] gives them (`required` and a
+/// discriminator's `propertyName` follow); serde renames them back.
+fn properties_under_field_names(schema: &mut Value, alphabet: &mut Alphabet<'_>) {
+    let Some(Value::Object(properties)) = schema.get("properties") else {
+        return;
+    };
+    let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+    let sources = naming::distinct(&names, &[naming::field_name]);
+    let renames: Vec<(String, String)> = names
+        .iter()
+        .zip(&sources)
+        .filter(|(name, source)| **name != source.as_str())
+        .map(|(name, source)| (name.to_string(), source.clone()))
+        .collect();
+    if renames.is_empty() {
+        return;
+    }
+    let Some(placeholders) = alphabet.get() else {
+        return;
+    };
+    let renamed = |name: &str| -> Option<String> {
+        renames
+            .iter()
+            .find(|(old, _)| old == name)
+            .map(|(old, source)| placeholders.wrap(source, old))
+    };
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        *properties = std::mem::take(properties)
+            .into_iter()
+            .map(|(name, property)| (renamed(&name).unwrap_or(name), property))
+            .collect();
+    }
+    if let Some(Value::Array(required)) = object.get_mut("required") {
+        for name in required.iter_mut() {
+            if let Some(new) = name.as_str().and_then(renamed) {
+                *name = Value::String(new);
+            }
+        }
+    }
+    if let Some(Value::String(name)) = object
+        .get_mut("discriminator")
+        .and_then(|discriminator| discriminator.get_mut("propertyName"))
+        && let Some(new) = renamed(name.as_str())
+    {
+        *name = new;
+    }
+}
+
+/// The values of a string enum whose variant names typify cannot make
+/// ([`naming::variant_sources`]) are placeholders that convert to the names
+/// chosen; `Display`, `FromStr` and serde get the values back. The enum's
+/// own `default` follows, and string rules go, as typify would drop the
+/// placeholders they refuse (the enum says all they could).
+fn enum_values_under_variant_names(schema: &mut Value, alphabet: &mut Alphabet<'_>) {
+    let Some(Value::Array(values)) = schema.get("enum") else {
+        return;
+    };
+    if !values
+        .iter()
+        .all(|value| value.is_string() || value.is_null())
+    {
+        return;
+    }
+    let texts: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
+    let Some(sources) = naming::variant_sources(&texts) else {
+        return;
+    };
+    let Some(placeholders) = alphabet.get() else {
+        return;
+    };
+    let renames: Vec<(String, String)> = texts
+        .iter()
+        .zip(&sources)
+        .filter(|(text, source)| **text != source.as_str())
+        .map(|(text, source)| (text.to_string(), placeholders.wrap(source, text)))
+        .collect();
+    let renamed = |value: &mut Value| {
+        if let Some((_, new)) = renames
+            .iter()
+            .find(|(old, _)| value.as_str() == Some(old.as_str()))
+        {
+            *value = Value::String(new.clone());
+        }
+    };
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        values.iter_mut().for_each(renamed);
+    }
+    if let Some(default) = object.get_mut("default") {
+        renamed(default);
+    }
+    for rule in ["minLength", "maxLength", "pattern"] {
+        object.shift_remove(rule);
+    }
 }
 
 /// Removes `default` from the properties of every schema a PATCH operation
@@ -340,45 +635,29 @@ fn one_success_beside_default(responses: &mut serde_json::Map<String, Value>) {
 /// Typify refuses an enum without `type` once `null` is among its values
 /// (`enum: [eu, null]`, or a nullable one): an enum of strings is given
 /// `type: string`, which says the same.
-fn type_untyped_string_enums(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            if !object.contains_key("type")
-                && let Some(Value::Array(values)) = object.get("enum")
-                && values.iter().any(Value::is_string)
-                && values
-                    .iter()
-                    .all(|value| value.is_string() || value.is_null())
-            {
-                object.insert("type".into(), Value::String("string".into()));
-            }
-            for (key, child) in object.iter_mut() {
-                if !key.starts_with("x-") && key != "example" && key != "default" && key != "enum" {
-                    type_untyped_string_enums(child);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(type_untyped_string_enums),
-        _ => {}
+fn type_untyped_string_enums(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    if !object.contains_key("type")
+        && let Some(Value::Array(values)) = object.get("enum")
+        && values.iter().any(Value::is_string)
+        && values
+            .iter()
+            .all(|value| value.is_string() || value.is_null())
+    {
+        object.insert("type".into(), Value::String("string".into()));
     }
 }
 
-fn drop_zero_minimums(value: &mut Value) {
-    match value {
-        Value::Object(object) => {
-            for keyword in ["minLength", "minItems"] {
-                if object.get(keyword).and_then(Value::as_u64) == Some(0) {
-                    object.shift_remove(keyword);
-                }
-            }
-            for (key, child) in object.iter_mut() {
-                if !key.starts_with("x-") && key != "example" && key != "default" {
-                    drop_zero_minimums(child);
-                }
-            }
+fn drop_zero_minimums(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    for keyword in ["minLength", "minItems"] {
+        if object.get(keyword).and_then(Value::as_u64) == Some(0) {
+            object.shift_remove(keyword);
         }
-        Value::Array(items) => items.iter_mut().for_each(drop_zero_minimums),
-        _ => {}
     }
 }
 
@@ -394,8 +673,20 @@ struct Ways {
 /// schemas returned in responses. A schema used both ways loses both.
 fn relax_one_way_properties(document: &mut Value) {
     let mut ways: std::collections::BTreeMap<String, Ways> = Default::default();
+    // The component schemas parameters and request bodies (`true`) and
+    // responses (`false`) refer to, directly or from inside an inline schema.
     let mut roots: Vec<(String, bool)> = Vec::new();
-    collect_roots(document, "", None, &mut roots);
+    walk::for_each_schema(document, |site, schema| {
+        if let (Some(direction), Some(name)) = (
+            site.direction,
+            schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(walk::component_schema),
+        ) {
+            roots.push((name, direction == Direction::Request));
+        }
+    });
     let schemas = document
         .pointer("/components/schemas")
         .cloned()
@@ -417,109 +708,54 @@ fn relax_one_way_properties(document: &mut Value) {
             entry.response = true;
         }
         if let Some(schema) = schemas.get(&name) {
-            let mut names = Vec::new();
-            crate::model::validation::collect_schema_refs(schema, &mut names);
+            let names = walk::schema_refs(schema);
             pending.extend(names.into_iter().map(|name| (name, request)));
         }
     }
     if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
         for (name, schema) in schemas.iter_mut() {
-            relax(schema, ways.get(name).copied().unwrap_or_default());
+            let ways = ways.get(name).copied().unwrap_or_default();
+            walk::for_each_subschema_mut(schema, "", |_, schema| relax(schema, ways));
         }
     }
-    relax_inline(document, None);
+    // Inline schemas under `paths` travel the way their place says.
+    walk::for_each_schema_mut(document, |site, schema| {
+        if let (true, Some(direction)) = (site.pointer.starts_with("/paths/"), site.direction) {
+            let ways = Ways {
+                request: direction == Direction::Request,
+                response: direction == Direction::Response,
+            };
+            relax(schema, ways);
+        }
+    });
 }
 
-/// The component schemas request bodies and parameters (`true`) and
-/// responses (`false`) refer to directly.
-fn collect_roots(value: &Value, key: &str, request: Option<bool>, out: &mut Vec<(String, bool)>) {
-    let request = match key {
-        "requestBody" | "requestBodies" | "parameters" => Some(true),
-        "responses" => Some(false),
-        _ => request,
-    };
-    match value {
-        Value::Object(object) => {
-            if let (Some(request), Some(Value::String(reference))) = (request, object.get("$ref"))
-                && let Some(name) = crate::model::refs::schema_name(reference)
-            {
-                out.push((name.to_string(), request));
-            }
-            for (child_key, child) in object {
-                if child_key != "schemas" && !child_key.starts_with("x-") && child_key != "example"
-                {
-                    collect_roots(child, child_key, request, out);
-                }
-            }
-        }
-        Value::Array(items) => items
-            .iter()
-            .for_each(|item| collect_roots(item, key, request, out)),
-        _ => {}
-    }
-}
-
-/// Inline schemas under `paths` travel the way their place says.
-fn relax_inline(value: &mut Value, ways: Option<Ways>) {
-    let Value::Object(object) = value else {
-        if let Value::Array(items) = value {
-            items.iter_mut().for_each(|item| relax_inline(item, ways));
-        }
+/// Drops from the `required` of one schema its properties that never travel
+/// the `ways` it does.
+fn relax(schema: &mut Value, ways: Ways) {
+    let Value::Object(object) = schema else {
         return;
     };
-    for (key, child) in object.iter_mut() {
-        let ways = match key.as_str() {
-            "requestBody" | "parameters" => Some(Ways {
-                request: true,
-                response: false,
-            }),
-            "responses" => Some(Ways {
-                request: false,
-                response: true,
-            }),
-            "components" => continue,
-            _ => ways,
-        };
-        match (key.as_str(), ways) {
-            ("schema", Some(ways)) => relax(child, ways),
-            _ if !key.starts_with("x-") && key != "example" => relax_inline(child, ways),
-            _ => {}
-        }
-    }
-}
-
-fn relax(schema: &mut Value, ways: Ways) {
-    match schema {
-        Value::Object(object) => {
-            let dropped: Vec<String> = object
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|properties| {
-                    properties
-                        .iter()
-                        .filter(|(_, property)| {
-                            (ways.request && flag(property, "readOnly"))
-                                || (ways.response && flag(property, "writeOnly"))
-                        })
-                        .map(|(name, _)| name.clone())
-                        .collect()
+    let dropped: Vec<String> = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|properties| {
+            properties
+                .iter()
+                .filter(|(_, property)| {
+                    (ways.request && flag(property, "readOnly"))
+                        || (ways.response && flag(property, "writeOnly"))
                 })
-                .unwrap_or_default();
-            if let Some(Value::Array(required)) = object.get_mut("required") {
-                required.retain(|name| {
-                    !name
-                        .as_str()
-                        .is_some_and(|name| dropped.iter().any(|one| one == name))
-                });
-            }
-            for (key, child) in object.iter_mut() {
-                if !key.starts_with("x-") && key != "example" && key != "default" && key != "$ref" {
-                    relax(child, ways);
-                }
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(|item| relax(item, ways)),
-        _ => {}
+                .map(|(name, _)| name.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Array(required)) = object.get_mut("required") {
+        required.retain(|name| {
+            !name
+                .as_str()
+                .is_some_and(|name| dropped.iter().any(|one| one == name))
+        });
     }
 }
 

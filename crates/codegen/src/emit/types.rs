@@ -254,14 +254,17 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         else {
             continue;
         };
-        for (name, property) in &object.properties {
+        // The field names typify gives, clashing spellings told apart.
+        let names: Vec<&str> = object.properties.keys().map(String::as_str).collect();
+        let sources = naming::distinct(&names, &[naming::field_name]);
+        for ((name, property), source) in object.properties.iter().zip(&sources) {
             // A `default` does not count: progenitor's view of the spec has
             // none in PATCH bodies (absent means "keep the value").
             let nullable = matches!(
                 property,
                 openapiv3::ReferenceOr::Item(property) if property.schema_data.nullable
             );
-            let pair = (naming::type_name(body_schema), naming::field_name(name));
+            let pair = (naming::type_name(body_schema), naming::field_name(source));
             if nullable && !object.required.contains(name) && !fields.contains(&pair) {
                 fields.push(pair);
             }

@@ -14,7 +14,7 @@
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
-mod names;
+pub mod names;
 mod operations;
 mod paths;
 pub mod pattern;
@@ -28,7 +28,6 @@ use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::naming;
 
 /// Media type of JSON bodies; every body and every response uses it.
 pub const JSON: &str = "application/json";
@@ -99,7 +98,7 @@ impl Method {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operation {
     /// The `operationId` as the spec spells it (the Rust name is
-    /// [`naming::method_name`] of it).
+    /// [`crate::naming::method_name`] of it).
     pub id: String,
     pub method: Method,
     /// The path template relative to the server URL, e.g. `/actions/modules/{id}`.
@@ -140,8 +139,13 @@ impl Operation {
 /// A parameter of an operation: in the path, the query or a header.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameter {
-    /// The name as the spec spells it (the Rust name is [`naming::method_name`] of it).
+    /// The name as the spec spells it, on the wire.
     pub name: String,
+    /// The name its identifiers are made from ([`crate::naming::field_name`],
+    /// [`crate::naming::method_name`] of it): `name`, or `name` with a suffix where
+    /// another parameter of the operation has the same identifier
+    /// ([`names::parameter_code_names`]).
+    pub code_name: String,
     pub location: ParameterLocation,
     /// Path parameters are always required.
     pub required: bool,
@@ -257,7 +261,7 @@ pub enum HeaderKind {
 /// A response under `components/responses` with headers, generated once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SharedResponse {
-    /// The component's name (the Rust name is [`naming::type_name`] of it).
+    /// The component's name (the Rust name is [`crate::naming::type_name`] of it).
     pub name: String,
     pub description: String,
     pub schema: Option<String>,
@@ -276,7 +280,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     // would otherwise surface as a vaguer deserialization error.
     refs::check_references(spec)?;
     schemas::check_schemas(spec)?;
-    names::check_schema_names(spec)?;
     let openapi = parse_openapi(spec)?;
     let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
@@ -289,7 +292,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
 
     let mut operations = Vec::new();
     let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
-    let mut method_names = naming::NameTable::default();
     for (path, item) in &openapi.paths.paths {
         let path_pointer = pointer_join("/paths", path);
         let ReferenceOr::Item(item) = item else {
@@ -328,7 +330,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 });
                 parameters.push((parameter_pointer, parameter.clone()));
             }
-            let operation = operations::build_operation(
+            let mut operation = operations::build_operation(
                 spec,
                 openapi,
                 &components,
@@ -350,14 +352,14 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                     ),
                 ));
             }
-            names::insert(
-                spec,
-                &mut method_names,
-                naming::method_name(&operation.id),
-                &operation.id,
-                &id_pointer,
-                "operationId",
-            )?;
+            let code_names = names::parameter_code_names(&spec.document, &pointer);
+            for parameter in &mut operation.parameters {
+                if let Some((_, _, code_name)) = code_names.iter().find(|(name, location, _)| {
+                    *name == parameter.name && location == parameter.location.as_str()
+                }) {
+                    parameter.code_name = code_name.clone();
+                }
+            }
             operations.push(operation);
         }
     }
@@ -365,7 +367,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
     let error_shape = operations::error_shape(spec, &operations);
-    let shared_responses = operations::shared_responses(spec, &operations)?;
+    let shared_responses = operations::shared_responses(&operations);
     let validators = validation::compile(spec, &operations)?;
 
     Ok(ApiModel {

@@ -14,7 +14,6 @@ use super::validation;
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::naming;
 
 pub(crate) struct OperationSite<'a> {
     pub(crate) path: &'a str,
@@ -88,7 +87,6 @@ fn build_parameters(
     };
 
     let mut result: Vec<Parameter> = Vec::new();
-    let mut rust_names = naming::NameTable::default();
     for (parameter_pointer, parameter) in parameters {
         let (parameter, raw_pointer) = match parameter {
             ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
@@ -177,16 +175,9 @@ fn build_parameters(
         {
             return refuse(format!("parameter `{}` is declared twice", data.name));
         }
-        super::names::insert(
-            spec,
-            &mut rust_names,
-            naming::method_name(&data.name),
-            &data.name,
-            parameter_pointer,
-            "parameter",
-        )?;
         result.push(Parameter {
             name: data.name.clone(),
+            code_name: data.name.clone(),
             location,
             required: data.required,
             description: data.description.clone(),
@@ -629,13 +620,9 @@ pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorS
 }
 
 /// The `components/responses` entries with headers that operations use, in
-/// order of first use; their Rust names must not collide.
-pub(crate) fn shared_responses(
-    spec: &LoadedSpec,
-    operations: &[Operation],
-) -> Result<Vec<SharedResponse>, Diagnostic> {
+/// order of first use (their Rust names are distinct: `model::names`).
+pub(crate) fn shared_responses(operations: &[Operation]) -> Vec<SharedResponse> {
     let mut shared: Vec<SharedResponse> = Vec::new();
-    let mut rust_names = naming::NameTable::default();
     for response in operations.iter().flat_map(|operation| {
         operation
             .responses
@@ -648,14 +635,6 @@ pub(crate) fn shared_responses(
         if shared.iter().any(|seen| &seen.name == name) {
             continue;
         }
-        super::names::insert(
-            spec,
-            &mut rust_names,
-            naming::type_name(name),
-            name,
-            &pointer_join("/components/responses", name),
-            "response",
-        )?;
         shared.push(SharedResponse {
             name: name.clone(),
             description: response.description.clone(),
@@ -663,5 +642,5 @@ pub(crate) fn shared_responses(
             headers: response.headers.clone(),
         });
     }
-    Ok(shared)
+    shared
 }
