@@ -46,6 +46,21 @@ pub fn prepare_document(spec: &mut load::LoadedSpec) {
     model::names::distinct_component_names(spec);
 }
 
+/// Progenitor's failure (which has no place) with the schema or operation it
+/// failed on, found on a fresh copy of the document: the run dropped its own
+/// to keep the peak low.
+fn locate_generator_failure(
+    workspace_root: &Path,
+    spec_file: &Path,
+    failure: Diagnostic,
+) -> Diagnostic {
+    let Ok(mut spec) = load::load_spec(workspace_root, spec_file) else {
+        return failure;
+    };
+    prepare_document(&mut spec);
+    emit::progenitor::locate_failure(&spec, failure)
+}
+
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
@@ -71,7 +86,10 @@ pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (progenitor, server)
     });
-    let progenitor = progenitor?;
+    let progenitor = match progenitor {
+        Ok(output) => output,
+        Err(failure) => return Err(locate_generator_failure(workspace_root, spec_file, failure)),
+    };
     let dependencies = progenitor.dependencies;
     // Tokens cannot cross threads, and typify's take ten times the memory
     // of their text: the types and the server are cut into pieces of text

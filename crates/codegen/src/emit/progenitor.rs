@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::emit::placeholders::Placeholders;
-use crate::emit::run_generator;
+use crate::emit::{GeneratorFailure, catch_generator, run_generator};
 use crate::load::LoadedSpec;
 use crate::model::{JSON, MULTIPART, names, parse_openapi};
 use crate::naming;
@@ -91,8 +91,11 @@ pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic
     Ok(output)
 }
 
+/// What the one progenitor run does, for messages.
+const WHAT: &str = "generating the types and the client";
+
 fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
-    run_generator(spec, "generating the types and the client", || {
+    run_generator(spec, WHAT, || {
         let mut generator = progenitor::Generator::new(&settings());
         let client = generator
             .generate_tokens(&openapi)
@@ -113,6 +116,122 @@ fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Dia
             },
         })
     })
+}
+
+/// The schema or operation progenitor fails on, found again by running it on
+/// parts of the view of `spec` (which must still hold its document): the
+/// component schemas alone, with halves of them made empty (`{}`, so no
+/// reference dangles), or all schemas with halves of the operations, until
+/// one is left. `failure`, progenitor's message without a place, is kept when
+/// no single schema or operation fails alone. Only run after a failure.
+pub fn locate_failure(spec: &LoadedSpec, failure: Diagnostic) -> Diagnostic {
+    let (view, _) = view_document(&spec.document);
+    let probe = |document: &Value| -> Option<GeneratorFailure> {
+        let openapi: OpenAPI = serde_json::from_value(document.clone()).ok()?;
+        catch_generator(|| {
+            progenitor::Generator::new(&settings())
+                .generate_tokens(&openapi)
+                .map(|_| ())
+                .map_err(|err| err.to_string())
+        })
+        .err()
+    };
+    let mut schemas_only = view.clone();
+    schemas_only["paths"] = Value::Object(Default::default());
+    if probe(&schemas_only).is_some() {
+        let names: Vec<String> = view
+            .pointer("/components/schemas")
+            .and_then(Value::as_object)
+            .map(|schemas| schemas.keys().cloned().collect())
+            .unwrap_or_default();
+        let culprit = bisect(&names, |kept| {
+            let mut document = schemas_only.clone();
+            if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
+                for (name, schema) in schemas.iter_mut() {
+                    if !kept.contains(name) {
+                        *schema = Value::Object(Default::default());
+                    }
+                }
+            }
+            probe(&document)
+        });
+        return match culprit {
+            Some((name, cause)) => spec.error_at(
+                &pointer_join("/components/schemas", &name),
+                cause.message(WHAT, Some(&format!("schema `{name}`"))),
+            ),
+            None => failure,
+        };
+    }
+    let mut operations: Vec<(String, String)> = Vec::new();
+    if let Some(Value::Object(paths)) = view.get("paths") {
+        for (path, item) in paths {
+            if let Some(item) = item.as_object() {
+                operations.extend(
+                    item.keys()
+                        .filter(|method| METHODS.contains(&method.as_str()))
+                        .map(|method| (path.clone(), method.clone())),
+                );
+            }
+        }
+    }
+    let culprit = bisect(&operations, |kept| {
+        let mut document = view.clone();
+        if let Some(Value::Object(paths)) = document.get_mut("paths") {
+            for (path, item) in paths.iter_mut() {
+                if let Value::Object(item) = item {
+                    item.retain(|method, _| {
+                        !METHODS.contains(&method.as_str())
+                            || kept.iter().any(|(p, m)| p == path && m == method)
+                    });
+                }
+            }
+        }
+        probe(&document)
+    });
+    match culprit {
+        Some(((path, method), cause)) => {
+            let pointer = pointer_join(&pointer_join("/paths", &path), &method);
+            let id = spec
+                .document
+                .pointer(&pointer_join(&pointer, "operationId"))
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            spec.error_at(
+                &pointer,
+                cause.message(WHAT, Some(&format!("operation `{id}`"))),
+            )
+        }
+        None => failure,
+    }
+}
+
+/// The one item of `items` with which `fails` fails alone, halving the set
+/// that still fails; `None` when no half fails on its own.
+fn bisect<T: Clone>(
+    items: &[T],
+    fails: impl Fn(&[T]) -> Option<GeneratorFailure>,
+) -> Option<(T, GeneratorFailure)> {
+    let mut suspects = items.to_vec();
+    let mut failure = None;
+    while suspects.len() > 1 {
+        let (first, second) = suspects.split_at(suspects.len() / 2);
+        if let Some(found) = fails(first) {
+            failure = Some(found);
+            suspects = first.to_vec();
+        } else if let Some(found) = fails(second) {
+            failure = Some(found);
+            suspects = second.to_vec();
+        } else {
+            return None;
+        }
+    }
+    let culprit = suspects.pop()?;
+    let failure = match failure {
+        Some(failure) => failure,
+        None => fails(std::slice::from_ref(&culprit))?,
+    };
+    Some((culprit, failure))
 }
 
 /// Splits progenitor's client into the client with an empty `pub mod types {}`
@@ -150,6 +269,15 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
 ///   a PATCH means "keep the value", so no default may stand in for it
 ///   (typify would otherwise fill the field with its default and the client
 ///   would send it, overwriting the stored value, on every PATCH);
+/// - typify would define some types twice, or make two schemas one type:
+///   an enum listing `null` is `nullable` instead, a nullable component
+///   with `oneOf`/`anyOf`/`allOf`/`not` holds its non-null part in a
+///   component of its own, and an inline schema's `title` that would name
+///   another schema's type is dropped (see each pass);
+/// - `format` is an annotation of strings and numbers: elsewhere (an
+///   object, a list, a schema without `type`) typify cannot read it and it
+///   goes; a `default` that its own schema refuses cannot fill a field (typify
+///   refuses the whole run) and goes too ([`defaults_that_conform`]);
 /// - wire names that would become one identifier (two properties of an
 ///   object, two parameters of an operation, enum values such as `asc` and
 ///   `ASC`) or an identifier rustc refuses (the variant typify makes of
@@ -178,15 +306,21 @@ fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
             client_body(body);
         }
     }
-    walk::for_each_schema_mut(&mut document, |_, schema| {
+    walk::for_each_schema_mut(&mut document, |site, schema| {
         drop_zero_minimums(schema);
+        formats_only_where_typed(site.pointer, schema);
         type_untyped_string_enums(schema);
+        nullable_instead_of_null_values(schema);
+        enum_without_all_of(schema);
         properties_under_field_names(schema, &mut alphabet);
         enum_values_under_variant_names(schema, &mut alphabet);
     });
+    titles_that_name_one_type(&mut document);
+    nullable_components_with_an_inner_type(&mut document);
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
     patch_bodies_without_defaults(&mut document);
+    defaults_that_conform(&mut document, alphabet.used());
     (document, alphabet.used())
 }
 
@@ -224,13 +358,13 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
     let Some(Value::Object(paths)) = document.get("paths") else {
         return;
     };
-    let mut plans: Vec<(String, Vec<(String, Vec<Value>)>, Vec<(String, String)>)> = Vec::new();
+    let mut plans: Vec<PathPlan> = Vec::new();
     for (path, item) in paths {
         let Some(item_object) = item.as_object() else {
             continue;
         };
         let item_pointer = pointer_join("/paths", path);
-        let operations: Vec<(&String, Vec<(String, String, String)>)> = item_object
+        let operations: Vec<(&String, Vec<names::ParameterCodeName>)> = item_object
             .keys()
             .filter(|method| METHODS.contains(&method.as_str()))
             .map(|method| {
@@ -241,40 +375,47 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
         let renamed = operations
             .iter()
             .flat_map(|(_, codes)| codes)
-            .any(|(name, _, code)| name != code);
+            .any(names::ParameterCodeName::is_renamed);
         if !renamed {
             continue;
         }
         let Some(placeholders) = alphabet.get() else {
             continue;
         };
-        let mut template = Vec::new();
-        let mut lists = Vec::new();
+        let mut plan = PathPlan {
+            path: path.clone(),
+            lists: Vec::new(),
+            template: Vec::new(),
+        };
         for (method, codes) in operations {
             let raw = effective_parameters(document, item, &item_object[method.as_str()]);
             let list = codes
                 .iter()
-                .filter_map(|(name, location, code)| {
+                .filter_map(|named| {
                     let mut parameter = raw
                         .iter()
                         .find(|parameter| {
-                            parameter.get("name").and_then(Value::as_str) == Some(name)
-                                && parameter.get("in").and_then(Value::as_str) == Some(location)
+                            parameter.get("name").and_then(Value::as_str) == Some(&named.name)
+                                && parameter.get("in").and_then(Value::as_str)
+                                    == Some(&named.location)
                         })?
                         .clone();
-                    if name != code {
-                        let placeholder = placeholders.wrap(code, name);
-                        if location == "path" && !template.iter().any(|(old, _)| old == name) {
-                            template.push((name.clone(), placeholder.clone()));
+                    if named.is_renamed() {
+                        let placeholder = placeholders.wrap(&named.code_name, &named.name);
+                        if named.location == "path"
+                            && !plan.template.iter().any(|(old, _)| *old == named.name)
+                        {
+                            plan.template
+                                .push((named.name.clone(), placeholder.clone()));
                         }
                         parameter["name"] = Value::String(placeholder);
                     }
                     Some(parameter)
                 })
                 .collect();
-            lists.push((method.clone(), list));
+            plan.lists.push((method.clone(), list));
         }
-        plans.push((path.clone(), lists, template));
+        plans.push(plan);
     }
     if plans.is_empty() {
         return;
@@ -282,10 +423,10 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
     let Some(Value::Object(paths)) = document.get_mut("paths") else {
         return;
     };
-    for (path, lists, _) in &plans {
-        if let Some(Value::Object(item)) = paths.get_mut(path) {
+    for plan in &plans {
+        if let Some(Value::Object(item)) = paths.get_mut(&plan.path) {
             item.shift_remove("parameters");
-            for (method, list) in lists {
+            for (method, list) in &plan.lists {
                 if let Some(Value::Object(operation)) = item.get_mut(method) {
                     operation.insert("parameters".into(), Value::Array(list.clone()));
                 }
@@ -297,8 +438,8 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
         .map(|(path, item)| {
             let template = plans
                 .iter()
-                .find(|(planned, _, _)| *planned == path)
-                .map(|(_, _, template)| template.as_slice())
+                .find(|plan| plan.path == path)
+                .map(|plan| plan.template.as_slice())
                 .unwrap_or_default();
             let path = template.iter().fold(path, |path, (old, new)| {
                 path.replace(&format!("{{{old}}}"), &format!("{{{new}}}"))
@@ -306,6 +447,15 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
             (path, item)
         })
         .collect();
+}
+
+/// The parameters of one path's operations as progenitor gets them.
+struct PathPlan {
+    path: String,
+    /// Each operation's whole list, by method.
+    lists: Vec<(String, Vec<Value>)>,
+    /// Path parameters renamed in the template: (spec name, placeholder).
+    template: Vec<(String, String)>,
 }
 
 /// The parameters of `operation` with those of its path `item` it does not
@@ -333,6 +483,366 @@ fn effective_parameters(document: &Value, item: &Value, operation: &Value) -> Ve
         }
     }
     found
+}
+
+/// `format` only says more about a string, an integer or a number; typify
+/// cannot read one anywhere else (`type: object, format: metadata`, or a
+/// schema without `type` standing alone) and stops, so it goes there. A
+/// member of an `allOf`, or of a `oneOf`/`anyOf` under a `type`, keeps it:
+/// typify merges it with the type it gets from there.
+fn formats_only_where_typed(pointer: &str, schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let scalar = |schema: &serde_json::Map<String, Value>| {
+        matches!(
+            schema.get("type").and_then(Value::as_str),
+            Some("string" | "integer" | "number")
+        )
+    };
+    let member = pointer
+        .rsplit('/')
+        .nth(1)
+        .is_some_and(|parent| walk::SCHEMA_LIST_KEYWORDS.contains(&parent));
+    if !scalar(object) && (object.contains_key("type") || !member) {
+        object.shift_remove("format");
+    }
+    let typed = object.contains_key("type");
+    for keyword in ["oneOf", "anyOf"] {
+        if let Some(Value::Array(members)) = object.get_mut(keyword) {
+            for member in members.iter_mut().filter_map(Value::as_object_mut) {
+                if !typed && !member.contains_key("type") {
+                    member.shift_remove("format");
+                }
+            }
+        }
+    }
+}
+
+/// Drops every `default` its schema refuses (`default: null` on an object
+/// that is not nullable, `default: "20 - 100"` on an integer, a value the
+/// enum does not list, an object without a required property): typify
+/// checks each and refuses the whole run over one. Where the view renamed
+/// a property or an enum value, a conforming default follows the rename.
+/// The check follows typify's where typify's is stricter than JSON Schema
+/// (an object's unknown property is refused unless `additionalProperties`
+/// allows it) and lets pass what it cannot judge.
+fn defaults_that_conform(document: &mut Value, placeholders: Option<Placeholders>) {
+    let mut verdicts: Vec<(String, Option<Value>)> = Vec::new();
+    walk::for_each_schema(document, |site, schema| {
+        if let Some(default) = schema.get("default") {
+            let conforming = Conformance {
+                document,
+                placeholders,
+            }
+            .of(schema, default, 0);
+            if conforming.as_ref() != Some(default) {
+                verdicts.push((site.pointer.to_string(), conforming));
+            }
+        }
+    });
+    for (pointer, conforming) in verdicts {
+        if let Some(Value::Object(schema)) = document.pointer_mut(&pointer) {
+            match conforming {
+                Some(value) => {
+                    schema.insert("default".into(), value);
+                }
+                None => {
+                    schema.shift_remove("default");
+                }
+            }
+        }
+    }
+}
+
+/// Whether a value conforms to a schema of the view, as typify judges a
+/// default.
+struct Conformance<'a> {
+    document: &'a Value,
+    placeholders: Option<Placeholders>,
+}
+
+impl Conformance<'_> {
+    /// `value` as the view spells it (renamed properties and enum values as
+    /// their placeholders) when it conforms to `schema`; `None` otherwise.
+    fn of(&self, schema: &Value, value: &Value, depth: usize) -> Option<Value> {
+        // Past this depth (a recursive schema), nothing more is checked.
+        if depth > 32 {
+            return Some(value.clone());
+        }
+        let Value::Object(object) = schema else {
+            return Some(value.clone());
+        };
+        if let Some(target) = object.get("$ref").and_then(Value::as_str) {
+            return match target
+                .strip_prefix('#')
+                .and_then(|pointer| self.document.pointer(pointer))
+            {
+                Some(resolved) => self.of(resolved, value, depth + 1),
+                None => Some(value.clone()),
+            };
+        }
+        if value.is_null() && object.get("nullable") == Some(&Value::Bool(true)) {
+            return Some(Value::Null);
+        }
+        if let Some(Value::Array(values)) = object.get("enum") {
+            return values
+                .iter()
+                .find(|listed| *listed == value || self.wire(listed).as_ref() == Some(value))
+                .cloned();
+        }
+        for keyword in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(members)) = object.get(keyword) {
+                return members
+                    .iter()
+                    .find_map(|member| self.of(member, value, depth + 1));
+            }
+        }
+        if let Some(Value::Array(members)) = object.get("allOf") {
+            let mut merged = serde_json::Map::new();
+            let mut required = Vec::new();
+            let mut open = false;
+            for member in members {
+                let member = self.resolve(member);
+                if member.get("properties").is_none()
+                    && member.get("type") != Some(&"object".into())
+                {
+                    // A member that is no object shape: the value must be it.
+                    return self.of(member, value, depth + 1);
+                }
+                if let Some(Value::Object(properties)) = member.get("properties") {
+                    merged.extend(properties.clone());
+                }
+                if let Some(Value::Array(names)) = member.get("required") {
+                    required.extend(names.iter().cloned());
+                }
+                open |= matches!(
+                    member.get("additionalProperties"),
+                    Some(Value::Object(_) | Value::Bool(true))
+                );
+            }
+            let shape = serde_json::json!({
+                "type": "object",
+                "properties": merged,
+                "required": required,
+                "additionalProperties": open,
+            });
+            return self.object(&shape, value, depth);
+        }
+        match object.get("type").and_then(Value::as_str) {
+            Some("string") => value.is_string().then(|| value.clone()),
+            Some("integer") => {
+                (value.as_i64().is_some() || value.as_u64().is_some()).then(|| value.clone())
+            }
+            Some("number") => value.is_number().then(|| value.clone()),
+            Some("boolean") => value.is_boolean().then(|| value.clone()),
+            Some("array") => {
+                let items = value.as_array()?;
+                let schema = object.get("items");
+                let checked: Option<Vec<Value>> = items
+                    .iter()
+                    .map(|item| match schema {
+                        Some(schema) => self.of(schema, item, depth + 1),
+                        None => Some(item.clone()),
+                    })
+                    .collect();
+                checked.map(Value::Array)
+            }
+            Some("object") => self.object(schema, value, depth),
+            None if object.contains_key("properties") => self.object(schema, value, depth),
+            _ => Some(value.clone()),
+        }
+    }
+
+    fn object(&self, schema: &Value, value: &Value, depth: usize) -> Option<Value> {
+        let entries = value.as_object()?;
+        let properties = schema.get("properties").and_then(Value::as_object);
+        let extra = schema.get("additionalProperties");
+        if properties.is_none_or(|properties| properties.is_empty()) {
+            // A map: each value must be of its schema.
+            return match extra {
+                Some(extra @ Value::Object(_)) => {
+                    let checked: Option<serde_json::Map<String, Value>> = entries
+                        .iter()
+                        .map(|(key, entry)| Some((key.clone(), self.of(extra, entry, depth + 1)?)))
+                        .collect();
+                    checked.map(Value::Object)
+                }
+                _ => Some(value.clone()),
+            };
+        }
+        let properties = properties?;
+        let mut checked = serde_json::Map::new();
+        for (key, entry) in entries {
+            let property = properties.iter().find(|(name, _)| {
+                *name == key
+                    || self.wire(&Value::String(name.to_string())).as_ref()
+                        == Some(&Value::String(key.clone()))
+            });
+            match (property, extra) {
+                (Some((name, property)), _) => {
+                    checked.insert(name.clone(), self.of(property, entry, depth + 1)?);
+                }
+                (None, Some(extra @ Value::Object(_))) => {
+                    checked.insert(key.clone(), self.of(extra, entry, depth + 1)?);
+                }
+                (None, Some(Value::Bool(true))) => {
+                    checked.insert(key.clone(), entry.clone());
+                }
+                (None, _) => return None,
+            }
+        }
+        let required = schema.get("required").and_then(Value::as_array);
+        let complete = required.is_none_or(|required| {
+            required
+                .iter()
+                .filter_map(Value::as_str)
+                .all(|name| checked.contains_key(name))
+        });
+        complete.then_some(Value::Object(checked))
+    }
+
+    fn resolve<'s>(&'s self, schema: &'s Value) -> &'s Value {
+        match schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|target| target.strip_prefix('#'))
+            .and_then(|pointer| self.document.pointer(pointer))
+        {
+            Some(resolved) => resolved,
+            None => schema,
+        }
+    }
+
+    /// The wire value a placeholder of the view stands for.
+    fn wire(&self, value: &Value) -> Option<Value> {
+        let placeholders = self.placeholders?;
+        placeholders.wire_name(value.as_str()?).map(Value::String)
+    }
+}
+
+/// An `enum` lists every value its schema allows; an `allOf` beside it
+/// (`enum: [bot], allOf: [$ref: Scopes]`, Discord's way of naming the type
+/// the values come from) can only refuse some of them, which the server
+/// checks, and typify cannot merge the two (it stops at unreachable code):
+/// the types keep the enum.
+fn enum_without_all_of(schema: &mut Value) {
+    if let Value::Object(object) = schema
+        && object.contains_key("enum")
+    {
+        object.shift_remove("allOf");
+    }
+}
+
+/// An enum listing `null` beside other values is a nullable enum of the
+/// others, as 3.1's lowering writes it: typify turns the first into an
+/// `Option` around a type of the same name, which a component's wrapper
+/// type then takes again (rustc's E0428); a nullable schema's inner type is
+/// `{Name}Inner`.
+fn nullable_instead_of_null_values(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let Some(Value::Array(values)) = object.get_mut("enum") else {
+        return;
+    };
+    if values.iter().any(Value::is_null) && !values.iter().all(Value::is_null) {
+        values.retain(|value| !value.is_null());
+        object.insert("nullable".into(), Value::Bool(true));
+    }
+}
+
+/// A nullable component schema with `oneOf`, `anyOf`, `not` or an `allOf`
+/// beyond one reference keeps its non-null part in a component of its own,
+/// `{name}-inner`, and refers to it. Typify reads such a schema as `null` or
+/// the rest, names the rest by the component's name and then its `Option`
+/// too, defining the type twice (rustc's E0428); by reference, the
+/// component is `Name(Option<NameInner>)`, as typify makes any other
+/// nullable component.
+fn nullable_components_with_an_inner_type(document: &mut Value) {
+    let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") else {
+        return;
+    };
+    let mut taken: std::collections::BTreeSet<String> =
+        schemas.keys().map(|name| naming::type_name(name)).collect();
+    let mut split = Vec::new();
+    for (name, schema) in schemas.iter() {
+        let Value::Object(object) = schema else {
+            continue;
+        };
+        let one_reference = matches!(
+            object.get("allOf"),
+            Some(Value::Array(members)) if members.len() == 1 && members[0].get("$ref").is_some()
+        ) && !["oneOf", "anyOf", "not"]
+            .iter()
+            .any(|keyword| object.contains_key(*keyword));
+        let composed = ["oneOf", "anyOf", "allOf", "not"]
+            .iter()
+            .any(|keyword| object.contains_key(*keyword));
+        if object.get("nullable") == Some(&Value::Bool(true)) && composed && !one_reference {
+            let mut inner = format!("{name}-inner");
+            let mut suffix = 1;
+            while !taken.insert(naming::type_name(&inner)) {
+                suffix += 1;
+                inner = format!("{name}-inner-{suffix}");
+            }
+            split.push((name.clone(), inner));
+        }
+    }
+    for (name, inner_name) in split {
+        let Some(Value::Object(object)) = schemas.get_mut(&name) else {
+            continue;
+        };
+        let mut inner = std::mem::take(object);
+        inner.shift_remove("nullable");
+        for annotation in ["description", "title", "default", "example"] {
+            if let Some(value) = inner.get(annotation) {
+                object.insert(annotation.into(), value.clone());
+            }
+        }
+        inner.shift_remove("default");
+        object.insert("nullable".into(), Value::Bool(true));
+        object.insert(
+            "allOf".into(),
+            serde_json::json!([{ "$ref": format!("#{}", pointer_join("/components/schemas", &inner_name)) }]),
+        );
+        schemas.insert(inner_name, Value::Object(inner));
+    }
+}
+
+/// Typify names an inline schema's type by its `title`, and takes two types
+/// of one name for one: a title naming a component schema, or naming an
+/// earlier inline schema that differs, would define a type twice (rustc's
+/// E0428) or give a field another schema's type. Such a title is dropped,
+/// and the type is named by its place (`HolderOrigin`), as untitled ones are.
+fn titles_that_name_one_type(document: &mut Value) {
+    let components: std::collections::BTreeSet<String> = document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().map(|name| naming::type_name(name)).collect())
+        .unwrap_or_default();
+    let mut titled: std::collections::BTreeMap<String, Value> = Default::default();
+    walk::for_each_schema_mut(document, |site, schema| {
+        let is_component = site.top_level && site.pointer.starts_with("/components/schemas/");
+        let Some(title) = schema.get("title").and_then(Value::as_str) else {
+            return;
+        };
+        if is_component {
+            return;
+        }
+        let name = naming::type_name(title);
+        let keep = !components.contains(&name)
+            && match titled.get(&name) {
+                Some(first) => first == schema,
+                None => {
+                    titled.insert(name, schema.clone());
+                    true
+                }
+            };
+        if !keep && let Value::Object(object) = schema {
+            object.shift_remove("title");
+        }
+    });
 }
 
 /// The properties of `schema` whose field names clash are placeholders that
@@ -565,12 +1075,7 @@ fn raw_mixed_responses(document: &mut Value) {
                     .collect();
                 let mut kinds: Vec<Value> = group
                     .iter()
-                    .map(|status| {
-                        resolve(&responses[status])
-                            .pointer("/content/application~1json/schema")
-                            .cloned()
-                            .unwrap_or(Value::Null)
-                    })
+                    .map(|status| response_kind(&resolve(&responses[status])))
                     .collect();
                 kinds.dedup();
                 kinds.sort_by_key(Value::to_string);
@@ -601,6 +1106,23 @@ fn raw_mixed_responses(document: &mut Value) {
             responses.retain(|status, _| !status.starts_with('3'));
             one_success_beside_default(responses);
         }
+    }
+}
+
+/// What progenitor makes of a response, as it tells them apart: the schema
+/// of its JSON body (`application/json`, with parameters or not), bytes for
+/// any other content, or nothing.
+fn response_kind(response: &Value) -> Value {
+    let Some(Value::Object(content)) = response.get("content") else {
+        return serde_json::json!(["none"]);
+    };
+    let json = content
+        .iter()
+        .find(|(media_type, _)| *media_type == JSON || media_type.starts_with("application/json;"));
+    match json {
+        Some((_, media)) => serde_json::json!(["json", media.get("schema")]),
+        None if content.is_empty() => serde_json::json!(["none"]),
+        None => serde_json::json!(["raw"]),
     }
 }
 
@@ -845,5 +1367,249 @@ mod tests {
             json!({"type": "array", "example": {"minItems": 0}}),
             "examples are data, not schemas"
         );
+    }
+
+    /// The view of a document, and the wire names its placeholders stand for.
+    fn view_and_wire(document: &Value) -> (Value, impl Fn(&Value) -> Value) {
+        let (view, placeholders) = view_document(document);
+        let restore = move |value: &Value| -> Value {
+            let text = value.as_str().unwrap();
+            match placeholders.and_then(|placeholders| placeholders.wire_name(text)) {
+                Some(wire) => Value::String(wire),
+                None => value.clone(),
+            }
+        };
+        (view, restore)
+    }
+
+    #[test]
+    fn clashing_wire_names_are_placeholders_that_convert_to_distinct_names() {
+        let document = json!({
+            "paths": {"/w/{widgetId}/{widget_id}": {
+                "parameters": [{"name": "widgetId", "in": "path", "required": true, "schema": {"type": "string"}}],
+                "get": {"parameters": [
+                    {"name": "widget_id", "in": "path", "required": true, "schema": {"type": "string"}},
+                    {"name": "q", "in": "query", "schema": {"type": "string"}},
+                ]},
+                "put": {"parameters": [
+                    {"name": "widget_id", "in": "path", "required": true, "schema": {"type": "string"}},
+                ]},
+            }},
+            "components": {"schemas": {
+                "W": {"type": "object", "required": ["foo_bar"], "properties": {
+                    "fooBar": {"type": "string"}, "foo_bar": {"type": "string"},
+                }},
+                "Order": {"type": "string", "maxLength": 3, "enum": ["asc", "ASC"], "default": "ASC"},
+                "Plain": {"type": "string", "enum": ["a", "b"]},
+            }},
+        });
+        let (view, wire) = view_and_wire(&document);
+        let paths = view["paths"].as_object().unwrap();
+        let (path, item) = paths.iter().next().unwrap();
+        assert!(path.starts_with("/w/{widgetId}/{"), "{path}");
+        assert!(
+            item.get("parameters").is_none(),
+            "moved into each operation"
+        );
+        for method in ["get", "put"] {
+            let names: Vec<Value> = item[method]["parameters"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|parameter| parameter["name"].clone())
+                .collect();
+            assert_eq!(names.len(), 2 + usize::from(method == "get"));
+            assert_eq!(names[0], "widgetId");
+            assert_eq!(wire(&names[1]), "widget_id");
+            assert_eq!(
+                naming::method_name(names[1].as_str().unwrap()),
+                "widget_id_2"
+            );
+            assert!(
+                path.contains(names[1].as_str().unwrap()),
+                "the template follows"
+            );
+        }
+
+        let properties: Vec<&String> = view["components"]["schemas"]["W"]["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        assert_eq!(properties[0], "fooBar");
+        assert_eq!(naming::field_name(properties[1]), "foo_bar_2");
+        assert_eq!(wire(&json!(properties[1])), "foo_bar");
+        assert_eq!(
+            view["components"]["schemas"]["W"]["required"],
+            json!([properties[1]])
+        );
+
+        let order = &view["components"]["schemas"]["Order"];
+        assert_eq!(order["enum"][0], "asc", "the first keeps its value");
+        let second = order["enum"][1].as_str().unwrap();
+        assert_eq!(naming::type_name(second), "Asc2");
+        assert_eq!(wire(&order["enum"][1]), "ASC");
+        assert_eq!(order["default"], order["enum"][1], "the default follows");
+        assert!(
+            order.get("maxLength").is_none(),
+            "no rule refuses the placeholder"
+        );
+        assert_eq!(
+            view["components"]["schemas"]["Plain"],
+            document["components"]["schemas"]["Plain"]
+        );
+    }
+
+    #[test]
+    fn a_document_without_clashes_gets_no_placeholders() {
+        let document = json!({"components": {"schemas": {
+            "A": {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", "y"]}}},
+        }}});
+        assert_eq!(view_document(&document).1, None);
+    }
+
+    #[test]
+    fn types_typify_would_define_twice_are_told_apart() {
+        let document = json!({"components": {"schemas": {
+            "Holder": {"type": "object", "properties": {
+                "same": {"title": "Region", "type": "object"},
+                "home": {"title": "Address", "type": "object", "properties": {"street": {}}},
+                "work": {"title": "Address", "type": "object", "properties": {"building": {}}},
+                "again": {"title": "Address", "type": "object", "properties": {"street": {}}},
+            }},
+            "Region": {"title": "Zone", "type": "object"},
+            "Zone": {"enum": ["eu", null]},
+            "When": {"nullable": true, "description": "d", "oneOf": [{"type": "string"}, {"type": "object"}]},
+            "When-inner": {"type": "string"},
+            "Alias": {"nullable": true, "allOf": [{"$ref": "#/components/schemas/Region"}]},
+        }}});
+        let view = progenitor_view(&document);
+        let schemas = &view["components"]["schemas"];
+        let holder = &schemas["Holder"]["properties"];
+        assert!(holder["same"].get("title").is_none(), "names a component");
+        assert_eq!(holder["home"]["title"], "Address");
+        assert!(holder["work"].get("title").is_none(), "names another shape");
+        assert_eq!(holder["again"]["title"], "Address", "the same shape");
+        assert_eq!(
+            schemas["Region"]["title"], "Zone",
+            "component titles name nothing"
+        );
+        assert_eq!(
+            schemas["Zone"],
+            json!({"enum": ["eu"], "type": "string", "nullable": true})
+        );
+        assert_eq!(
+            schemas["When"],
+            json!({"description": "d", "nullable": true,
+                "allOf": [{"$ref": "#/components/schemas/When-inner-2"}]})
+        );
+        assert_eq!(
+            schemas["When-inner-2"],
+            json!({"description": "d", "oneOf": [{"type": "string"}, {"type": "object"}]})
+        );
+        assert_eq!(schemas["Alias"], document["components"]["schemas"]["Alias"]);
+    }
+
+    #[test]
+    fn formats_stay_where_typify_reads_them() {
+        let view = progenitor_view(&json!({"components": {"schemas": {
+            "O": {"type": "object", "format": "settings"},
+            "T": {"format": "uuid"},
+            "S": {"type": "string", "format": "uuid"},
+            "I": {"type": "integer", "format": "count"},
+            "M": {"allOf": [{"$ref": "#/components/schemas/S"}, {"format": "uuid"}]},
+            "U": {"type": "string", "anyOf": [{"format": "uuid"}]},
+            "V": {"oneOf": [{"format": "uuid"}]},
+        }}}));
+        let format = |name: &str, pointer: &str| {
+            view["components"]["schemas"][name]
+                .pointer(pointer)
+                .and_then(|schema| schema.get("format"))
+                .cloned()
+        };
+        assert_eq!(format("O", ""), None);
+        assert_eq!(format("T", ""), None);
+        assert_eq!(format("S", ""), Some(json!("uuid")));
+        assert_eq!(format("I", ""), Some(json!("count")));
+        assert_eq!(format("M", "/allOf/1"), Some(json!("uuid")));
+        assert_eq!(format("U", "/anyOf/0"), Some(json!("uuid")));
+        assert_eq!(format("V", "/oneOf/0"), None);
+    }
+
+    #[test]
+    fn defaults_go_where_their_schema_refuses_them() {
+        let view = progenitor_view(&json!({"components": {"schemas": {
+            "S": {"type": "object", "properties": {
+                "range": {"type": "integer", "default": "20 - 100"},
+                "limit": {"type": "integer", "default": 20},
+                "order": {"type": "string", "enum": ["a", "b"], "default": "c"},
+                "owner": {"$ref": "#/components/schemas/Owner"},
+                "nullable": {"type": "object", "nullable": true, "default": null},
+                "window": {"type": "object", "required": ["from"],
+                    "properties": {"from": {"type": "integer"}}, "default": {}},
+                "open": {"type": "object", "additionalProperties": {"type": "integer"},
+                    "default": {"a": 1}},
+                "closed": {"type": "object", "properties": {"a": {"type": "integer"}},
+                    "default": {"b": 1}},
+                "list": {"type": "array", "items": {"type": "integer"}, "default": [1, "x"]},
+                "either": {"oneOf": [{"type": "integer"}, {"type": "string"}], "default": "x"},
+                "merged": {"allOf": [{"$ref": "#/components/schemas/Owner"},
+                    {"properties": {"age": {"type": "integer"}}}],
+                    "default": {"name": "n", "age": 3}},
+            }},
+            "Owner": {"type": "object", "required": ["name"],
+                "properties": {"name": {"type": "string"}}, "default": null},
+        }}}));
+        let properties = &view["components"]["schemas"]["S"]["properties"];
+        let default = |name: &str| properties[name].get("default").cloned();
+        assert_eq!(default("range"), None);
+        assert_eq!(default("limit"), Some(json!(20)));
+        assert_eq!(default("order"), None);
+        assert_eq!(default("nullable"), Some(Value::Null));
+        assert_eq!(default("window"), None);
+        assert_eq!(default("open"), Some(json!({"a": 1})));
+        assert_eq!(default("closed"), None);
+        assert_eq!(default("list"), None);
+        assert_eq!(default("either"), Some(json!("x")));
+        assert_eq!(default("merged"), Some(json!({"name": "n", "age": 3})));
+        assert_eq!(view["components"]["schemas"]["Owner"].get("default"), None);
+    }
+
+    #[test]
+    fn successes_of_different_kinds_are_bytes() {
+        let response = |content: Value| json!({"description": "d", "content": content});
+        let view = progenitor_view(&json!({"paths": {"/a": {"get": {"responses": {
+            "200": response(json!({"image/png": {"schema": {"type": "string"}}})),
+            "202": {"description": "accepted"},
+        }}, "put": {"responses": {
+            "200": response(json!({"application/json; charset=utf-8": {"schema": {"type": "string"}}})),
+            "201": response(json!({"application/json": {"schema": {"type": "string"}}})),
+        }}}}}));
+        let octets =
+            json!({"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}});
+        let get = &view["paths"]["/a"]["get"]["responses"];
+        assert_eq!(get["200"]["content"], octets);
+        assert_eq!(get["202"]["content"], octets);
+        let put = &view["paths"]["/a"]["put"]["responses"];
+        assert_eq!(
+            put["201"]["content"]["application/json"]["schema"]["type"],
+            "string"
+        );
+    }
+
+    #[test]
+    fn bisection_finds_the_one_item_that_fails() {
+        let failure = |cause: &str| GeneratorFailure {
+            panicked: true,
+            cause: cause.to_string(),
+        };
+        let items: Vec<u32> = (0..37).collect();
+        let found = bisect(&items, |kept| kept.contains(&23).then(|| failure("boom")));
+        assert_eq!(found, Some((23, failure("boom"))));
+        // A failure that needs two items together is not pinned on either.
+        let found = bisect(&items, |kept| {
+            (kept.contains(&3) && kept.contains(&30)).then(|| failure("both"))
+        });
+        assert_eq!(found, None);
     }
 }

@@ -354,10 +354,10 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
             }
             let code_names = names::parameter_code_names(&spec.document, &pointer);
             for parameter in &mut operation.parameters {
-                if let Some((_, _, code_name)) = code_names.iter().find(|(name, location, _)| {
-                    *name == parameter.name && location == parameter.location.as_str()
+                if let Some(named) = code_names.iter().find(|named| {
+                    named.name == parameter.name && named.location == parameter.location.as_str()
                 }) {
-                    parameter.code_name = code_name.clone();
+                    parameter.code_name = named.code_name.clone();
                 }
             }
             operations.push(operation);

@@ -156,7 +156,7 @@ pub fn distinct_component_names(spec: &mut LoadedSpec) {
 /// others in order, under progenitor's method rule and the server's field
 /// rule. `$ref`s are followed; malformed entries are skipped (the model
 /// reports them).
-pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<(String, String, String)> {
+pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<ParameterCodeName> {
     let mut found: Vec<(String, String)> = Vec::new();
     let item_pointer = &operation[..operation.rfind('/').unwrap_or(0)];
     for owner in [item_pointer, operation] {
@@ -209,8 +209,26 @@ pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<(String, S
     ordered
         .into_iter()
         .zip(code_names)
-        .map(|((name, location), code_name)| (name, location, code_name))
+        .map(|((name, location), code_name)| ParameterCodeName {
+            name,
+            location,
+            code_name,
+        })
         .collect()
+}
+
+/// A parameter's name, its `in`, and the name its identifiers are made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParameterCodeName {
+    pub name: String,
+    pub location: String,
+    pub code_name: String,
+}
+
+impl ParameterCodeName {
+    pub fn is_renamed(&self) -> bool {
+        self.name != self.code_name
+    }
 }
 
 #[cfg(test)]
@@ -333,9 +351,13 @@ components:
             ("stream-id", "query", "stream-id-3"),
             ("id", "header", "id"),
         ];
-        let expected: Vec<(String, String, String)> = expected
+        let expected: Vec<ParameterCodeName> = expected
             .iter()
-            .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+            .map(|(name, location, code_name)| ParameterCodeName {
+                name: name.to_string(),
+                location: location.to_string(),
+                code_name: code_name.to_string(),
+            })
             .collect();
         assert_eq!(names, expected);
     }

@@ -349,11 +349,17 @@ impl Compiler<'_> {
             if object.contains_key("properties") || object.contains_key("additionalProperties") {
                 Some("object")
             } else {
-                // An untyped enum of strings (a lowered `const`, say) is a string.
+                // An untyped enum of strings (a lowered `const`, say) is a
+                // string; `null` among them makes it nullable (below).
                 object
                     .get("enum")
                     .and_then(Value::as_array)
-                    .filter(|values| !values.is_empty() && values.iter().all(Value::is_string))
+                    .filter(|values| {
+                        values.iter().any(Value::is_string)
+                            && values
+                                .iter()
+                                .all(|value| value.is_string() || value.is_null())
+                    })
                     .map(|_| "string")
             }
         });
@@ -801,6 +807,17 @@ mod tests {
             panic!("null in the enum makes the check nullable");
         };
         assert!(matches!(*inner, Check::String(_)));
+    }
+
+    #[test]
+    fn an_untyped_enum_listing_null_is_a_nullable_string_check() {
+        let Check::Nullable(check) = compile_schema(json!({"enum": ["eu", null]})) else {
+            panic!("null in the enum makes the check nullable");
+        };
+        let Check::String(string) = *check else {
+            panic!("an untyped enum of strings is a string check");
+        };
+        assert_eq!(string.allowed, Some(vec!["eu".to_string()]));
     }
 
     #[test]
