@@ -360,6 +360,24 @@ pub fn for_each_subschema_mut(
     );
 }
 
+/// Calls `visit` with every media type object (`content/{type}` of a
+/// request body, a response, a parameter or a header) and its media type.
+pub fn for_each_media_type_mut(document: &mut Value, mut visit: impl FnMut(&str, &mut Value)) {
+    walk_mut(
+        Node::Document,
+        document,
+        "",
+        None,
+        false,
+        &mut |node, site, value| {
+            if node == Node::MediaType {
+                let media_type = site.pointer.rsplit('/').next().unwrap_or_default();
+                visit(&media_type.replace("~1", "/").replace("~0", "~"), value);
+            }
+        },
+    );
+}
+
 /// Calls `visit` with the target of every `$ref` the document's structure
 /// holds (schemas, parameters, request bodies, responses, headers, path
 /// items), at the pointer of the object holding it; `$ref`s inside data

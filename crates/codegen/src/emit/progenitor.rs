@@ -306,17 +306,27 @@ fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
             client_body(body);
         }
     }
+    // `encoding` says how to write the parts of a multipart or form body;
+    // progenitor sends JSON or a plain form, and stops at any `encoding`.
+    walk::for_each_media_type_mut(&mut document, |_, media| {
+        if let Value::Object(media) = media {
+            media.shift_remove("encoding");
+        }
+    });
     walk::for_each_schema_mut(&mut document, |site, schema| {
         drop_zero_minimums(schema);
         formats_only_where_typed(site.pointer, schema);
         type_untyped_string_enums(schema);
         nullable_instead_of_null_values(schema);
         enum_without_all_of(schema);
+        annotations_out_of_all_of(schema);
         properties_under_field_names(schema, &mut alphabet);
         enum_values_under_variant_names(schema, &mut alphabet);
     });
+    untitled_nullable_components(&mut document);
     titles_that_name_one_type(&mut document);
     nullable_components_with_an_inner_type(&mut document);
+    inline_type_names_apart(&mut document);
     relax_one_way_properties(&mut document);
     raw_mixed_responses(&mut document);
     patch_bodies_without_defaults(&mut document);
@@ -734,6 +744,61 @@ fn enum_without_all_of(schema: &mut Value) {
     }
 }
 
+/// Keywords that only describe a schema: an `allOf` member with nothing
+/// else adds no constraint.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "example",
+    "examples",
+    "deprecated",
+    "externalDocs",
+    "readOnly",
+    "writeOnly",
+    "xml",
+];
+
+/// In a nullable schema, an `allOf` member that only describes (`allOf:
+/// [$ref: Item, {description: ..}]`, a common way to document a reference)
+/// goes: typify would merge it with the reference into a copy of the
+/// referenced type, named after the place, which may well be the referenced
+/// type's own name (rustc's E0428), and no `title` can rename it (typify
+/// reads a nullable schema's title as its `Option`'s). With the reference
+/// alone, the place has the referenced type. (Elsewhere the copy stays, and
+/// [`inline_type_names_apart`] names it.)
+fn annotations_out_of_all_of(schema: &mut Value) {
+    if schema.get("nullable") != Some(&Value::Bool(true)) {
+        return;
+    }
+    let Some(Value::Array(members)) = schema.get_mut("allOf") else {
+        return;
+    };
+    let describes_only = |member: &Value| {
+        member.as_object().is_some_and(|member| {
+            member
+                .keys()
+                .all(|key| ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-"))
+        })
+    };
+    if members.len() > 1 && members.iter().any(|member| !describes_only(member)) {
+        members.retain(|member| !describes_only(member));
+    }
+}
+
+/// A component's `title` names nothing (typify names a component by its
+/// key), except the inner type of a nullable component, which then takes
+/// the title's name (`File--Base` titled `File (Base)`: `FileBase` inside
+/// `FileBase`). There, it goes: the inner type is `{Name}Inner`.
+fn untitled_nullable_components(document: &mut Value) {
+    if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
+        for schema in schemas.values_mut().filter_map(Value::as_object_mut) {
+            if schema.get("nullable") == Some(&Value::Bool(true)) {
+                schema.shift_remove("title");
+            }
+        }
+    }
+}
+
 /// An enum listing `null` beside other values is a nullable enum of the
 /// others, as 3.1's lowering writes it: typify turns the first into an
 /// `Option` around a type of the same name, which a component's wrapper
@@ -843,6 +908,139 @@ fn titles_that_name_one_type(document: &mut Value) {
             object.shift_remove("title");
         }
     });
+}
+
+/// Typify names the type of an inline schema after its place (property
+/// `template` of `Classification` is `ClassificationTemplate`, the items of
+/// `Tags` are `TagsItem`), whatever else has that name: a component schema
+/// of that name is then defined twice (rustc's E0428), and another inline
+/// schema of that name silently takes the first one's type. Following
+/// typify's rules (properties, list items, maps, merged `allOf`s, nullable
+/// components' `Inner`), each such schema gets a `title` with a suffix
+/// (`ClassificationTemplate2`), which typify names it by instead.
+fn inline_type_names_apart(document: &mut Value) {
+    let Some(Value::Object(schemas)) = document.pointer("/components/schemas") else {
+        return;
+    };
+    let mut names = InlineNames {
+        given: schemas
+            .keys()
+            .map(|name| (naming::type_name(name), None))
+            .collect(),
+        titles: Vec::new(),
+    };
+    for (name, schema) in schemas {
+        let pointer = pointer_join("/components/schemas", name);
+        let mut base = naming::type_name(name);
+        if schema.get("nullable") == Some(&Value::Bool(true)) {
+            base.push_str("Inner");
+        }
+        names.children(schema, &pointer, &base);
+    }
+    let titles = names.titles;
+    for (pointer, title) in titles {
+        if let Some(Value::Object(schema)) = document.pointer_mut(&pointer) {
+            schema.insert("title".into(), Value::String(title));
+        }
+    }
+}
+
+/// The type names typify gives inline schemas, as [`inline_type_names_apart`]
+/// follows them.
+struct InlineNames {
+    /// Names given so far, with the schema each was given to (`None` where
+    /// a shape cannot share it).
+    given: std::collections::BTreeMap<String, Option<Value>>,
+    /// The titles to set: (pointer, title).
+    titles: Vec<(String, String)>,
+}
+
+impl InlineNames {
+    /// Names the inline `schema` at `pointer`, which typify would call
+    /// `suggested` unless it has a title, then its subschemas.
+    fn schema(&mut self, schema: &Value, pointer: &str, suggested: &str) {
+        let Value::Object(object) = schema else {
+            return;
+        };
+        if object.contains_key("$ref") {
+            return;
+        }
+        let mut name = match object.get("title").and_then(Value::as_str) {
+            Some(title) => naming::type_name(title),
+            None => naming::type_name(suggested),
+        };
+        match self.given.get(&name) {
+            Some(Some(first)) if first == schema => {}
+            Some(_) => {
+                let base = name.clone();
+                name = (2..)
+                    .map(|suffix| format!("{base}{suffix}"))
+                    .find(|candidate| !self.given.contains_key(candidate))
+                    .expect("some suffix is free");
+                self.titles.push((pointer.to_string(), name.clone()));
+                self.given.insert(name.clone(), Some(schema.clone()));
+            }
+            None => {
+                self.given.insert(name.clone(), Some(schema.clone()));
+            }
+        }
+        self.children(schema, pointer, &name);
+    }
+
+    /// Names the subschemas of `schema`, whose type typify calls `name`.
+    fn children(&mut self, schema: &Value, pointer: &str, name: &str) {
+        let Value::Object(object) = schema else {
+            return;
+        };
+        if object.contains_key("$ref") {
+            return;
+        }
+        // The members of an `allOf` merge into one shape of this name.
+        let mut shapes = vec![(pointer.to_string(), schema)];
+        if let Some(Value::Array(members)) = object.get("allOf") {
+            for (index, member) in members.iter().enumerate() {
+                if member.get("$ref").is_none() {
+                    let member_pointer =
+                        pointer_join(&pointer_join(pointer, "allOf"), &index.to_string());
+                    shapes.push((member_pointer, member));
+                }
+            }
+        }
+        for (pointer, shape) in shapes {
+            let has_properties =
+                matches!(shape.get("properties"), Some(Value::Object(p)) if !p.is_empty());
+            if let Some(Value::Object(properties)) = shape.get("properties") {
+                for (property, subschema) in properties {
+                    let property_pointer =
+                        pointer_join(&pointer_join(&pointer, "properties"), property);
+                    let suggested = format!(
+                        "{name}_{}",
+                        heck::ToSnakeCase::to_snake_case(property.as_str())
+                    );
+                    self.schema(subschema, &property_pointer, &suggested);
+                }
+            }
+            if let Some(items @ Value::Object(_)) = shape.get("items") {
+                self.schema(
+                    items,
+                    &pointer_join(&pointer, "items"),
+                    &format!("{name}Item"),
+                );
+            }
+            if let Some(extra @ Value::Object(_)) = shape.get("additionalProperties") {
+                let map = if has_properties {
+                    format!("{name}_extra")
+                } else {
+                    name.to_string()
+                };
+                self.schema(
+                    extra,
+                    &pointer_join(&pointer, "additionalProperties"),
+                    &format!("{map}Value"),
+                );
+            }
+        }
+    }
 }
 
 /// The properties of `schema` whose field names clash are placeholders that
@@ -1611,5 +1809,93 @@ mod tests {
             (kept.contains(&3) && kept.contains(&30)).then(|| failure("both"))
         });
         assert_eq!(found, None);
+    }
+
+    #[test]
+    fn a_generator_failure_is_pinned_on_its_schema_or_operation() {
+        let text = |schema: &str, parameter: &str| {
+            format!(
+                r#"openapi: 3.0.3
+info: {{title: T, version: "1"}}
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "200": {{description: ok}}
+  /b:
+    get:
+      operationId: get_b
+      parameters:
+        - {parameter}
+      responses:
+        "200": {{description: ok}}
+components:
+  schemas:
+    Fine: {{type: string}}
+    Broken: {schema}
+"#
+            )
+        };
+        let locate = |text: String| {
+            let spec = crate::load::parse_spec(std::path::Path::new("spec.yaml"), text.as_bytes())
+                .unwrap();
+            locate_failure(&spec, Diagnostic::new(&spec.path, "unplaced")).to_string()
+        };
+        let query = "{name: q, in: query, schema: {type: string}}";
+        assert_eq!(
+            locate(text("{type: string, enum: [1]}", query)),
+            "spec.yaml:19:5: error: generating the types and the client failed on schema \
+             `Broken`: type error unexpected value type (at /components/schemas/Broken)"
+        );
+        let cookie = "{name: c, in: cookie, schema: {type: string}}";
+        let message = locate(text("{type: string}", cookie));
+        assert!(
+            message.starts_with("spec.yaml:10:5: error: generating the types and the client failed on operation `get_b`: ")
+                && message.ends_with("(at /paths/~1b/get)"),
+            "{message}"
+        );
+        assert_eq!(
+            locate(text("{type: string}", query)),
+            "spec.yaml: error: unplaced",
+            "no failure to find"
+        );
+    }
+
+    #[test]
+    fn inline_types_named_like_another_get_a_title() {
+        let document = json!({"components": {"schemas": {
+            "Holder": {"type": "object", "properties": {
+                "template": {"type": "string", "enum": ["a"]},
+                "tags": {"type": "array", "items": {"type": "object", "properties": {"x": {}}}},
+                "copy": {"allOf": [{"$ref": "#/components/schemas/HolderTemplate"}, {"description": "d"}]},
+                "item": {"nullable": true, "allOf": [{"$ref": "#/components/schemas/HolderTemplate"}, {"description": "d"}]},
+            }},
+            "Other": {"type": "object", "properties": {"tags": {"type": "string", "enum": ["b"]}}},
+            "HolderTemplate": {"type": "object"},
+            "HolderTagsItem": {"type": "string"},
+            "HolderCopy": {"type": "string"},
+            "File--Base": {"title": "File (Base)", "type": "object", "nullable": true},
+        }}});
+        let view = progenitor_view(&document);
+        let schemas = &view["components"]["schemas"];
+        let holder = &schemas["Holder"]["properties"];
+        assert_eq!(holder["template"]["title"], "HolderTemplate2");
+        assert_eq!(holder["tags"]["items"]["title"], "HolderTagsItem2");
+        assert_eq!(
+            holder["copy"]["title"], "HolderCopy2",
+            "a merged copy is a type"
+        );
+        assert_eq!(
+            holder["item"],
+            json!({"nullable": true, "allOf": [{"$ref": "#/components/schemas/HolderTemplate"}]}),
+            "a nullable reference with a description is the reference"
+        );
+        assert!(
+            schemas["Other"]["properties"]["tags"]
+                .get("title")
+                .is_none()
+        );
+        assert!(schemas["File--Base"].get("title").is_none());
     }
 }

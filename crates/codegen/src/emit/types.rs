@@ -109,10 +109,14 @@ impl TypesRewrite {
                 if let Some((_, items)) = &mut module.content {
                     for item in items {
                         widen_builder(item, &self.nullable);
+                        setters_named_like_operators(item);
                     }
                 }
             }
-            (Some(module), item) if module == "builder" => widen_builder(item, &self.nullable),
+            (Some(module), item) if module == "builder" => {
+                widen_builder(item, &self.nullable);
+                setters_named_like_operators(item);
+            }
             (None, syn::Item::Mod(module)) if module.ident == "defaults" => {
                 if let Some((_, items)) = &mut module.content {
                     items.retain(|item| !self.is_unused_helper(item));
@@ -203,6 +207,30 @@ fn take_checked_text(block: &mut syn::ItemImpl, typify_body: &str) {
 /// with typify's versions.
 fn block_text(block: &syn::Block) -> String {
     quote!(#block).to_string().replace(" ,)", ")")
+}
+
+/// The methods of `std::ops` traits that take `self` and one value and
+/// return `Self`, as a builder's setter does.
+const OPERATOR_METHODS: &[&str] = &[
+    "add", "sub", "mul", "div", "rem", "shl", "shr", "bitand", "bitor", "bitxor",
+];
+
+/// A builder's setter is named after its property: one named `sub` (a JSON
+/// Web Token's subject, say) looks to clippy like `Sub::sub` done by hand.
+/// It is a setter, and keeps the property's name.
+fn setters_named_like_operators(item: &mut syn::Item) {
+    let syn::Item::Impl(block) = item else {
+        return;
+    };
+    for member in &mut block.items {
+        if let syn::ImplItem::Fn(method) = member
+            && OPERATOR_METHODS.iter().any(|name| method.sig.ident == name)
+        {
+            method
+                .attrs
+                .push(syn::parse_quote!(#[allow(clippy::should_implement_trait)]));
+        }
+    }
 }
 
 /// Turns each listed field of `item` from `Option<T>` into
