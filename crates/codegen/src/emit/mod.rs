@@ -127,7 +127,7 @@ pub(crate) fn run_generator<T>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -175,5 +175,5 @@ mod tests {
     }
 
     /// Tests that touch the process-wide panic hook take turns.
-    static HOOK_FOR_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    pub(crate) static HOOK_FOR_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 }

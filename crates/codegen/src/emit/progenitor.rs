@@ -313,6 +313,9 @@ fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
             media.shift_remove("encoding");
         }
     });
+    // One walk for the passes that look at one schema at a time.
+    let mut titles = TitlesApart::new(&document);
+    let mut one_way = OneWayProperties::default();
     walk::for_each_schema_mut(&mut document, |site, schema| {
         drop_zero_minimums(schema);
         formats_only_where_typed(site.pointer, schema);
@@ -322,12 +325,13 @@ fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
         annotations_out_of_all_of(schema);
         properties_under_field_names(schema, &mut alphabet);
         enum_values_under_variant_names(schema, &mut alphabet);
+        titles.visit(site, schema);
+        one_way.visit(site, schema);
     });
     untitled_nullable_components(&mut document);
-    titles_that_name_one_type(&mut document);
     nullable_components_with_an_inner_type(&mut document);
     inline_type_names_apart(&mut document);
-    relax_one_way_properties(&mut document);
+    one_way.relax_components(&mut document);
     raw_mixed_responses(&mut document);
     patch_bodies_without_defaults(&mut document);
     defaults_that_conform(&mut document, alphabet.used());
@@ -880,14 +884,26 @@ fn nullable_components_with_an_inner_type(document: &mut Value) {
 /// earlier inline schema that differs, would define a type twice (rustc's
 /// E0428) or give a field another schema's type. Such a title is dropped,
 /// and the type is named by its place (`HolderOrigin`), as untitled ones are.
-fn titles_that_name_one_type(document: &mut Value) {
-    let components: std::collections::BTreeSet<String> = document
-        .pointer("/components/schemas")
-        .and_then(Value::as_object)
-        .map(|schemas| schemas.keys().map(|name| naming::type_name(name)).collect())
-        .unwrap_or_default();
-    let mut titled: std::collections::BTreeMap<String, Value> = Default::default();
-    walk::for_each_schema_mut(document, |site, schema| {
+struct TitlesApart {
+    components: std::collections::BTreeSet<String>,
+    /// The titles kept so far, by type name, with their schema.
+    titled: std::collections::BTreeMap<String, Value>,
+}
+
+impl TitlesApart {
+    fn new(document: &Value) -> Self {
+        TitlesApart {
+            components: document
+                .pointer("/components/schemas")
+                .and_then(Value::as_object)
+                .map(|schemas| schemas.keys().map(|name| naming::type_name(name)).collect())
+                .unwrap_or_default(),
+            titled: Default::default(),
+        }
+    }
+
+    /// One schema of the document's walk.
+    fn visit(&mut self, site: walk::Site<'_>, schema: &mut Value) {
         let is_component = site.top_level && site.pointer.starts_with("/components/schemas/");
         let Some(title) = schema.get("title").and_then(Value::as_str) else {
             return;
@@ -896,18 +912,18 @@ fn titles_that_name_one_type(document: &mut Value) {
             return;
         }
         let name = naming::type_name(title);
-        let keep = !components.contains(&name)
-            && match titled.get(&name) {
+        let keep = !self.components.contains(&name)
+            && match self.titled.get(&name) {
                 Some(first) => first == schema,
                 None => {
-                    titled.insert(name, schema.clone());
+                    self.titled.insert(name, schema.clone());
                     true
                 }
             };
         if !keep && let Value::Object(object) = schema {
             object.shift_remove("title");
         }
-    });
+    }
 }
 
 /// Typify names the type of an inline schema after its place (property
@@ -923,6 +939,7 @@ fn inline_type_names_apart(document: &mut Value) {
         return;
     };
     let mut names = InlineNames {
+        document,
         given: schemas
             .keys()
             .map(|name| (naming::type_name(name), None))
@@ -947,15 +964,16 @@ fn inline_type_names_apart(document: &mut Value) {
 
 /// The type names typify gives inline schemas, as [`inline_type_names_apart`]
 /// follows them.
-struct InlineNames {
-    /// Names given so far, with the schema each was given to (`None` where
-    /// a shape cannot share it).
-    given: std::collections::BTreeMap<String, Option<Value>>,
+struct InlineNames<'a> {
+    document: &'a Value,
+    /// Names given so far, with the pointer of the schema each was given to
+    /// (`None` where no shape can share it: a component's).
+    given: std::collections::BTreeMap<String, Option<String>>,
     /// The titles to set: (pointer, title).
     titles: Vec<(String, String)>,
 }
 
-impl InlineNames {
+impl InlineNames<'_> {
     /// Names the inline `schema` at `pointer`, which typify would call
     /// `suggested` unless it has a title, then its subschemas.
     fn schema(&mut self, schema: &Value, pointer: &str, suggested: &str) {
@@ -969,8 +987,9 @@ impl InlineNames {
             Some(title) => naming::type_name(title),
             None => naming::type_name(suggested),
         };
+        let same_shape = |first: &str| self.document.pointer(first) == Some(schema);
         match self.given.get(&name) {
-            Some(Some(first)) if first == schema => {}
+            Some(Some(first)) if same_shape(first) => {}
             Some(_) => {
                 let base = name.clone();
                 name = (2..)
@@ -978,10 +997,10 @@ impl InlineNames {
                     .find(|candidate| !self.given.contains_key(candidate))
                     .expect("some suffix is free");
                 self.titles.push((pointer.to_string(), name.clone()));
-                self.given.insert(name.clone(), Some(schema.clone()));
+                self.given.insert(name.clone(), Some(pointer.to_string()));
             }
             None => {
-                self.given.insert(name.clone(), Some(schema.clone()));
+                self.given.insert(name.clone(), Some(pointer.to_string()));
             }
         }
         self.children(schema, pointer, &name);
@@ -1391,63 +1410,74 @@ struct Ways {
 /// Drops from `required` the properties a schema never carries the way it
 /// travels: read-only ones of schemas sent in requests, write-only ones of
 /// schemas returned in responses. A schema used both ways loses both.
-fn relax_one_way_properties(document: &mut Value) {
-    let mut ways: std::collections::BTreeMap<String, Ways> = Default::default();
-    // The component schemas parameters and request bodies (`true`) and
-    // responses (`false`) refer to, directly or from inside an inline schema.
-    let mut roots: Vec<(String, bool)> = Vec::new();
-    walk::for_each_schema(document, |site, schema| {
-        if let (Some(direction), Some(name)) = (
-            site.direction,
-            schema
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(walk::component_schema),
-        ) {
-            roots.push((name, direction == Direction::Request));
-        }
-    });
-    let schemas = document
-        .pointer("/components/schemas")
-        .cloned()
-        .unwrap_or_default();
-    let mut pending = roots;
-    while let Some((name, request)) = pending.pop() {
-        let entry = ways.entry(name.clone()).or_default();
-        let seen = if request {
-            entry.request
-        } else {
-            entry.response
+/// Inline schemas under `paths` travel the way their place says; component
+/// schemas the ways of the places that refer to them, directly or through
+/// other components.
+#[derive(Default)]
+struct OneWayProperties {
+    /// The component schemas parameters and request bodies (`true`) and
+    /// responses (`false`) refer to, directly or from an inline schema.
+    roots: Vec<(String, bool)>,
+}
+
+impl OneWayProperties {
+    /// One schema of the document's walk: an inline one under `paths` is
+    /// relaxed, a reference from a place noted.
+    fn visit(&mut self, site: walk::Site<'_>, schema: &mut Value) {
+        let Some(direction) = site.direction else {
+            return;
         };
-        if seen {
-            continue;
+        if let Some(name) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(walk::component_schema)
+        {
+            self.roots.push((name, direction == Direction::Request));
         }
-        if request {
-            entry.request = true;
-        } else {
-            entry.response = true;
-        }
-        if let Some(schema) = schemas.get(&name) {
-            let names = walk::schema_refs(schema);
-            pending.extend(names.into_iter().map(|name| (name, request)));
-        }
-    }
-    if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
-        for (name, schema) in schemas.iter_mut() {
-            let ways = ways.get(name).copied().unwrap_or_default();
-            walk::for_each_subschema_mut(schema, "", |_, schema| relax(schema, ways));
-        }
-    }
-    // Inline schemas under `paths` travel the way their place says.
-    walk::for_each_schema_mut(document, |site, schema| {
-        if let (true, Some(direction)) = (site.pointer.starts_with("/paths/"), site.direction) {
+        if site.pointer.starts_with("/paths/") {
             let ways = Ways {
                 request: direction == Direction::Request,
                 response: direction == Direction::Response,
             };
             relax(schema, ways);
         }
-    });
+    }
+
+    /// Relaxes each component schema for the ways it travels.
+    fn relax_components(self, document: &mut Value) {
+        let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") else {
+            return;
+        };
+        let refs: std::collections::BTreeMap<&String, Vec<String>> = schemas
+            .iter()
+            .map(|(name, schema)| (name, walk::schema_refs(schema)))
+            .collect();
+        let mut ways: std::collections::BTreeMap<String, Ways> = Default::default();
+        let mut pending = self.roots;
+        while let Some((name, request)) = pending.pop() {
+            let entry = ways.entry(name.clone()).or_default();
+            let seen = if request {
+                entry.request
+            } else {
+                entry.response
+            };
+            if seen {
+                continue;
+            }
+            if request {
+                entry.request = true;
+            } else {
+                entry.response = true;
+            }
+            if let Some(names) = refs.get(&name) {
+                pending.extend(names.iter().map(|name| (name.clone(), request)));
+            }
+        }
+        for (name, schema) in schemas.iter_mut() {
+            let ways = ways.get(name).copied().unwrap_or_default();
+            walk::for_each_subschema_mut(schema, "", |_, schema| relax(schema, ways));
+        }
+    }
 }
 
 /// Drops from the `required` of one schema its properties that never travel
@@ -1813,6 +1843,9 @@ mod tests {
 
     #[test]
     fn a_generator_failure_is_pinned_on_its_schema_or_operation() {
+        let _serial = crate::emit::tests::HOOK_FOR_TESTS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let text = |schema: &str, parameter: &str| {
             format!(
                 r#"openapi: 3.0.3
