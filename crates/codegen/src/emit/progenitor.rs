@@ -277,7 +277,7 @@ fn take_types_module(client: TokenStream) -> Option<(TokenStream, TokenStream)> 
 /// - `format` is an annotation of strings and numbers: elsewhere (an
 ///   object, a list, a schema without `type`) typify cannot read it and it
 ///   goes; a `default` that its own schema refuses cannot fill a field (typify
-///   refuses the whole run) and goes too ([`defaults_that_conform`]);
+///   refuses the whole run) and goes too;
 /// - wire names that would become one identifier (two properties of an
 ///   object, two parameters of an operation, enum values such as `asc` and
 ///   `ASC`) or an identifier rustc refuses (the variant typify makes of
