@@ -569,6 +569,84 @@ fn defaults_that_conform(document: &mut Value, placeholders: Option<Placeholders
     }
 }
 
+/// Whether `text` parses as the Rust type typify gives a string of `format`
+/// (a UUID, a date, a date-time, an IP address); typify writes a default of
+/// such a type as a parse that panics when the text does not parse.
+fn native_text_parses(format: Option<&str>, text: &str) -> bool {
+    let digits = |text: &str, count: usize| {
+        text.len() == count && text.bytes().all(|byte| byte.is_ascii_digit())
+    };
+    let date = |text: &str| -> bool {
+        let parts: Vec<&str> = text.split('-').collect();
+        let [year, month, day] = parts.as_slice() else {
+            return false;
+        };
+        if !(digits(year, 4) && digits(month, 2) && digits(day, 2)) {
+            return false;
+        }
+        let (year, month, day): (u32, u32, u32) = (
+            year.parse().unwrap_or(0),
+            month.parse().unwrap_or(0),
+            day.parse().unwrap_or(0),
+        );
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return false,
+        };
+        (1..=days).contains(&day)
+    };
+    match format {
+        Some("uuid") => {
+            let bare = text
+                .strip_prefix("urn:uuid:")
+                .or_else(|| {
+                    text.strip_prefix('{')
+                        .and_then(|rest| rest.strip_suffix('}'))
+                })
+                .unwrap_or(text);
+            let hex = |part: &str, count: usize| {
+                part.len() == count && part.bytes().all(|byte| byte.is_ascii_hexdigit())
+            };
+            let groups: Vec<&str> = bare.split('-').collect();
+            match groups.as_slice() {
+                [simple] => hex(simple, 32),
+                [a, b, c, d, e] => hex(a, 8) && hex(b, 4) && hex(c, 4) && hex(d, 4) && hex(e, 12),
+                _ => false,
+            }
+        }
+        Some("date") => date(text),
+        Some("date-time") => {
+            let Some((day, time)) = text.split_once(['T', 't', ' ']) else {
+                return false;
+            };
+            let zone_at = time.find(['Z', 'z', '+', '-']).unwrap_or(time.len());
+            let (clock, zone) = time.split_at(zone_at);
+            let clock_ok = {
+                let (whole, fraction) = clock.split_once('.').unwrap_or((clock, "0"));
+                let parts: Vec<&str> = whole.split(':').collect();
+                parts.len() == 3
+                    && parts.iter().all(|part| digits(part, 2))
+                    && !fraction.is_empty()
+                    && fraction.bytes().all(|byte| byte.is_ascii_digit())
+            };
+            let zone_ok = matches!(zone, "Z" | "z")
+                || (zone.len() == 6
+                    && zone.as_bytes()[3] == b':'
+                    && digits(&zone[1..3], 2)
+                    && digits(&zone[4..], 2));
+            date(day) && clock_ok && zone_ok
+        }
+        Some("ip") => text.parse::<std::net::IpAddr>().is_ok(),
+        Some("ipv4") => text.parse::<std::net::Ipv4Addr>().is_ok(),
+        Some("ipv6") => text.parse::<std::net::Ipv6Addr>().is_ok(),
+        _ => true,
+    }
+}
+
 /// Whether a value conforms to a schema of the view, as typify judges a
 /// default.
 struct Conformance<'a> {
@@ -644,7 +722,11 @@ impl Conformance<'_> {
             return self.object(&shape, value, depth);
         }
         match object.get("type").and_then(Value::as_str) {
-            Some("string") => value.is_string().then(|| value.clone()),
+            Some("string") => {
+                let text = value.as_str()?;
+                let format = object.get("format").and_then(Value::as_str);
+                native_text_parses(format, text).then(|| value.clone())
+            }
             Some("integer") => {
                 (value.as_i64().is_some() || value.as_u64().is_some()).then(|| value.clone())
             }
@@ -1120,7 +1202,7 @@ fn properties_under_field_names(schema: &mut Value, alphabet: &mut Alphabet<'_>)
 /// own `default` follows, and string rules go, as typify would drop the
 /// placeholders they refuse (the enum says all they could).
 fn enum_values_under_variant_names(schema: &mut Value, alphabet: &mut Alphabet<'_>) {
-    let Some(Value::Array(values)) = schema.get("enum") else {
+    let Some(Value::Array(values)) = schema.get_mut("enum") else {
         return;
     };
     if !values
@@ -1129,6 +1211,18 @@ fn enum_values_under_variant_names(schema: &mut Value, alphabet: &mut Alphabet<'
     {
         return;
     }
+    // A value listed twice is one value (and would be two variants).
+    let mut seen = Vec::new();
+    values.retain(|value| {
+        let first = !seen.contains(value);
+        if first {
+            seen.push(value.clone());
+        }
+        first
+    });
+    let Some(Value::Array(values)) = schema.get("enum") else {
+        return;
+    };
     let texts: Vec<&str> = values.iter().filter_map(Value::as_str).collect();
     let Some(sources) = naming::variant_sources(&texts) else {
         return;
@@ -1629,6 +1723,7 @@ mod tests {
                 }},
                 "Order": {"type": "string", "maxLength": 3, "enum": ["asc", "ASC"], "default": "ASC"},
                 "Plain": {"type": "string", "enum": ["a", "b"]},
+                "Twice": {"type": "string", "enum": ["a", "b", "a"]},
             }},
         });
         let (view, wire) = view_and_wire(&document);
@@ -1685,6 +1780,10 @@ mod tests {
         assert_eq!(
             view["components"]["schemas"]["Plain"],
             document["components"]["schemas"]["Plain"]
+        );
+        assert_eq!(
+            view["components"]["schemas"]["Twice"]["enum"],
+            json!(["a", "b"])
         );
     }
 
@@ -1801,6 +1900,29 @@ mod tests {
         assert_eq!(default("either"), Some(json!("x")));
         assert_eq!(default("merged"), Some(json!({"name": "n", "age": 3})));
         assert_eq!(view["components"]["schemas"]["Owner"].get("default"), None);
+    }
+
+    #[test]
+    fn defaults_of_native_types_must_parse() {
+        for (format, good, bad) in [
+            ("uuid", "67e55044-10b1-426f-9247-bb680e5fe0c8", "not-a-uuid"),
+            (
+                "uuid",
+                "67e5504410b1426f9247bb680e5fe0c8",
+                "67e55044-10b1-426f-9247",
+            ),
+            ("date", "2024-02-29", "2023-02-29"),
+            ("date-time", "2024-05-01T10:00:00Z", "now"),
+            ("date-time", "2024-05-01T10:00:00.123+02:00", "2024-05-01"),
+            ("ipv4", "10.0.0.1", "10.0.0.256"),
+            ("ipv6", "::1", "10.0.0.1"),
+            ("ip", "::1", "localhost"),
+        ] {
+            assert!(native_text_parses(Some(format), good), "{format} {good}");
+            assert!(!native_text_parses(Some(format), bad), "{format} {bad}");
+        }
+        assert!(native_text_parses(Some("hostname"), "anything"));
+        assert!(native_text_parses(None, ""));
     }
 
     #[test]
