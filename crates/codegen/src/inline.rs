@@ -12,11 +12,11 @@
 //! schema still point at the place it was written (the source map gets an
 //! alias).
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
 use crate::model::Scalar;
 use crate::model::parameters::{self, Kind};
@@ -106,41 +106,32 @@ fn derived_operation_id(method: &str, path: &str) -> String {
 struct Move {
     pointers: Vec<String>,
     name: String,
-    /// What the name was derived from, for messages.
-    origin: String,
     /// A parameter's value: `null` is how a parameter is absent, not a
     /// value its type needs (`nullable` is dropped).
     parameter: bool,
 }
 
 /// Moves every inline body schema under `components/schemas`.
-pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
+pub fn name_inline_schemas(spec: &mut LoadedSpec) {
     any_value_where_no_schema(spec);
-    let moves = find_moves(spec);
+    let mut moves = find_moves(spec);
     if moves.is_empty() {
-        return Ok(());
+        return;
     }
-    let mut taken: BTreeMap<String, String> = spec
+    // A derived name whose type name is taken (by a schema, or by an earlier
+    // derived name) gets the first free suffix: `{operationId}-body-2`.
+    let mut taken: BTreeSet<String> = spec
         .document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
-        .map(|schemas| {
-            schemas
-                .keys()
-                .map(|name| (naming::type_name(name), format!("schema `{name}`")))
-                .collect()
-        })
+        .map(|schemas| schemas.keys().map(|name| naming::type_name(name)).collect())
         .unwrap_or_default();
-    for entry in &moves {
-        if let Some(owner) = taken.insert(naming::type_name(&entry.name), entry.origin.clone()) {
-            return Err(spec.error_at(
-                &entry.pointers[0],
-                format!(
-                    "this inline schema would be named `{}`, the Rust name {owner} already has; \
-                     move it to components/schemas under a name of its own",
-                    naming::type_name(&entry.name)
-                ),
-            ));
+    for entry in &mut moves {
+        let base = entry.name.clone();
+        let mut suffix = 1;
+        while !taken.insert(naming::type_name(&entry.name)) {
+            suffix += 1;
+            entry.name = format!("{base}-{suffix}");
         }
     }
     for entry in moves {
@@ -188,7 +179,6 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
             schemas.insert(entry.name, schema);
         }
     }
-    Ok(())
 }
 
 /// A typed media type without a `schema` (`application/json: {}`) allows any
@@ -269,12 +259,7 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
             let operation_pointer = pointer_join(&pointer_join("/paths", path), method);
             if let Some(body) = operation.get("requestBody") {
                 let pointer = pointer_join(&operation_pointer, "requestBody");
-                moves.extend(body_move(
-                    body,
-                    &pointer,
-                    format!("{id}-body"),
-                    format!("the request body of `{id}`"),
-                ));
+                moves.extend(body_move(body, &pointer, format!("{id}-body")));
             }
             let Some(responses) = operation.get("responses").and_then(Value::as_object) else {
                 continue;
@@ -292,19 +277,11 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
                     format!("{id}-{status}-response")
                 };
                 let pointer = pointer_join(&pointer_join(&operation_pointer, "responses"), status);
-                moves.extend(body_move(
-                    response,
-                    &pointer,
-                    name,
-                    format!("the {status} response of `{id}`"),
-                ));
+                moves.extend(body_move(response, &pointer, name));
             }
         }
     }
-    for (section, suffix, what) in [
-        ("responses", "body", "response"),
-        ("requestBodies", "request-body", "request body"),
-    ] {
+    for (section, suffix) in [("responses", "body"), ("requestBodies", "request-body")] {
         let section_pointer = pointer_join("/components", section);
         let Some(entries) = spec
             .document
@@ -315,12 +292,7 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
         };
         for (name, entry) in entries {
             let pointer = pointer_join(&section_pointer, name);
-            moves.extend(body_move(
-                entry,
-                &pointer,
-                format!("{name}-{suffix}"),
-                format!("the {what} `{name}`"),
-            ));
+            moves.extend(body_move(entry, &pointer, format!("{name}-{suffix}")));
         }
     }
     moves
@@ -344,7 +316,7 @@ fn inline_schemas(body: &Value) -> Vec<(&str, &Value)> {
 
 /// The move of a body's inline schema; media types with the same schema
 /// share it (a body offered as JSON and as a form).
-fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Option<Move> {
+fn body_move(body: &Value, pointer: &str, name: String) -> Option<Move> {
     let schemas = inline_schemas(body);
     let (_, first) = schemas.first()?;
     let pointers = schemas
@@ -360,7 +332,6 @@ fn body_move(body: &Value, pointer: &str, name: String, origin: String) -> Optio
     Some(Move {
         pointers,
         name,
-        origin,
         parameter: false,
     })
 }
@@ -442,14 +413,12 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
             };
             let (value, inner) = parameters::non_null(document, schema);
             let value_pointer = format!("{schema_pointer}{inner}");
-            let origin = format!("the parameter at {pointer}");
             let kind = parameters::value_kind(document, value);
             let structured = kind == Kind::Object || parameters::combines_several(document, value);
             match kind {
                 _ if structured && value.get("$ref").is_none() => moves.push(Move {
                     pointers: vec![value_pointer],
                     name: name.clone(),
-                    origin,
                     parameter: true,
                 }),
                 Kind::List(Scalar::Json) => {
@@ -463,7 +432,6 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
                         moves.push(Move {
                             pointers: vec![format!("{value_pointer}/items{inner}")],
                             name: format!("{name}-item"),
-                            origin,
                             parameter: true,
                         });
                     }
@@ -528,7 +496,7 @@ components:
     #[test]
     fn inline_bodies_get_names_from_their_operation() {
         let mut spec = spec(SPEC);
-        name_inline_schemas(&mut spec).unwrap();
+        name_inline_schemas(&mut spec);
         let document = &spec.document;
         let body = "/paths/~1things/post/requestBody/content";
         assert_eq!(
@@ -558,15 +526,22 @@ components:
     }
 
     #[test]
-    fn a_name_already_taken_is_refused_with_the_line() {
+    fn a_name_already_taken_gets_a_suffix() {
         let text = SPEC.replace(
             "Thing: {type: object}",
             "Thing: {type: object}\n    CreateThingBody: {type: string}",
         );
         let mut spec = spec(&text);
-        let error = name_inline_schemas(&mut spec).unwrap_err().to_string();
-        assert!(error.starts_with("spec.yaml:11:"), "{error}");
-        assert!(error.contains("`CreateThingBody`"), "{error}");
+        name_inline_schemas(&mut spec);
+        assert_eq!(
+            spec.document
+                .pointer("/paths/~1things/post/requestBody/content/application~1json/schema/$ref"),
+            Some(&Value::from("#/components/schemas/create_thing-body-2"))
+        );
+        assert_eq!(
+            spec.document["components"]["schemas"]["CreateThingBody"],
+            serde_json::json!({"type": "string"})
+        );
     }
     #[test]
     fn object_valued_parameters_get_names_from_their_operation() {
@@ -594,7 +569,7 @@ components:
     Page: {name: page, in: query, content: {application/json: {schema: {type: object}}}}
 "##,
         );
-        name_inline_schemas(&mut spec).unwrap();
+        name_inline_schemas(&mut spec);
         let document = &spec.document;
         let reference = |pointer: &str| document.pointer(pointer).and_then(Value::as_str);
         let parameters = "/paths/~1things/get/parameters";

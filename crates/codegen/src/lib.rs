@@ -24,6 +24,7 @@ pub mod load;
 pub mod lower;
 pub mod model;
 pub mod naming;
+pub mod walk;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -35,6 +36,32 @@ pub use write::{GeneratedFile, GeneratedTree};
 pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory the generator owns, relative to the workspace root.
 pub const GENERATED_DIR: &str = "generated";
+
+/// Names what the spec leaves unnamed or names alike, in the document itself
+/// before the model reads it: operations without an `operationId`, inline
+/// body schemas, and operations, schemas and shared responses whose Rust
+/// names would be one (see [`model::names`]).
+pub fn prepare_document(spec: &mut load::LoadedSpec) {
+    inline::name_operations(spec);
+    model::names::distinct_operation_ids(spec);
+    inline::name_inline_schemas(spec);
+    model::names::distinct_component_names(spec);
+}
+
+/// Progenitor's failure (which has no place) with the schema or operation it
+/// failed on, found on a fresh copy of the document: the run dropped its own
+/// to keep the peak low.
+fn locate_generator_failure(
+    workspace_root: &Path,
+    spec_file: &Path,
+    failure: Diagnostic,
+) -> Diagnostic {
+    let Ok(mut spec) = load::load_spec(workspace_root, spec_file) else {
+        return failure;
+    };
+    prepare_document(&mut spec);
+    emit::progenitor::locate_failure(&spec, failure)
+}
 
 /// What the command line may say beyond the spec.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -65,8 +92,7 @@ pub fn generate_with(
         return Err(Diagnostic::new(spec_file, cause));
     }
     let mut spec = load::load_spec(workspace_root, spec_file)?;
-    inline::name_operations(&mut spec);
-    inline::name_inline_schemas(&mut spec)?;
+    prepare_document(&mut spec);
     let mut model = model::build_model(&spec)?;
     if let Some(prefix) = &options.crate_prefix {
         model.crates = emit::CrateNames::with_prefix(prefix);
@@ -91,7 +117,10 @@ pub fn generate_with(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (progenitor, server)
     });
-    let progenitor = progenitor?;
+    let progenitor = match progenitor {
+        Ok(output) => output,
+        Err(failure) => return Err(locate_generator_failure(workspace_root, spec_file, failure)),
+    };
     let dependencies = progenitor.dependencies;
     // Tokens cannot cross threads, and typify's take ten times the memory
     // of their text: the types and the server are cut into pieces of text

@@ -11,10 +11,12 @@
 //! typify lists (`type` becomes `type_`).
 //!
 //! Different spec names can convert to one identifier (`fooBar` and
-//! `foo_bar`); [`NameTable`] finds those collisions so the model stage can
-//! report both places instead of letting rustc find a duplicate later.
+//! `foo_bar`, enum values `asc` and `ASC`). [`distinct`] and
+//! [`variant_names`] give them distinct names, deterministically in document
+//! order, which every side then converts by the same rule; where the spec
+//! name is a wire name, it stays the wire name (see `emit::progenitor`).
 
-use std::collections::BTreeMap;
+use std::collections::BTreeSet;
 
 use heck::{ToPascalCase, ToSnakeCase};
 use proc_macro2::Ident;
@@ -108,51 +110,199 @@ fn sanitize(input: &str, case: Case, prefix: &str) -> String {
     }
 }
 
-/// Names already given within one scope (the schemas of a spec, the
-/// properties of an object, the parameters of an operation), to find two
-/// spec names that convert to the same identifier.
-#[derive(Debug, Default)]
-pub struct NameTable {
-    given: BTreeMap<String, (String, String)>,
+/// A rule turning a spec name into an identifier ([`type_name`],
+/// [`field_name`], [`method_name`]).
+pub type Conversion = fn(&str) -> String;
+
+/// The names to make identifiers from, for the spec names of one scope (the
+/// schemas of a spec, the properties of an object, the parameters of an
+/// operation), so that no two become one identifier under any of
+/// `conversions`. Each name is kept unless an earlier one of the scope
+/// already converts to its identifier; then it gets the first suffix `-2`,
+/// `-3`, ... whose identifiers are free (`foo_bar` after `fooBar` is
+/// `foo_bar-2`, so `foo_bar_2` and `FooBar2`). Identifiers that a later name
+/// converts to as it is are never given to a suffixed one, so the result
+/// depends on the names and their order only.
+pub fn distinct(names: &[&str], conversions: &[Conversion]) -> Vec<String> {
+    let identifiers = |name: &str| -> Vec<String> {
+        conversions
+            .iter()
+            .map(|conversion| conversion(name))
+            .collect()
+    };
+    let plain: Vec<Vec<String>> = names.iter().map(|name| identifiers(name)).collect();
+    let mut given: Vec<BTreeSet<String>> = vec![BTreeSet::new(); conversions.len()];
+    let is_free = |given: &[BTreeSet<String>], ids: &[String]| {
+        ids.iter().zip(given).all(|(id, given)| !given.contains(id))
+    };
+    let mut result = Vec::with_capacity(names.len());
+    for (index, name) in names.iter().enumerate() {
+        let chosen = if is_free(&given, &plain[index]) {
+            name.to_string()
+        } else {
+            (2..)
+                .map(|suffix| format!("{name}-{suffix}"))
+                .find(|candidate| {
+                    let ids = identifiers(candidate);
+                    is_free(&given, &ids)
+                        && !plain[index + 1..]
+                            .iter()
+                            .any(|later| later.iter().zip(&ids).any(|(a, b)| a == b))
+                })
+                .expect("some suffix is free")
+        };
+        for (set, id) in given.iter_mut().zip(identifiers(&chosen)) {
+            set.insert(id);
+        }
+        result.push(chosen);
+    }
+    result
 }
 
-/// Two spec names, at two JSON pointers, that convert to one identifier.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Collision {
-    pub identifier: String,
-    pub first_name: String,
-    pub first_pointer: String,
-    pub second_name: String,
+/// The variant names typify gives a string enum's values: each value in
+/// UpperCamelCase, or, when two of those clash, with the characters that
+/// case conversion drops spelled `X`; `None` when they still clash (typify
+/// panics then, and [`variant_names`] names the variants instead).
+pub fn typify_variant_names(values: &[&str]) -> Option<Vec<String>> {
+    let plain: Vec<String> = values.iter().map(|value| type_name(value)).collect();
+    if all_distinct(&plain) {
+        return Some(plain);
+    }
+    let spelled: Vec<String> = values
+        .iter()
+        .map(|value| type_name(&value.replace(|c: char| c == '_' || !is_xid_continue(c), "X")))
+        .collect();
+    all_distinct(&spelled).then_some(spelled)
 }
 
-impl NameTable {
-    /// Records that `name` (at `pointer`) becomes `identifier`; the earlier
-    /// name when another one already became it.
-    pub fn insert(
-        &mut self,
-        identifier: String,
-        name: &str,
-        pointer: &str,
-    ) -> Result<(), Collision> {
-        match self.given.get(&identifier) {
-            Some((first_name, first_pointer)) if first_name != name => Err(Collision {
-                identifier,
-                first_name: first_name.clone(),
-                first_pointer: first_pointer.clone(),
-                second_name: name.to_string(),
-            }),
-            Some(_) => Ok(()),
-            None => {
-                self.given
-                    .insert(identifier, (name.to_string(), pointer.to_string()));
-                Ok(())
+/// Distinct, readable variant names for the values of a string enum whose
+/// names typify cannot make, as the text each name is converted from by
+/// [`type_name`]; `None` when typify's own names ([`typify_variant_names`])
+/// are distinct and UpperCamelCase. Each value in UpperCamelCase, where that
+/// clashes the punctuation spelled as words (`.` is `Dot`, `""` is `Empty`,
+/// `a-b` is `AMinusB`), and where values still clash (`asc` beside `ASC`)
+/// every later one with a number (`Asc2`), in document order. Typify's rule
+/// turns `+1` and `-1` into `plus1` and `minus1`, which rustc rejects as
+/// variant names: they are `Plus1` and `Minus1`.
+pub fn variant_sources(values: &[&str]) -> Option<Vec<String>> {
+    let signed_one = |value: &&str| matches!(*value, "+1" | "-1");
+    if typify_variant_names(values).is_some() && !values.iter().any(signed_one) {
+        return None;
+    }
+    let plain: Vec<String> = values.iter().map(|value| type_name(value)).collect();
+    let mut sources: Vec<String> = values
+        .iter()
+        .zip(&plain)
+        .map(|(value, name)| {
+            let clashes = plain.iter().filter(|other| *other == name).count() > 1;
+            let has_punctuation =
+                value.is_empty() || value.chars().any(|c| !c.is_alphanumeric() && c != '_');
+            if (clashes && has_punctuation) || signed_one(value) {
+                spelled(value)
+            } else {
+                value.to_string()
             }
+        })
+        .collect();
+    let names: Vec<String> = sources.iter().map(|source| type_name(source)).collect();
+    let mut given = BTreeSet::new();
+    for index in 0..sources.len() {
+        if given.insert(names[index].clone()) {
+            continue;
+        }
+        let later = &names[index + 1..];
+        let (source, name) = (2..)
+            .map(|suffix| {
+                let source = format!("{}-{suffix}", sources[index]);
+                let name = type_name(&source);
+                (source, name)
+            })
+            .find(|(_, name)| !given.contains(name) && !later.contains(name))
+            .expect("some suffix is free");
+        given.insert(name);
+        sources[index] = source;
+    }
+    Some(sources)
+}
+
+/// The variant names of a string enum's values: [`variant_sources`]
+/// converted, or typify's own.
+pub fn variant_names(values: &[&str]) -> Vec<String> {
+    match variant_sources(values) {
+        Some(sources) => sources.iter().map(|source| type_name(source)).collect(),
+        None => typify_variant_names(values).unwrap_or_default(),
+    }
+}
+
+/// A value with its punctuation spelled as words, between word breaks
+/// (`a.b` is `a-Dot-b`), or `Empty`.
+fn spelled(value: &str) -> String {
+    if value.is_empty() {
+        return "Empty".to_string();
+    }
+    let mut words = String::new();
+    for c in value.chars() {
+        if c.is_alphanumeric() || c == '_' {
+            words.push(c);
+        } else {
+            words.push('-');
+            match punctuation_word(c) {
+                Some(word) => words.push_str(word),
+                None => words.push_str(&format!("U{:04X}", u32::from(c))),
+            }
+            words.push('-');
         }
     }
+    words
+}
+
+fn punctuation_word(c: char) -> Option<&'static str> {
+    Some(match c {
+        '.' => "Dot",
+        ',' => "Comma",
+        ':' => "Colon",
+        ';' => "Semicolon",
+        '+' => "Plus",
+        '-' => "Minus",
+        '*' => "Star",
+        '/' => "Slash",
+        '\\' => "Backslash",
+        '|' => "Pipe",
+        '&' => "Ampersand",
+        '=' => "Equals",
+        '<' => "LessThan",
+        '>' => "GreaterThan",
+        '!' => "Bang",
+        '?' => "Question",
+        '#' => "Hash",
+        '@' => "At",
+        '$' => "Dollar",
+        '%' => "Percent",
+        '^' => "Caret",
+        '~' => "Tilde",
+        '`' => "Backtick",
+        '\'' => "Apostrophe",
+        '"' => "Quote",
+        '(' => "OpenParen",
+        ')' => "CloseParen",
+        '[' => "OpenBracket",
+        ']' => "CloseBracket",
+        '{' => "OpenBrace",
+        '}' => "CloseBrace",
+        ' ' => "Space",
+        _ => return None,
+    })
+}
+
+fn all_distinct(names: &[String]) -> bool {
+    let mut seen = BTreeSet::new();
+    names.iter().all(|name| seen.insert(name))
 }
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
 
     #[test]
@@ -233,18 +383,85 @@ mod tests {
     }
 
     #[test]
-    fn collisions_name_both_spellings() {
-        let mut table = NameTable::default();
-        table.insert(field_name("fooBar"), "fooBar", "/a").unwrap();
-        table
-            .insert(field_name("fooBar"), "fooBar", "/a")
-            .expect("the same name twice is no collision");
-        let collision = table
-            .insert(field_name("foo_bar"), "foo_bar", "/b")
-            .unwrap_err();
-        assert_eq!(collision.identifier, "foo_bar");
-        assert_eq!(collision.first_name, "fooBar");
-        assert_eq!(collision.first_pointer, "/a");
-        assert_eq!(collision.second_name, "foo_bar");
+    fn colliding_names_get_the_first_free_suffix_in_order() {
+        let fields: &[Conversion] = &[field_name];
+        assert_eq!(
+            distinct(&["fooBar", "foo_bar", "other"], fields),
+            ["fooBar", "foo_bar-2", "other"]
+        );
+        // A later name keeps its own identifier: the suffix skips it.
+        assert_eq!(
+            distinct(&["fooBar", "foo_bar", "foo_bar_2"], fields),
+            ["fooBar", "foo_bar-3", "foo_bar_2"]
+        );
+        // The same spelling twice (a query and a header parameter) is two names.
+        assert_eq!(distinct(&["id", "id"], fields), ["id", "id-2"]);
+        // Under several rules, a clash under any of them counts.
+        let both: &[Conversion] = &[method_name, type_name];
+        assert_eq!(distinct(&["a_b2", "a_b_2"], both), ["a_b2", "a_b_2-2"]);
+        let converted: Vec<String> = distinct(&["widgetId", "widget_id", "WidgetId"], fields)
+            .iter()
+            .map(|name| field_name(name))
+            .collect();
+        assert_eq!(converted, ["widget_id", "widget_id_2", "widget_id_3"]);
+        assert_eq!(type_name("eventStream-2"), "EventStream2");
+    }
+
+    #[test]
+    fn enum_variants_keep_typify_names_where_typify_copes() {
+        assert_eq!(variant_names(&["exact", "prefix"]), ["Exact", "Prefix"]);
+        // Typify's own fallback spells the dropped characters `X`.
+        assert_eq!(
+            typify_variant_names(&["foo_bar", "fooBar"]),
+            Some(vec!["FooXbar".to_string(), "FooBar".to_string()])
+        );
+        assert_eq!(typify_variant_names(&["X", "O", "."]), None);
+        // Typify's `plus1` is no variant name rustc accepts.
+        assert_eq!(
+            typify_variant_names(&["+1", "-1", "laugh"]),
+            Some(vec!["plus1".into(), "minus1".into(), "Laugh".into()])
+        );
+        assert_eq!(
+            variant_names(&["+1", "-1", "laugh"]),
+            ["Plus1", "Minus1", "Laugh"]
+        );
+    }
+
+    #[test]
+    fn clashing_enum_values_get_readable_distinct_variants() {
+        assert_eq!(
+            variant_names(&["X", "O", ".", ""]),
+            ["X", "O", "Dot", "Empty"]
+        );
+        assert_eq!(
+            variant_names(&["ASC", "DESC", "asc", "desc"]),
+            ["Asc", "Desc", "Asc2", "Desc2"]
+        );
+        assert_eq!(
+            variant_names(&["a-b", "a b", "a_b", "a.b", ">=", "+"]),
+            [
+                "AMinusB",
+                "ASpaceB",
+                "AB",
+                "ADotB",
+                "GreaterThanEquals",
+                "Plus"
+            ]
+        );
+        // A number never takes a name another value has as it is.
+        assert_eq!(
+            variant_names(&["a", "A", "a2", "é"]),
+            ["A", "A3", "A2", "É"]
+        );
+        for names in [
+            variant_names(&["", "_", "-", "ü", "\u{1F600}", "Self", "self"]),
+            variant_names(&["1", "+1", "-1", "1.0", "1_0"]),
+        ] {
+            let unique: BTreeSet<&String> = names.iter().collect();
+            assert_eq!(unique.len(), names.len(), "{names:?}");
+            for name in &names {
+                assert!(syn::parse_str::<syn::Ident>(name).is_ok(), "{name}");
+            }
+        }
     }
 }

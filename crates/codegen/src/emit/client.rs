@@ -995,7 +995,7 @@ fn example_call(model: &ApiModel) -> Option<(String, &Operation)> {
     {
         call.push_str(&format!(
             ".{}(\"{}\")",
-            naming::method_name(&parameter.name),
+            naming::method_name(&parameter.code_name),
             parameter.name
         ));
     }

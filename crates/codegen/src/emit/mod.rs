@@ -15,6 +15,7 @@
 
 pub mod client;
 pub mod manifest;
+pub mod placeholders;
 pub mod progenitor;
 pub mod server;
 pub mod types;
@@ -114,15 +115,32 @@ pub(crate) fn parse_template(
     })
 }
 
+/// How a third-party generator failed: an error it returned, or a panic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct GeneratorFailure {
+    pub panicked: bool,
+    pub cause: String,
+}
+
+impl GeneratorFailure {
+    /// The message for a failure of `what`, naming `subject` (`schema
+    /// `Widget``, say) when it is known.
+    pub(crate) fn message(&self, what: &str, subject: Option<&str>) -> String {
+        let cause = &self.cause;
+        match (self.panicked, subject) {
+            (true, None) => format!("{what} could not handle this spec: {cause}"),
+            (true, Some(subject)) => format!("{what} could not handle {subject}: {cause}"),
+            (false, None) => format!("{what} failed: {cause}"),
+            (false, Some(subject)) => format!("{what} failed on {subject}: {cause}"),
+        }
+    }
+}
+
 /// Runs a third-party generator, turning both its errors and its panics into
-/// diagnostics. The model stage rejects every construct known to make
-/// progenitor or typify panic; this is the backstop for unknown ones, so a
-/// surprise still ends in a message and exit status 1 rather than a crash.
-pub(crate) fn run_generator<T>(
-    spec: &LoadedSpec,
-    what: &str,
+/// a [`GeneratorFailure`], without printing anything.
+pub(crate) fn catch_generator<T>(
     generate: impl FnOnce() -> Result<T, String>,
-) -> Result<T, Diagnostic> {
+) -> Result<T, GeneratorFailure> {
     // The default panic hook would print "panicked at ..." before the clean
     // message; silence it for the call. The hook is process-wide, so calls
     // (from parallel tests, say) take turns.
@@ -137,26 +155,40 @@ pub(crate) fn run_generator<T>(
     };
     match outcome {
         Ok(Ok(value)) => Ok(value),
-        Ok(Err(cause)) => Err(Diagnostic::new(
-            &spec.path,
-            format!("{what} failed: {cause}"),
-        )),
+        Ok(Err(cause)) => Err(GeneratorFailure {
+            panicked: false,
+            cause,
+        }),
         Err(panic) => {
             let cause = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|text| text.to_string()))
                 .unwrap_or_else(|| "unknown cause".to_string());
-            Err(Diagnostic::new(
-                &spec.path,
-                format!("{what} could not handle this spec: {cause}"),
-            ))
+            Err(GeneratorFailure {
+                panicked: true,
+                cause,
+            })
         }
     }
 }
 
+/// Runs a third-party generator, turning both its errors and its panics into
+/// diagnostics. The model stage rejects every construct known to make
+/// progenitor or typify panic; this is the backstop for unknown ones, so a
+/// surprise still ends in a message and exit status 1 rather than a crash
+/// (`progenitor::locate_failure` then finds the schema or operation).
+pub(crate) fn run_generator<T>(
+    spec: &LoadedSpec,
+    what: &str,
+    generate: impl FnOnce() -> Result<T, String>,
+) -> Result<T, Diagnostic> {
+    catch_generator(generate)
+        .map_err(|failure| Diagnostic::new(&spec.path, failure.message(what, None)))
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -253,5 +285,5 @@ mod tests {
     }
 
     /// Tests that touch the process-wide panic hook take turns.
-    static HOOK_FOR_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    pub(crate) static HOOK_FOR_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 }

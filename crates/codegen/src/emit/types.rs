@@ -109,10 +109,14 @@ impl TypesRewrite {
                 if let Some((_, items)) = &mut module.content {
                     for item in items {
                         widen_builder(item, &self.nullable);
+                        setters_named_like_operators(item);
                     }
                 }
             }
-            (Some(module), item) if module == "builder" => widen_builder(item, &self.nullable),
+            (Some(module), item) if module == "builder" => {
+                widen_builder(item, &self.nullable);
+                setters_named_like_operators(item);
+            }
             (None, syn::Item::Mod(module)) if module.ident == "defaults" => {
                 if let Some((_, items)) = &mut module.content {
                     items.retain(|item| !self.is_unused_helper(item));
@@ -205,6 +209,30 @@ fn block_text(block: &syn::Block) -> String {
     quote!(#block).to_string().replace(" ,)", ")")
 }
 
+/// The methods of `std::ops` traits that take `self` and one value and
+/// return `Self`, as a builder's setter does.
+const OPERATOR_METHODS: &[&str] = &[
+    "add", "sub", "mul", "div", "rem", "shl", "shr", "bitand", "bitor", "bitxor",
+];
+
+/// A builder's setter is named after its property: one named `sub` (a JSON
+/// Web Token's subject, say) looks to clippy like `Sub::sub` done by hand.
+/// It is a setter, and keeps the property's name.
+fn setters_named_like_operators(item: &mut syn::Item) {
+    let syn::Item::Impl(block) = item else {
+        return;
+    };
+    for member in &mut block.items {
+        if let syn::ImplItem::Fn(method) = member
+            && OPERATOR_METHODS.iter().any(|name| method.sig.ident == name)
+        {
+            method
+                .attrs
+                .push(syn::parse_quote!(#[allow(clippy::should_implement_trait)]));
+        }
+    }
+}
+
 /// Turns each listed field of `item` from `Option<T>` into
 /// `Option<Option<T>>`: `None` when absent, `Some(None)` for `null`,
 /// `Some(Some(value))` otherwise ([`widen_builder`] does its builder).
@@ -254,14 +282,17 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
         else {
             continue;
         };
-        for (name, property) in &object.properties {
+        // The field names typify gives, clashing spellings told apart.
+        let names: Vec<&str> = object.properties.keys().map(String::as_str).collect();
+        let sources = naming::distinct(&names, &[naming::field_name]);
+        for ((name, property), source) in object.properties.iter().zip(&sources) {
             // A `default` does not count: progenitor's view of the spec has
             // none in PATCH bodies (absent means "keep the value").
             let nullable = matches!(
                 property,
                 openapiv3::ReferenceOr::Item(property) if property.schema_data.nullable
             );
-            let pair = (naming::type_name(body_schema), naming::field_name(name));
+            let pair = (naming::type_name(body_schema), naming::field_name(source));
             if nullable && !object.required.contains(name) && !fields.contains(&pair) {
                 fields.push(pair);
             }

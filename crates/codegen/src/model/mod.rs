@@ -15,7 +15,7 @@
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
-mod names;
+pub mod names;
 mod operations;
 pub(crate) mod parameters;
 mod paths;
@@ -30,7 +30,6 @@ use openapiv3::{OpenAPI, ReferenceOr};
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::naming;
 
 /// Media type of JSON bodies.
 pub const JSON: &str = "application/json";
@@ -185,7 +184,7 @@ impl Method {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operation {
     /// The `operationId` as the spec spells it (the Rust name is
-    /// [`naming::method_name`] of it).
+    /// [`crate::naming::method_name`] of it).
     pub id: String,
     pub method: Method,
     /// The path template relative to the server URL, e.g. `/actions/modules/{id}`;
@@ -281,8 +280,13 @@ impl Operation {
 /// A parameter of an operation: in the path, the query, a header or a cookie.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parameter {
-    /// The name as the spec spells it (the Rust name is [`naming::method_name`] of it).
+    /// The name as the spec spells it, on the wire.
     pub name: String,
+    /// The name its identifiers are made from ([`crate::naming::field_name`],
+    /// [`crate::naming::method_name`] of it): `name`, or `name` with a suffix where
+    /// another parameter of the operation has the same identifier
+    /// ([`names::parameter_code_names`]).
+    pub code_name: String,
     pub location: ParameterLocation,
     /// Path parameters are always required.
     pub required: bool,
@@ -586,7 +590,7 @@ pub enum HeaderKind {
 /// A response under `components/responses` with headers, generated once.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SharedResponse {
-    /// The component's name (the Rust name is [`naming::type_name`] of it).
+    /// The component's name (the Rust name is [`crate::naming::type_name`] of it).
     pub name: String,
     pub description: String,
     pub schema: Option<String>,
@@ -606,7 +610,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     // The generic checks run on the JSON first: they explain problems that
     // would otherwise surface as a vaguer deserialization error.
     schemas::check_schemas(spec)?;
-    names::check_schema_names(spec)?;
     let openapi = parse_openapi(spec)?;
     let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
@@ -619,7 +622,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
 
     let mut operations = Vec::new();
     let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
-    let mut method_names = naming::NameTable::default();
     for (path, item) in &openapi.paths.paths {
         let path_pointer = pointer_join("/paths", path);
         let ReferenceOr::Item(item) = item else {
@@ -653,7 +655,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 });
                 parameters.push((parameter_pointer, parameter.clone()));
             }
-            let operation = operations::build_operation(
+            let mut operation = operations::build_operation(
                 spec,
                 openapi,
                 &components,
@@ -676,14 +678,14 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                     ),
                 ));
             }
-            names::insert(
-                spec,
-                &mut method_names,
-                naming::method_name(&operation.id),
-                &operation.id,
-                &id_pointer,
-                "operationId",
-            )?;
+            let code_names = names::parameter_code_names(&spec.document, &pointer);
+            for parameter in &mut operation.parameters {
+                if let Some(named) = code_names.iter().find(|named| {
+                    named.name == parameter.name && named.location == parameter.location.as_str()
+                }) {
+                    parameter.code_name = named.code_name.clone();
+                }
+            }
             operations.push(operation);
         }
     }
@@ -707,7 +709,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
     } else {
         &operations
     };
-    let shared_responses = operations::shared_responses(spec, served)?;
+    let shared_responses = operations::shared_responses(served);
     let validators = validation::compile(spec, served)?;
     let crates = crate_names(spec, &openapi.info)?;
 

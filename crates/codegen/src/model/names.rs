@@ -1,147 +1,372 @@
-//! Spec names that would become one Rust identifier: two schemas, two
-//! properties of one object, two operations or two parameters of one
-//! operation. Reported with both places here; otherwise rustc would report a
-//! duplicate definition in generated code, far from the cause.
+//! Spec names that would become one Rust identifier get distinct names.
+//!
+//! Two schemas (`event_stream`, `eventStream`), two operations
+//! (`listWidgets`, `list_widgets`), two shared responses, two parameters of
+//! one operation (`widgetId`, `widget_id`) or two properties of one object
+//! (`fooBar`, `foo_bar`) are different in the spec and one identifier in
+//! Rust. Each gets a name of its own, by [`naming::distinct`]: the first in
+//! document order keeps its identifier, a later one gets a suffix
+//! (`eventStream-2`, so `EventStream2`).
+//!
+//! Schema, response and operation names never reach the wire, so they are
+//! renamed in the document itself, before anything reads it
+//! ([`distinct_operation_ids`], [`distinct_component_names`]): the model, the
+//! server and progenitor's view all see the new name, and messages still
+//! point where the spec wrote the old one. Parameter and property names are
+//! wire names: the document keeps them, the model gives each parameter the
+//! name its identifiers are made from ([`parameter_code_names`]), and
+//! `emit::progenitor` gives progenitor the same names while the wire keeps
+//! the spec's.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
-use crate::naming::{self, NameTable};
+use crate::naming::{self, Conversion};
+use crate::walk;
 
-/// Records `name` (at `pointer`) as `identifier` in `table`, or reports the
-/// collision with the earlier name, giving the earlier place's line too.
-pub(crate) fn insert(
-    spec: &LoadedSpec,
-    table: &mut NameTable,
-    identifier: String,
-    name: &str,
-    pointer: &str,
-    what: &str,
-) -> Result<(), Diagnostic> {
-    table
-        .insert(identifier, name, pointer)
-        .map_err(|collision| {
-            let first_place = spec
-                .place(&collision.first_pointer)
-                .unwrap_or_else(|| collision.first_pointer.clone());
-            spec.error_at(
-                pointer,
-                format!(
-                    "{what} `{}` and {what} `{}` (at {first_place}) both become the Rust name \
-                     `{}`; rename one of them",
-                    collision.second_name, collision.first_name, collision.identifier
-                ),
-            )
-        })
-}
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
 
-/// Schema names, property names and enum values, on the raw document.
-pub(crate) fn check_schema_names(spec: &LoadedSpec) -> Result<(), Diagnostic> {
-    let Some(Value::Object(schemas)) = spec.document.pointer("/components/schemas") else {
-        return Ok(());
-    };
-    let mut type_names = NameTable::default();
-    for name in schemas.keys() {
-        let pointer = pointer_join("/components/schemas", name);
-        insert(
-            spec,
-            &mut type_names,
-            naming::type_name(name),
-            name,
-            &pointer,
-            "schema",
-        )?;
-    }
-    let mut objects = Vec::new();
-    collect_schema_objects(&spec.document, String::new(), &mut objects);
-    for pointer in objects {
-        check_one_schema(spec, &pointer)?;
-    }
-    Ok(())
-}
-
-fn check_one_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
-    let Some(schema) = spec.document.pointer(pointer) else {
-        return Ok(());
-    };
-    if let Some(Value::Object(properties)) = schema.get("properties") {
-        let mut fields = NameTable::default();
-        for name in properties.keys() {
-            let property_pointer = pointer_join(&pointer_join(pointer, "properties"), name);
-            insert(
-                spec,
-                &mut fields,
-                naming::field_name(name),
-                name,
-                &property_pointer,
-                "property",
-            )?;
-        }
-    }
-    if let Some(Value::Array(values)) = schema.get("enum") {
-        let texts: Vec<(usize, &str)> = values
-            .iter()
-            .enumerate()
-            .filter_map(|(index, value)| value.as_str().map(|text| (index, text)))
-            .collect();
-        // Typify's own fallback: when the plain names clash, it spells the
-        // characters it dropped as `X`; only a clash after that is fatal.
-        let plain = |text: &str| naming::type_name(text);
-        let spelled = |text: &str| {
-            naming::type_name(&text.replace(
-                |c: char| c == '_' || !unicode_ident::is_xid_continue(c),
-                "X",
-            ))
-        };
-        let mut result = Ok(());
-        for variant_name in [&plain as &dyn Fn(&str) -> String, &spelled] {
-            let mut variants = NameTable::default();
-            result = texts.iter().try_for_each(|(index, text)| {
-                let value_pointer =
-                    pointer_join(&pointer_join(pointer, "enum"), &index.to_string());
-                insert(
-                    spec,
-                    &mut variants,
-                    variant_name(text),
-                    text,
-                    &value_pointer,
-                    "enum value",
-                )
-            });
-            if result.is_ok() {
-                break;
-            }
-        }
-        result?;
-    }
-    Ok(())
-}
-
-/// Pointers of every mapping in the document that looks like a schema (has
-/// `properties` or `enum`), outside examples and extensions.
-fn collect_schema_objects(value: &Value, pointer: String, out: &mut Vec<String>) {
-    match value {
-        Value::Object(object) => {
-            if object.contains_key("properties") || object.contains_key("enum") {
-                out.push(pointer.clone());
-            }
-            for (key, child) in object {
-                if key.starts_with("x-")
-                    || key == "example"
-                    || key == "examples"
-                    || key == "default"
-                {
+/// Gives every operation an operationId whose method and type names
+/// (`list_widgets`, `ListWidgets`) no other operation shares. The same
+/// operationId written twice is left alone: the model refuses it, since the
+/// spec itself is wrong then.
+pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
+    let mut operations: Vec<(String, String)> = Vec::new();
+    if let Some(Value::Object(paths)) = spec.document.get("paths") {
+        for (path, item) in paths {
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            for (method, operation) in item {
+                if !METHODS.contains(&method.as_str()) {
                     continue;
                 }
-                collect_schema_objects(child, pointer_join(&pointer, key), out);
+                if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
+                    let pointer = pointer_join(&pointer_join("/paths", path), method);
+                    operations.push((pointer, id.to_string()));
+                }
             }
         }
-        Value::Array(items) => {
-            for (index, child) in items.iter().enumerate() {
-                collect_schema_objects(child, pointer_join(&pointer, &index.to_string()), out);
-            }
+    }
+    let mut ids: Vec<&str> = Vec::new();
+    for (_, id) in &operations {
+        if !ids.contains(&id.as_str()) {
+            ids.push(id);
         }
-        _ => {}
+    }
+    let conversions: &[Conversion] = &[naming::method_name, naming::type_name];
+    let chosen = naming::distinct(&ids, conversions);
+    let renames: Vec<(String, String)> = ids
+        .iter()
+        .zip(chosen)
+        .filter(|(id, chosen)| **id != chosen)
+        .map(|(id, chosen)| (id.to_string(), chosen))
+        .collect();
+    for (pointer, id) in operations {
+        if let Some((_, chosen)) = renames.iter().find(|(old, _)| *old == id)
+            && let Some(Value::Object(operation)) = spec.document.pointer_mut(&pointer)
+        {
+            operation.insert("operationId".into(), Value::String(chosen.clone()));
+        }
+    }
+}
+
+/// Gives every component schema a type name and every shared response a
+/// type name no other one of its kind shares, renaming the entry under
+/// `components` and every reference to it.
+pub fn distinct_component_names(spec: &mut LoadedSpec) {
+    for section in ["schemas", "responses"] {
+        let section_pointer = pointer_join("/components", section);
+        let Some(Value::Object(entries)) = spec.document.pointer(&section_pointer) else {
+            continue;
+        };
+        let names: Vec<&str> = entries.keys().map(String::as_str).collect();
+        let chosen = naming::distinct(&names, &[naming::type_name]);
+        let renames: Vec<(String, String)> = names
+            .iter()
+            .zip(chosen)
+            .filter(|(name, chosen)| **name != chosen)
+            .map(|(name, chosen)| (name.to_string(), chosen))
+            .collect();
+        if renames.is_empty() {
+            continue;
+        }
+        if let Some(Value::Object(entries)) = spec.document.pointer_mut(&section_pointer) {
+            let renamed: Map<String, Value> = std::mem::take(entries)
+                .into_iter()
+                .map(
+                    |(name, entry)| match renames.iter().find(|(old, _)| *old == name) {
+                        Some((_, new)) => (new.clone(), entry),
+                        None => (name, entry),
+                    },
+                )
+                .collect();
+            *entries = renamed;
+        }
+        for (old, new) in &renames {
+            let written = spec
+                .source_map
+                .original(&pointer_join(&section_pointer, old));
+            spec.source_map
+                .alias(&pointer_join(&section_pointer, new), &written);
+        }
+        let prefix = format!("#{section_pointer}/");
+        let retarget = |target: &mut String| {
+            let Some(rest) = target.strip_prefix(&prefix) else {
+                return;
+            };
+            let (token, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+            let name = token.replace("~1", "/").replace("~0", "~");
+            if let Some((_, new)) = renames.iter().find(|(old, _)| *old == name) {
+                *target = format!(
+                    "{}{tail}",
+                    pointer_join(&format!("#{section_pointer}"), new)
+                );
+            }
+        };
+        walk::for_each_reference_mut(&mut spec.document, |_, target| retarget(target));
+        if section == "schemas" {
+            // A discriminator maps values to schemas by reference or by name.
+            walk::for_each_schema_mut(&mut spec.document, |_, schema| {
+                let Some(Value::Object(mapping)) = schema.pointer_mut("/discriminator/mapping")
+                else {
+                    return;
+                };
+                for target in mapping.values_mut() {
+                    if let Value::String(target) = target {
+                        match renames.iter().find(|(old, _)| old == target) {
+                            Some((_, new)) => *target = new.clone(),
+                            None => retarget(target),
+                        }
+                    }
+                }
+            });
+        }
+    }
+}
+
+/// The parameters of the operation at `operation` (a pointer) as the server
+/// and progenitor both see them (path-item parameters the operation does not
+/// override, then its own), each as its name, its `in` and the name its Rust
+/// identifiers are made from: [`naming::distinct`] over the path parameters
+/// in template order (which every operation of the path shares), then the
+/// others in order, under progenitor's method rule and the server's field
+/// rule. `$ref`s are followed; malformed entries are skipped (the model
+/// reports them).
+pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<ParameterCodeName> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let item_pointer = &operation[..operation.rfind('/').unwrap_or(0)];
+    for owner in [item_pointer, operation] {
+        let Some(Value::Array(parameters)) = document.pointer(&format!("{owner}/parameters"))
+        else {
+            continue;
+        };
+        for parameter in parameters {
+            let parameter = match parameter.get("$ref").and_then(Value::as_str) {
+                Some(target) => match target.strip_prefix('#').and_then(|p| document.pointer(p)) {
+                    Some(resolved) => resolved,
+                    None => continue,
+                },
+                None => parameter,
+            };
+            let (Some(name), Some(location)) = (
+                parameter.get("name").and_then(Value::as_str),
+                parameter.get("in").and_then(Value::as_str),
+            ) else {
+                continue;
+            };
+            found.retain(|(seen, seen_in)| !(seen == name && seen_in == location));
+            found.push((name.to_string(), location.to_string()));
+        }
+    }
+    let template = item_pointer
+        .rsplit('/')
+        .next()
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .unwrap_or_default();
+    let mut ordered: Vec<(String, String)> = Vec::new();
+    for segment in template.split('/') {
+        if let Some(name) = segment
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_suffix('}'))
+            && let Some(entry) = found
+                .iter()
+                .find(|(seen, location)| seen == name && location == "path")
+        {
+            ordered.push(entry.clone());
+        }
+    }
+    for entry in &found {
+        if !ordered.contains(entry) {
+            ordered.push(entry.clone());
+        }
+    }
+    let names: Vec<&str> = ordered.iter().map(|(name, _)| name.as_str()).collect();
+    let code_names = naming::distinct(&names, &[naming::method_name, naming::field_name]);
+    ordered
+        .into_iter()
+        .zip(code_names)
+        .map(|((name, location), code_name)| ParameterCodeName {
+            name,
+            location,
+            code_name,
+        })
+        .collect()
+}
+
+/// A parameter's name, its `in`, and the name its identifiers are made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParameterCodeName {
+    pub name: String,
+    pub location: String,
+    pub code_name: String,
+}
+
+impl ParameterCodeName {
+    pub fn is_renamed(&self) -> bool {
+        self.name != self.code_name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn spec(text: &str) -> LoadedSpec {
+        crate::load::parse_spec(Path::new("spec.yaml"), text.as_bytes()).unwrap()
+    }
+
+    const SPEC: &str = r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /streams/{streamId}/{stream_id}:
+    parameters:
+      - {name: stream_id, in: path, required: true, schema: {type: string}}
+    get:
+      operationId: listStreams
+      parameters:
+        - {name: streamId, in: path, required: true, schema: {type: string}}
+        - {name: stream-id, in: query, schema: {type: string}}
+        - $ref: "#/components/parameters/Id"
+      responses:
+        "200":
+          $ref: "#/components/responses/Streams"
+        "201":
+          $ref: "#/components/responses/streams"
+    post:
+      operationId: list_streams
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: "#/components/schemas/eventStream/properties/name"
+components:
+  parameters:
+    Id: {name: id, in: header, schema: {type: string}}
+  responses:
+    Streams: {description: many}
+    streams: {description: also many}
+  schemas:
+    event_stream:
+      type: object
+      properties:
+        name: {type: string}
+    eventStream:
+      type: object
+      properties:
+        name: {type: string}
+      example: {$ref: "#/components/schemas/eventStream"}
+    Pet:
+      oneOf:
+        - $ref: "#/components/schemas/eventStream"
+      discriminator:
+        propertyName: kind
+        mapping:
+          a: eventStream
+          b: "#/components/schemas/eventStream"
+"##;
+
+    #[test]
+    fn operations_schemas_and_responses_are_renamed_with_their_references() {
+        let mut spec = spec(SPEC);
+        distinct_operation_ids(&mut spec);
+        distinct_component_names(&mut spec);
+        let document = &spec.document;
+        let item = &document["paths"]["/streams/{streamId}/{stream_id}"];
+        assert_eq!(item["get"]["operationId"], "listStreams");
+        assert_eq!(item["post"]["operationId"], "list_streams-2");
+        let names: Vec<&String> = document["components"]["schemas"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .collect();
+        // Bundling has hoisted the property the deep reference named.
+        assert_eq!(
+            names,
+            ["event_stream", "eventStream-2", "Pet", "eventStream_name"]
+        );
+        assert_eq!(
+            item["post"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/eventStream_name"
+        );
+        assert_eq!(
+            document["components"]["schemas"]["eventStream-2"]["properties"]["name"]["$ref"],
+            "#/components/schemas/eventStream_name"
+        );
+        let pet = &document["components"]["schemas"]["Pet"];
+        assert_eq!(
+            pet["oneOf"][0]["$ref"],
+            "#/components/schemas/eventStream-2"
+        );
+        assert_eq!(
+            pet["discriminator"]["mapping"],
+            serde_json::json!({"a": "eventStream-2", "b": "#/components/schemas/eventStream-2"})
+        );
+        // An example is data: its `$ref` is not a reference.
+        assert_eq!(
+            document["components"]["schemas"]["eventStream-2"]["example"]["$ref"],
+            "#/components/schemas/eventStream"
+        );
+        assert_eq!(
+            item["get"]["responses"]["201"]["$ref"],
+            "#/components/responses/streams-2"
+        );
+        // Messages about a renamed schema point where it was written.
+        let error = spec.error_at("/components/schemas/eventStream-2/properties/name", "x");
+        assert_eq!(
+            error.to_string(),
+            "spec.yaml:42:9: error: x (at /components/schemas/eventStream/properties/name)"
+        );
+    }
+
+    #[test]
+    fn parameters_get_code_names_path_ones_first() {
+        let spec = spec(SPEC);
+        let names = parameter_code_names(
+            &spec.document,
+            "/paths/~1streams~1{streamId}~1{stream_id}/get",
+        );
+        let expected = [
+            ("streamId", "path", "streamId"),
+            ("stream_id", "path", "stream_id-2"),
+            ("stream-id", "query", "stream-id-3"),
+            ("id", "header", "id"),
+        ];
+        let expected: Vec<ParameterCodeName> = expected
+            .iter()
+            .map(|(name, location, code_name)| ParameterCodeName {
+                name: name.to_string(),
+                location: location.to_string(),
+                code_name: code_name.to_string(),
+            })
+            .collect();
+        assert_eq!(names, expected);
     }
 }

@@ -11,7 +11,6 @@ use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::naming;
 
 pub(crate) struct OperationSite<'a> {
     /// The path of the path key (without its query or fragment).
@@ -457,13 +456,9 @@ pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorS
 }
 
 /// The `components/responses` entries with headers that operations use, in
-/// order of first use; their Rust names must not collide.
-pub(crate) fn shared_responses(
-    spec: &LoadedSpec,
-    operations: &[Operation],
-) -> Result<Vec<SharedResponse>, Diagnostic> {
+/// order of first use (their Rust names are distinct: `model::names`).
+pub(crate) fn shared_responses(operations: &[Operation]) -> Vec<SharedResponse> {
     let mut shared: Vec<SharedResponse> = Vec::new();
-    let mut rust_names = naming::NameTable::default();
     for response in operations.iter().flat_map(|operation| {
         operation
             .responses
@@ -476,14 +471,6 @@ pub(crate) fn shared_responses(
         if shared.iter().any(|seen| &seen.name == name) {
             continue;
         }
-        super::names::insert(
-            spec,
-            &mut rust_names,
-            naming::type_name(name),
-            name,
-            &pointer_join("/components/responses", name),
-            "response",
-        )?;
         shared.push(SharedResponse {
             name: name.clone(),
             description: response.description.clone(),
@@ -492,5 +479,5 @@ pub(crate) fn shared_responses(
             headers: response.headers.clone(),
         });
     }
-    Ok(shared)
+    shared
 }

@@ -15,7 +15,6 @@ use super::validation;
 use super::*;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-use crate::naming;
 
 pub(super) fn build_parameters(
     spec: &LoadedSpec,
@@ -31,7 +30,6 @@ pub(super) fn build_parameters(
     };
 
     let mut result: Vec<Parameter> = Vec::new();
-    let mut rust_names = naming::NameTable::default();
     for (parameter_pointer, parameter) in parameters {
         let (parameter, raw_pointer) = match parameter {
             ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
@@ -161,16 +159,9 @@ pub(super) fn build_parameters(
         {
             return refuse(format!("parameter `{}` is declared twice", data.name));
         }
-        super::names::insert(
-            spec,
-            &mut rust_names,
-            naming::method_name(&data.name),
-            &data.name,
-            parameter_pointer,
-            "parameter",
-        )?;
         result.push(Parameter {
             name: data.name.clone(),
+            code_name: data.name.clone(),
             location,
             required: data.required,
             description: data.description.clone(),

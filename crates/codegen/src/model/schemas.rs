@@ -6,69 +6,28 @@ use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
+use crate::walk;
 
-/// Schema keywords whose value is a schema, and those whose value is a list
-/// or map of schemas; used to find every schema in the document.
-const SUBSCHEMA_KEYWORDS: &[&str] = &["items", "not", "additionalProperties"];
-/// JSON Schema keywords 3.0 has no spelling for, whose value is a schema, a
-/// list or a map of schemas; only the server reads them (so a boolean
-/// schema there is fine).
-const JSON_SCHEMA_SUBSCHEMAS: &[&str] = &[
-    "contains",
-    "if",
-    "then",
-    "else",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
-const JSON_SCHEMA_SUBSCHEMA_LISTS: &[&str] = &["prefixItems"];
-const JSON_SCHEMA_SUBSCHEMA_MAPS: &[&str] = &["patternProperties", "dependentSchemas"];
 pub(crate) const SUBSCHEMA_LIST_KEYWORDS: &[&str] = &["allOf", "oneOf", "anyOf"];
 const SCHEMA_TYPES: &[&str] = &["string", "number", "integer", "boolean", "array", "object"];
 
 /// Checks every schema for constructs the type generator cannot handle,
 /// reporting them here instead of letting typify panic or guess.
 pub(crate) fn check_schemas(spec: &LoadedSpec) -> Result<(), Diagnostic> {
-    let mut schemas = Vec::new();
-    if let Some(Value::Object(named)) = spec.document.pointer("/components/schemas") {
-        for name in named.keys() {
-            schemas.push(pointer_join("/components/schemas", name));
+    let mut outcome = Ok(());
+    walk::for_each_schema(&spec.document, |site, schema| {
+        if outcome.is_ok() {
+            outcome = check_schema(spec, site.pointer, schema);
         }
-    }
-    collect_schema_sites(&spec.document, String::new(), &mut schemas);
-    for pointer in schemas {
-        check_schema(spec, &pointer)?;
-    }
-    Ok(())
+    });
+    outcome
 }
 
-/// Finds `schema` members of parameters, media types and headers.
-fn collect_schema_sites(value: &Value, pointer: String, out: &mut Vec<String>) {
-    match value {
-        Value::Object(object) => {
-            for (key, child) in object {
-                let child_pointer = pointer_join(&pointer, key);
-                if key == "schema" && child.is_object() {
-                    out.push(child_pointer);
-                } else if key != "schemas" && !key.starts_with("x-") && key != "example" {
-                    collect_schema_sites(child, child_pointer, out);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (index, child) in items.iter().enumerate() {
-                collect_schema_sites(child, pointer_join(&pointer, &index.to_string()), out);
-            }
-        }
-        _ => {}
-    }
-}
-
-fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
-    let Some(Value::Object(schema)) = spec.document.pointer(pointer) else {
-        return match spec.document.pointer(pointer) {
-            Some(Value::Bool(_)) if pointer.ends_with("/additionalProperties") => Ok(()),
+/// The checks of one schema; the walk visits its subschemas on its own.
+fn check_schema(spec: &LoadedSpec, pointer: &str, schema: &Value) -> Result<(), Diagnostic> {
+    let Value::Object(schema) = schema else {
+        return match schema {
+            Value::Bool(_) if boolean_allowed(pointer) => Ok(()),
             _ => Err(spec.error_at(pointer, "a schema must be a mapping")),
         };
     };
@@ -135,57 +94,10 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
             }
         }
     }
-    let nested = |keyword: &str| pointer_join(pointer, keyword);
-    let mut json_schema_children: Vec<String> = JSON_SCHEMA_SUBSCHEMAS
-        .iter()
-        .filter(|keyword| schema.get(**keyword).is_some_and(Value::is_object))
-        .map(|keyword| nested(keyword))
-        .collect();
-    for keyword in JSON_SCHEMA_SUBSCHEMA_LISTS {
-        if let Some(Value::Array(items)) = schema.get(*keyword) {
-            json_schema_children.extend(
-                (0..items.len())
-                    .filter(|index| items[*index].is_object())
-                    .map(|index| pointer_join(&nested(keyword), &index.to_string())),
-            );
-        }
-    }
-    for keyword in JSON_SCHEMA_SUBSCHEMA_MAPS {
-        if let Some(Value::Object(map)) = schema.get(*keyword) {
-            json_schema_children.extend(
-                map.iter()
-                    .filter(|(_, child)| child.is_object())
-                    .map(|(name, _)| pointer_join(&nested(keyword), name)),
-            );
-        }
-    }
-    for child in json_schema_children {
-        check_schema(spec, &child)?;
-    }
-    if let Some(Value::Object(properties)) = schema.get("properties") {
-        for name in properties.keys() {
-            check_schema(
-                spec,
-                &pointer_join(&pointer_join(pointer, "properties"), name),
-            )?;
-        }
-    }
-    for keyword in SUBSCHEMA_KEYWORDS {
-        if schema.contains_key(*keyword) {
-            check_schema(spec, &pointer_join(pointer, keyword))?;
-        }
-    }
     for keyword in SUBSCHEMA_LIST_KEYWORDS {
         match schema.get(*keyword) {
             None => {}
-            Some(Value::Array(items)) if !items.is_empty() => {
-                for index in 0..items.len() {
-                    check_schema(
-                        spec,
-                        &pointer_join(&pointer_join(pointer, keyword), &index.to_string()),
-                    )?;
-                }
-            }
+            Some(Value::Array(items)) if !items.is_empty() => {}
             Some(_) => {
                 return Err(spec.error_at(
                     &pointer_join(pointer, keyword),
@@ -195,6 +107,34 @@ fn check_schema(spec: &LoadedSpec, pointer: &str) -> Result<(), Diagnostic> {
         }
     }
     Ok(())
+}
+
+/// Where a boolean schema may stand: `additionalProperties` in 3.0, and
+/// under the JSON Schema keywords 3.0 has no spelling for, which only the
+/// server reads.
+fn boolean_allowed(pointer: &str) -> bool {
+    const SERVER_ONLY: &[&str] = &[
+        "contains",
+        "if",
+        "then",
+        "else",
+        "propertyNames",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "prefixItems",
+        "patternProperties",
+        "dependentSchemas",
+    ];
+    let mut tokens = pointer.rsplit('/');
+    let last = tokens.next().unwrap_or_default();
+    let parent = tokens.next().unwrap_or_default();
+    last == "additionalProperties"
+        || SERVER_ONLY.contains(&last)
+        || (SERVER_ONLY.contains(&parent)
+            && matches!(
+                parent,
+                "prefixItems" | "patternProperties" | "dependentSchemas"
+            ))
 }
 
 #[cfg(test)]

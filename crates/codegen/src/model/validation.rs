@@ -1431,6 +1431,17 @@ mod tests {
     }
 
     #[test]
+    fn an_untyped_enum_listing_null_is_a_nullable_string_check() {
+        let Check::Nullable(check) = compile_schema(json!({"enum": ["eu", null]})) else {
+            panic!("null in the enum makes the check nullable");
+        };
+        let Check::String(string) = *check else {
+            panic!("an untyped enum of strings is a string check");
+        };
+        assert_eq!(string.allowed, Some(vec!["eu".to_string()]));
+    }
+
+    #[test]
     fn an_untyped_enum_of_strings_is_a_string_check() {
         let Check::String(string) = compile_schema(json!({"enum": ["game"]})) else {
             panic!()

@@ -30,7 +30,7 @@ pub(super) fn crate_docs(
             .map(|parameter| {
                 format!(
                     "_{}: {}",
-                    naming::field_name(&parameter.name),
+                    naming::field_name(&parameter.code_name),
                     super::params::rust_type(parameter)
                         .to_string()
                         .replace(' ', "")

@@ -20,7 +20,7 @@ use crate::naming;
 
 /// The Rust name of a parameter: a trait method argument or a struct field.
 pub(super) fn parameter_ident(parameter: &Parameter) -> Ident {
-    naming::ident(&naming::field_name(&parameter.name))
+    naming::ident(&naming::field_name(&parameter.code_name))
 }
 
 /// The parameters passed as arguments: those in the path.
@@ -138,7 +138,7 @@ pub(super) fn params_struct(operation: &Operation) -> TokenStream {
 fn check_ident(operation: &Operation, parameter: &Parameter) -> Ident {
     naming::ident(&naming::method_name(&format!(
         "{}-{}-param",
-        operation.id, parameter.name
+        operation.id, parameter.code_name
     )))
 }
 
