@@ -91,7 +91,11 @@ fn every_broken_spec_is_rejected_cleanly() {
             !message.contains("panicked") && !message.contains("could not handle this spec"),
             "{name}: {message}"
         );
-        report.push_str(&format!("{name}\n    {first}\n"));
+        // Every problem of the run, each on its line.
+        report.push_str(&format!("{name}\n"));
+        for line in message.lines().filter(|line| line.contains(": error: ")) {
+            report.push_str(&format!("    {line}\n"));
+        }
     }
     insta::assert_snapshot!("broken_spec_messages", report);
 }
@@ -123,6 +127,23 @@ fn a_missing_spec_file_is_reported() {
     assert!(
         message
             .starts_with("tests/fixtures/broken/does-not-exist.yaml: error: cannot read the spec:"),
+        "{message}"
+    );
+}
+
+#[test]
+fn one_run_reports_every_problem_and_counts_them() {
+    let (outcome, unchanged) = run_codegen(&fixture("broken/43-several-problems.yaml"));
+    assert_eq!(outcome.status, 1);
+    assert!(unchanged);
+    let message = shown(&outcome.stderr);
+    let errors = message
+        .lines()
+        .filter(|line| line.contains(": error: "))
+        .count();
+    assert_eq!(errors, 4, "{message}");
+    assert!(
+        message.ends_with("4 errors; generated/ was left unchanged.\n"),
         "{message}"
     );
 }

@@ -29,9 +29,13 @@ pub fn codegen(
     // failing the run for, so write errors are ignored.
     let tree = match generate_with(root, spec, options) {
         Ok(tree) => tree,
-        Err(diagnostic) => {
-            let _ = writeln!(err, "{diagnostic}");
-            let _ = writeln!(err, "{GENERATED_DIR}/ was left unchanged.");
+        Err(problems) => {
+            let _ = writeln!(err, "{problems}");
+            let summary = match problems.len() {
+                1 => String::new(),
+                count => format!("{count} errors; "),
+            };
+            let _ = writeln!(err, "{summary}{GENERATED_DIR}/ was left unchanged.");
             return 1;
         }
     };

@@ -76,3 +76,92 @@ pub fn escape_pointer_token(token: &str) -> String {
 pub fn pointer_join(base: &str, token: &str) -> String {
     format!("{base}/{}", escape_pointer_token(token))
 }
+
+/// Every problem a run found, each once, in the order they were found: a
+/// maintainer fixes them in one go instead of one run per problem.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Diagnostics(Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// Records `diagnostic` unless the same message is already there (a
+    /// broken shared component reached from many operations is one problem).
+    pub fn push(&mut self, diagnostic: Diagnostic) {
+        if !self.0.contains(&diagnostic) {
+            self.0.push(diagnostic);
+        }
+    }
+
+    /// Records every problem of `other`.
+    pub fn extend(&mut self, other: Diagnostics) {
+        for diagnostic in other.0 {
+            self.push(diagnostic);
+        }
+    }
+
+    /// The value of `result`, or `None` with its problems recorded.
+    pub fn keep<T, E: Into<Diagnostics>>(&mut self, result: Result<T, E>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(problems) => {
+                self.extend(problems.into());
+                None
+            }
+        }
+    }
+
+    /// `value` when nothing was recorded, else every problem.
+    pub fn or_value<T>(self, value: T) -> Result<T, Diagnostics> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The first problem found.
+    pub fn first(&self) -> Option<&Diagnostic> {
+        self.0.first()
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Diagnostic> {
+        self.0.iter()
+    }
+}
+
+impl From<Diagnostic> for Diagnostics {
+    fn from(diagnostic: Diagnostic) -> Self {
+        Self(vec![diagnostic])
+    }
+}
+
+impl<'a> IntoIterator for &'a Diagnostics {
+    type Item = &'a Diagnostic;
+    type IntoIter = std::slice::Iter<'a, Diagnostic>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl fmt::Display for Diagnostics {
+    /// One problem per line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (index, diagnostic) in self.0.iter().enumerate() {
+            if index > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{diagnostic}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}

@@ -29,7 +29,7 @@ pub mod write;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::Diagnostic;
+pub use diagnostic::{Diagnostic, Diagnostics};
 pub use write::{GeneratedFile, GeneratedTree};
 
 /// The spec, relative to the workspace root.
@@ -74,7 +74,7 @@ pub struct Options {
 
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
 /// unless absolute) and returns every file of `generated/`, in memory.
-pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostic> {
+pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostics> {
     generate_with(workspace_root, spec_file, &Options::default())
 }
 
@@ -83,13 +83,13 @@ pub fn generate_with(
     workspace_root: &Path,
     spec_file: &Path,
     options: &Options,
-) -> Result<GeneratedTree, Diagnostic> {
+) -> Result<GeneratedTree, Diagnostics> {
     if let Some(cause) = options
         .crate_prefix
         .as_deref()
         .and_then(emit::crate_prefix_error)
     {
-        return Err(Diagnostic::new(spec_file, cause));
+        return Err(Diagnostic::new(spec_file, cause).into());
     }
     let mut spec = load::load_spec(workspace_root, spec_file)?;
     prepare_document(&mut spec);
@@ -119,7 +119,9 @@ pub fn generate_with(
     });
     let progenitor = match progenitor {
         Ok(output) => output,
-        Err(failure) => return Err(locate_generator_failure(workspace_root, spec_file, failure)),
+        Err(failure) => {
+            return Err(locate_generator_failure(workspace_root, spec_file, failure).into());
+        }
     };
     let dependencies = progenitor.dependencies;
     // Tokens cannot cross threads, and typify's take ten times the memory

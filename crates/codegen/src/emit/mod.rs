@@ -279,7 +279,8 @@ pub(crate) mod tests {
             model("{title: Pets, version: '1'}").unwrap().crates.client,
             "pets-client"
         );
-        let error = model("{title: Pets, version: '1', x-rust-crate-prefix: 'a b'}").unwrap_err();
+        let errors = model("{title: Pets, version: '1', x-rust-crate-prefix: 'a b'}").unwrap_err();
+        let error = errors.first().unwrap();
         assert_eq!(error.position.map(|position| position.line), Some(2));
         assert!(error.cause.contains("`a b`"), "{error}");
     }

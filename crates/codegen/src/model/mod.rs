@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use openapiv3::{OpenAPI, ReferenceOr};
 
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
 
 /// Media type of JSON bodies.
@@ -606,42 +606,64 @@ pub struct SecurityRequirement {
 }
 
 /// Checks `spec` and builds its model, or reports the first problem found.
-pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
+pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
     // The generic checks run on the JSON first: they explain problems that
     // would otherwise surface as a vaguer deserialization error.
-    schemas::check_schemas(spec)?;
-    let openapi = parse_openapi(spec)?;
+    let mut problems = Diagnostics::default();
+    problems.keep(schemas::check_schemas(spec));
+    // A document that does not deserialize stops here; where the schema
+    // checks found problems, they explain it better than serde's message.
+    let openapi = match parse_openapi(spec) {
+        Ok(openapi) => openapi,
+        Err(failure) => {
+            if problems.is_empty() {
+                problems.push(failure);
+            }
+            return Err(problems);
+        }
+    };
     let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
     if openapi.paths.paths.is_empty() {
-        return Err(spec.error_at(
-            "/paths",
-            "the spec defines no paths; there is nothing to generate",
-        ));
+        return Err(spec
+            .error_at(
+                "/paths",
+                "the spec defines no paths; there is nothing to generate",
+            )
+            .into());
     }
 
+    // Each operation is built even when another is broken, so one run
+    // reports every problem of the spec.
     let mut operations = Vec::new();
     let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
     for (path, item) in &openapi.paths.paths {
         let path_pointer = pointer_join("/paths", path);
         let ReferenceOr::Item(item) = item else {
-            return Err(spec.error_at(
+            problems.push(spec.error_at(
                 &path_pointer,
                 "path items given by `$ref` are not supported",
             ));
+            continue;
         };
         if !path.starts_with('/') {
-            return Err(spec.error_at(&path_pointer, format!("path `{path}` must start with `/`")));
+            problems
+                .push(spec.error_at(&path_pointer, format!("path `{path}` must start with `/`")));
+            continue;
         }
-        let key =
-            paths::split_path_key(path).map_err(|cause| spec.error_at(&path_pointer, cause))?;
+        let Some(key) = problems
+            .keep(paths::split_path_key(path).map_err(|cause| spec.error_at(&path_pointer, cause)))
+        else {
+            continue;
+        };
         for (method_name, operation) in item.iter() {
             let pointer = pointer_join(&path_pointer, method_name);
             let Some(method) = Method::from_key(method_name) else {
-                return Err(spec.error_at(
+                problems.push(spec.error_at(
                     &pointer,
                     format!("the `{method_name}` method is not an HTTP method OpenAPI knows"),
                 ));
+                continue;
             };
             // Operation parameters override path-item ones of the same name
             // and location; each keeps its pointer.
@@ -655,7 +677,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 });
                 parameters.push((parameter_pointer, parameter.clone()));
             }
-            let mut operation = operations::build_operation(
+            let built = operations::build_operation(
                 spec,
                 openapi,
                 &components,
@@ -667,16 +689,20 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
                 },
                 operation,
                 &parameters,
-            )?;
+            );
+            let Some(mut operation) = problems.keep(built) else {
+                continue;
+            };
             let id_pointer = pointer_join(&pointer, "operationId");
             if let Some(first) = seen_ids.insert(operation.id.clone(), pointer.clone()) {
-                return Err(spec.error_at(
+                problems.push(spec.error_at(
                     &id_pointer,
                     format!(
                         "duplicate operationId `{}`, already used at {first}",
                         operation.id
                     ),
                 ));
+                continue;
             }
             let code_names = names::parameter_code_names(&spec.document, &pointer);
             for parameter in &mut operation.parameters {
@@ -689,10 +715,10 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
             operations.push(operation);
         }
     }
-    if operations.is_empty() {
-        return Err(spec.error_at("/paths", "the spec's paths hold no operations"));
+    if operations.is_empty() && problems.is_empty() {
+        problems.push(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
-    paths::resolve_shared_keys(spec, &mut operations)?;
+    problems.keep(paths::resolve_shared_keys(spec, &mut operations));
     let error_shape = operations::error_shape(spec, &operations);
     // The server serves the operations no other one serves.
     let served_only: Vec<Operation>;
@@ -710,15 +736,19 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostic> {
         &operations
     };
     let shared_responses = operations::shared_responses(served);
-    let validators = validation::compile(spec, served)?;
-    let crates = crate_names(spec, &openapi.info)?;
+    let validators = problems.keep(validation::compile(spec, served));
+    let crates = problems.keep(crate_names(spec, &openapi.info));
+    let base_path = problems.keep(paths::base_path(spec, openapi));
+    let (Some(validators), Some(crates), Some(base_path)) = (validators, crates, base_path) else {
+        return Err(problems);
+    };
 
-    Ok(ApiModel {
+    problems.or_value(ApiModel {
         openapi: openapi.clone(),
         title: openapi.info.title.clone(),
         version: openapi.info.version.clone(),
         description: openapi.info.description.clone(),
-        base_path: paths::base_path(spec, openapi)?,
+        base_path,
         operations,
         schema_names: components.schemas.keys().cloned().collect(),
         shared_responses,

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
 use super::*;
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
 
 pub(crate) struct OperationSite<'a> {
@@ -28,34 +28,59 @@ pub(crate) fn build_operation(
     site: OperationSite<'_>,
     operation: &OaOperation,
     parameters: &[(String, ReferenceOr<OaParameter>)],
-) -> Result<Operation, Diagnostic> {
+) -> Result<Operation, Diagnostics> {
     let pointer = site.pointer;
-    let id = operation
-        .operation_id
-        .clone()
-        .ok_or_else(|| spec.error_at(pointer, "the operation has no operationId"))?;
-    let parameters = super::parameters::build_parameters(spec, components, &site, parameters)?;
+    // Each part is checked even when another is broken, so one run reports
+    // every problem of the operation.
+    let mut problems = Diagnostics::default();
+    let id = problems.keep(
+        operation
+            .operation_id
+            .clone()
+            .ok_or_else(|| spec.error_at(pointer, "the operation has no operationId")),
+    );
+    let parameters = problems.keep(super::parameters::build_parameters(
+        spec, components, &site, parameters,
+    ));
     let request_body = match &operation.request_body {
-        None => None,
+        None => Some(None),
         Some(body) => {
             let body_pointer = pointer_join(pointer, "requestBody");
-            build_request_body(spec, components, &body_pointer, body)?
+            problems.keep(build_request_body(spec, components, &body_pointer, body))
         }
     };
-    let (responses, default_response) =
-        build_responses(spec, components, pointer, site.method, operation)?;
-    let security = build_security(spec, openapi, pointer, operation)?;
-
+    let responses = problems.keep(build_responses(
+        spec,
+        components,
+        pointer,
+        site.method,
+        operation,
+    ));
+    let security = problems.keep(build_security(spec, openapi, pointer, operation));
     let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
         None => None,
         Some(Value::String(label)) => Some(label.clone()),
         Some(_) => {
-            return Err(spec.error_at(
+            problems.push(spec.error_at(
                 &pointer_join(pointer, "x-release-lifecycle"),
                 "`x-release-lifecycle` must be a string label",
             ));
+            None
         }
     };
+    let (
+        Some(id),
+        Some(parameters),
+        Some(request_body),
+        Some((responses, default_response)),
+        Some(security),
+    ) = (id, parameters, request_body, responses, security)
+    else {
+        return Err(problems);
+    };
+    if !problems.is_empty() {
+        return Err(problems);
+    }
 
     Ok(Operation {
         id,

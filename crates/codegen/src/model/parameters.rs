@@ -13,7 +13,7 @@ use super::paths::path_template_names;
 use super::refs::{self, schema_name};
 use super::validation;
 use super::*;
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
 
 pub(super) fn build_parameters(
@@ -21,166 +21,53 @@ pub(super) fn build_parameters(
     components: &Components,
     site: &OperationSite<'_>,
     parameters: &[(String, ReferenceOr<OaParameter>)],
-) -> Result<Vec<Parameter>, Diagnostic> {
+) -> Result<Vec<Parameter>, Diagnostics> {
     let template_names = match path_template_names(site.path) {
         Ok(names) => names,
         Err(cause) => {
-            return Err(spec.error_at(&pointer_join("/paths", site.path), cause));
+            return Err(spec
+                .error_at(&pointer_join("/paths", site.path), cause)
+                .into());
         }
     };
 
+    // Each parameter is checked even when another is broken, so one run
+    // reports every problem.
+    let mut problems = Diagnostics::default();
     let mut result: Vec<Parameter> = Vec::new();
     for (parameter_pointer, parameter) in parameters {
-        let (parameter, raw_pointer) = match parameter {
-            ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
-            ReferenceOr::Reference { reference } => refs::component(
-                spec,
-                parameter_pointer,
-                reference,
-                "parameters",
-                &components.parameters,
-            )?,
-        };
-        let refuse = |cause: String| Err(spec.error_at(parameter_pointer, cause));
-        let (data, location, style) = match &parameter {
-            OaParameter::Path {
-                parameter_data,
-                style,
-            } => (
-                parameter_data,
-                ParameterLocation::Path,
-                match style {
-                    openapiv3::PathStyle::Simple => ParameterStyle::Simple,
-                    openapiv3::PathStyle::Label => ParameterStyle::Label,
-                    openapiv3::PathStyle::Matrix => ParameterStyle::Matrix,
-                },
-            ),
-            OaParameter::Query {
-                parameter_data,
-                style,
-                ..
-            } => (
-                parameter_data,
-                ParameterLocation::Query,
-                match style {
-                    openapiv3::QueryStyle::Form => ParameterStyle::Form,
-                    openapiv3::QueryStyle::SpaceDelimited => ParameterStyle::SpaceDelimited,
-                    openapiv3::QueryStyle::PipeDelimited => ParameterStyle::PipeDelimited,
-                    openapiv3::QueryStyle::DeepObject => ParameterStyle::DeepObject,
-                },
-            ),
-            OaParameter::Header { parameter_data, .. } => (
-                parameter_data,
-                ParameterLocation::Header,
-                ParameterStyle::Simple,
-            ),
-            OaParameter::Cookie { parameter_data, .. } => (
-                parameter_data,
-                ParameterLocation::Cookie,
-                ParameterStyle::Form,
-            ),
-        };
-        let explode = data.explode.unwrap_or(style == ParameterStyle::Form);
-        let (schema_pointer, encoding) = match &data.format {
-            ParameterSchemaOrContent::Schema(_) => (pointer_join(&raw_pointer, "schema"), None),
-            ParameterSchemaOrContent::Content(content) => {
-                let mut media_types = content.keys();
-                let (Some(media_type), None) = (media_types.next(), media_types.next()) else {
-                    return Err(spec.error_at(
-                        &pointer_join(&raw_pointer, "content"),
-                        format!(
-                            "parameter `{}` must give exactly one media type under `content`",
-                            data.name
-                        ),
-                    ));
-                };
-                let content_pointer =
-                    pointer_join(&pointer_join(&raw_pointer, "content"), media_type);
-                (
-                    pointer_join(&content_pointer, "schema"),
-                    Some(is_json_media_type(media_type)),
-                )
-            }
-        };
-        let schema = spec.document.pointer(&schema_pointer);
-        let kind = schema.map_or(Kind::Scalar(Scalar::String), |schema| {
-            value_kind(&spec.document, schema)
-        });
-        let (shape, value) = match encoding {
-            // JSON text, whatever the value.
-            Some(true) => (
-                ParameterShape::Scalar(Scalar::Json),
-                value_type(&spec.document, &kind, schema),
-            ),
-            // Text as it is, in any other media type.
-            Some(false) => (
-                ParameterShape::Scalar(Scalar::String),
-                ValueType::Scalar(Scalar::String),
-            ),
-            None => {
-                let exploded_form = style == ParameterStyle::Form && explode;
-                (
-                    shape_of(&spec.document, schema, &kind, exploded_form),
-                    value_type(&spec.document, &kind, schema),
-                )
-            }
-        };
-        let check = match schema {
-            // Text in another media type is checked only as the text it is.
-            Some(schema) if encoding != Some(false) || kind == Kind::Scalar(Scalar::String) => {
-                validation::compile_inline(spec, schema, &schema_pointer)?
-            }
-            _ => validation::Check::Any,
-        };
-        // Text read as its type needs no check of the type; JSON text can
-        // be any value.
-        let check = if check.is_type_only() && !reads_json(&shape) {
-            validation::Check::Any
-        } else {
-            check
-        };
-        if location == ParameterLocation::Path {
-            if !data.required {
-                return refuse(format!(
-                    "path parameter `{}` must be `required: true`",
-                    data.name
-                ));
-            }
-            if !template_names.contains(&data.name) {
-                return refuse(format!(
-                    "path parameter `{}` does not appear in the path `{}`",
-                    data.name, site.path
-                ));
-            }
+        let built = build_parameter(
+            spec,
+            components,
+            site,
+            &template_names,
+            (parameter_pointer, parameter),
+            &result,
+        );
+        if let Some(parameter) = problems.keep(built) {
+            result.push(parameter);
         }
-        if result
-            .iter()
-            .any(|seen| seen.name == data.name && seen.location == location)
-        {
-            return refuse(format!("parameter `{}` is declared twice", data.name));
-        }
-        result.push(Parameter {
-            name: data.name.clone(),
-            code_name: data.name.clone(),
-            location,
-            required: data.required,
-            description: data.description.clone(),
-            style,
-            explode,
-            shape,
-            value,
-            check,
-        });
     }
     for name in &template_names {
         if !result.iter().any(|parameter| {
             parameter.location == ParameterLocation::Path && &parameter.name == name
+        }) && !parameters.iter().any(|(pointer, _)| {
+            // A broken declaration of it was reported already.
+            problems
+                .iter()
+                .any(|problem| problem.pointer.as_deref() == Some(pointer))
         }) {
-            return Err(spec.error_at(
+            problems.push(spec.error_at(
                 site.pointer,
-                format!("the path `{}` has `{{{name}}}` but the operation declares no path parameter `{name}`", site.path),
+                format!(
+                    "the path `{}` has `{{{name}}}` but the operation declares no path parameter `{name}`",
+                    site.path
+                ),
             ));
         }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
     }
     // Path parameters first, in path order (handlers receive them so), then
     // the others in document order.
@@ -193,6 +80,156 @@ pub(super) fn build_parameters(
             .unwrap_or(usize::MAX)
     });
     Ok(result)
+}
+
+/// One parameter of the operation at `site`, given `seen`, those before it.
+fn build_parameter(
+    spec: &LoadedSpec,
+    components: &Components,
+    site: &OperationSite<'_>,
+    template_names: &[String],
+    (parameter_pointer, parameter): (&String, &ReferenceOr<OaParameter>),
+    seen: &[Parameter],
+) -> Result<Parameter, Diagnostic> {
+    let (parameter, raw_pointer) = match parameter {
+        ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
+        ReferenceOr::Reference { reference } => refs::component(
+            spec,
+            parameter_pointer,
+            reference,
+            "parameters",
+            &components.parameters,
+        )?,
+    };
+    let refuse = |cause: String| Err(spec.error_at(parameter_pointer, cause));
+    let (data, location, style) = match &parameter {
+        OaParameter::Path {
+            parameter_data,
+            style,
+        } => (
+            parameter_data,
+            ParameterLocation::Path,
+            match style {
+                openapiv3::PathStyle::Simple => ParameterStyle::Simple,
+                openapiv3::PathStyle::Label => ParameterStyle::Label,
+                openapiv3::PathStyle::Matrix => ParameterStyle::Matrix,
+            },
+        ),
+        OaParameter::Query {
+            parameter_data,
+            style,
+            ..
+        } => (
+            parameter_data,
+            ParameterLocation::Query,
+            match style {
+                openapiv3::QueryStyle::Form => ParameterStyle::Form,
+                openapiv3::QueryStyle::SpaceDelimited => ParameterStyle::SpaceDelimited,
+                openapiv3::QueryStyle::PipeDelimited => ParameterStyle::PipeDelimited,
+                openapiv3::QueryStyle::DeepObject => ParameterStyle::DeepObject,
+            },
+        ),
+        OaParameter::Header { parameter_data, .. } => (
+            parameter_data,
+            ParameterLocation::Header,
+            ParameterStyle::Simple,
+        ),
+        OaParameter::Cookie { parameter_data, .. } => (
+            parameter_data,
+            ParameterLocation::Cookie,
+            ParameterStyle::Form,
+        ),
+    };
+    let explode = data.explode.unwrap_or(style == ParameterStyle::Form);
+    let (schema_pointer, encoding) = match &data.format {
+        ParameterSchemaOrContent::Schema(_) => (pointer_join(&raw_pointer, "schema"), None),
+        ParameterSchemaOrContent::Content(content) => {
+            let mut media_types = content.keys();
+            let (Some(media_type), None) = (media_types.next(), media_types.next()) else {
+                return Err(spec.error_at(
+                    &pointer_join(&raw_pointer, "content"),
+                    format!(
+                        "parameter `{}` must give exactly one media type under `content`",
+                        data.name
+                    ),
+                ));
+            };
+            let content_pointer = pointer_join(&pointer_join(&raw_pointer, "content"), media_type);
+            (
+                pointer_join(&content_pointer, "schema"),
+                Some(is_json_media_type(media_type)),
+            )
+        }
+    };
+    let schema = spec.document.pointer(&schema_pointer);
+    let kind = schema.map_or(Kind::Scalar(Scalar::String), |schema| {
+        value_kind(&spec.document, schema)
+    });
+    let (shape, value) = match encoding {
+        // JSON text, whatever the value.
+        Some(true) => (
+            ParameterShape::Scalar(Scalar::Json),
+            value_type(&spec.document, &kind, schema),
+        ),
+        // Text as it is, in any other media type.
+        Some(false) => (
+            ParameterShape::Scalar(Scalar::String),
+            ValueType::Scalar(Scalar::String),
+        ),
+        None => {
+            let exploded_form = style == ParameterStyle::Form && explode;
+            (
+                shape_of(&spec.document, schema, &kind, exploded_form),
+                value_type(&spec.document, &kind, schema),
+            )
+        }
+    };
+    let check = match schema {
+        // Text in another media type is checked only as the text it is.
+        Some(schema) if encoding != Some(false) || kind == Kind::Scalar(Scalar::String) => {
+            validation::compile_inline(spec, schema, &schema_pointer)?
+        }
+        _ => validation::Check::Any,
+    };
+    // Text read as its type needs no check of the type; JSON text can
+    // be any value.
+    let check = if check.is_type_only() && !reads_json(&shape) {
+        validation::Check::Any
+    } else {
+        check
+    };
+    if location == ParameterLocation::Path {
+        if !data.required {
+            return refuse(format!(
+                "path parameter `{}` must be `required: true`",
+                data.name
+            ));
+        }
+        if !template_names.contains(&data.name) {
+            return refuse(format!(
+                "path parameter `{}` does not appear in the path `{}`",
+                data.name, site.path
+            ));
+        }
+    }
+    if seen
+        .iter()
+        .any(|seen| seen.name == data.name && seen.location == location)
+    {
+        return refuse(format!("parameter `{}` is declared twice", data.name));
+    }
+    Ok(Parameter {
+        name: data.name.clone(),
+        code_name: data.name.clone(),
+        location,
+        required: data.required,
+        description: data.description.clone(),
+        style,
+        explode,
+        shape,
+        value,
+        check,
+    })
 }
 
 /// Whether some text of the shape is JSON, whose value may be of any type.

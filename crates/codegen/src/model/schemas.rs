@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::diagnostic::{Diagnostic, pointer_join};
+use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
 use crate::walk;
 
@@ -13,14 +13,12 @@ const SCHEMA_TYPES: &[&str] = &["string", "number", "integer", "boolean", "array
 
 /// Checks every schema for constructs the type generator cannot handle,
 /// reporting them here instead of letting typify panic or guess.
-pub(crate) fn check_schemas(spec: &LoadedSpec) -> Result<(), Diagnostic> {
-    let mut outcome = Ok(());
+pub(crate) fn check_schemas(spec: &LoadedSpec) -> Result<(), Diagnostics> {
+    let mut problems = Diagnostics::default();
     walk::for_each_schema(&spec.document, |site, schema| {
-        if outcome.is_ok() {
-            outcome = check_schema(spec, site.pointer, schema);
-        }
+        problems.keep(check_schema(spec, site.pointer, schema));
     });
-    outcome
+    problems.or_value(())
 }
 
 /// The checks of one schema; the walk visits its subschemas on its own.
