@@ -25,6 +25,11 @@ const FULL_DEFINITION: &str = "../shared/specs/platform-management-api.oas.json"
 /// Issue 10's targets for the full definition on a 2-core machine.
 const FULL_TARGET_MEDIAN: Duration = Duration::from_secs(2);
 const FULL_TARGET_PEAK_MEMORY_MIB: u64 = 400;
+/// The public descriptions, relative to the workspace root.
+const PUBLIC_DESCRIPTIONS: &str = "../shared/specs/public";
+/// Issue 19: codegen stays linear, per operation within this factor of the
+/// published definition's on the largest public description.
+const LINEAR_FACTOR: f64 = 1.5;
 /// Each run of the full definition is a child process of its own, so its
 /// peak memory is its own.
 const FULL_RUNS: usize = 3;
@@ -80,26 +85,35 @@ fn own_spec(root: &Path) -> Vec<String> {
     missed
 }
 
-/// Generates the full published definition in [`FULL_RUNS`] child processes
-/// and reports the median time, the highest peak memory and the lines
-/// generated per operation.
-fn full_definition(root: &Path) -> Vec<String> {
-    let spec = root.join(FULL_DEFINITION);
-    println!();
-    if !spec.is_file() {
-        println!(
-            "full published definition: skipped, {} is absent",
-            spec.display()
-        );
-        return Vec::new();
+/// What generating one description cost, from child processes of its own.
+struct Measurement {
+    /// Operations (and webhooks) in the generator's model.
+    operations: usize,
+    /// Median wall time over the runs.
+    median: Duration,
+    fastest: Duration,
+    slowest: Duration,
+    /// Highest peak resident memory of the runs, in MiB.
+    peak_mib: Option<u64>,
+    /// Lines of each generated Rust file.
+    lines: Vec<(PathBuf, usize)>,
+}
+
+impl Measurement {
+    fn per_operation(&self, amount: f64) -> f64 {
+        amount / self.operations.max(1) as f64
     }
-    let operations = count_operations(&spec);
-    let mut times = Vec::with_capacity(FULL_RUNS);
-    let mut peaks = Vec::with_capacity(FULL_RUNS);
+}
+
+/// Generates `spec` in `runs` child processes, one run each.
+fn measure(spec: &Path, runs: usize) -> Measurement {
+    let mut times = Vec::with_capacity(runs);
+    let mut peaks = Vec::with_capacity(runs);
     let mut lines = Vec::new();
-    for _ in 0..FULL_RUNS {
+    let mut operations = 0;
+    for _ in 0..runs {
         let output = Command::new(std::env::current_exe().expect("the bench's own path"))
-            .env(CHILD, &spec)
+            .env(CHILD, spec)
             .output()
             .expect("the bench runs itself");
         let stdout = String::from_utf8_lossy(&output.stdout);
@@ -120,6 +134,9 @@ fn full_definition(root: &Path) -> Vec<String> {
                 (Some("peak_kib"), Some(kib), None) => {
                     peaks.push(kib.parse::<u64>().expect("a number") / 1024);
                 }
+                (Some("operations"), Some(count), None) => {
+                    operations = count.parse().expect("a number");
+                }
                 (Some("lines"), Some(path), Some(count)) => {
                     lines.push((
                         PathBuf::from(path),
@@ -131,37 +148,62 @@ fn full_definition(root: &Path) -> Vec<String> {
         }
     }
     times.sort();
-    let median = times[times.len() / 2];
-    let peak = peaks.iter().copied().max();
-    let total: usize = lines.iter().map(|(_, count)| count).sum();
+    Measurement {
+        operations,
+        median: times[times.len() / 2],
+        fastest: times[0],
+        slowest: times[times.len() - 1],
+        peak_mib: peaks.iter().copied().max(),
+        lines,
+    }
+}
+
+/// Generates the full published definition in [`FULL_RUNS`] child processes
+/// and reports the median time, the highest peak memory and the lines
+/// generated per operation; then compares the largest public description
+/// with it, per operation.
+fn full_definition(root: &Path) -> Vec<String> {
+    let spec = root.join(FULL_DEFINITION);
+    println!();
+    if !spec.is_file() {
+        println!(
+            "full published definition: skipped, {} is absent",
+            spec.display()
+        );
+        return Vec::new();
+    }
+    let full = measure(&spec, FULL_RUNS);
+    let total: usize = full.lines.iter().map(|(_, count)| count).sum();
     println!(
-        "full published definition ({operations} operations): median {median:?} over {FULL_RUNS} runs (fastest {:?}, slowest {:?})",
-        times[0],
-        times[times.len() - 1]
+        "full published definition ({} operations): median {:?} over {FULL_RUNS} runs (fastest {:?}, slowest {:?})",
+        full.operations, full.median, full.fastest, full.slowest
     );
-    match peak {
+    match full.peak_mib {
         Some(mib) => println!("peak resident memory: {mib} MiB (highest of the runs)"),
         None => println!("peak resident memory: not available on this platform"),
     }
-    let per_operation = |count: usize| count as f64 / operations.max(1) as f64;
     println!(
         "generated: {total} lines, {:.0} per operation",
-        per_operation(total)
+        full.per_operation(total as f64)
     );
-    for (path, count) in &lines {
+    for (path, count) in &full.lines {
         println!(
             "  {}: {count} lines, {:.0} per operation",
             path.display(),
-            per_operation(*count)
+            full.per_operation(*count as f64)
         );
     }
     let mut missed = Vec::new();
-    if median > FULL_TARGET_MEDIAN {
+    if full.median > FULL_TARGET_MEDIAN {
         missed.push(format!(
-            "full definition: median {median:?} exceeds {FULL_TARGET_MEDIAN:?}"
+            "full definition: median {:?} exceeds {FULL_TARGET_MEDIAN:?}",
+            full.median
         ));
     }
-    if peak.is_some_and(|mib| mib > FULL_TARGET_PEAK_MEMORY_MIB) {
+    if full
+        .peak_mib
+        .is_some_and(|mib| mib > FULL_TARGET_PEAK_MEMORY_MIB)
+    {
         missed.push(format!(
             "full definition: peak memory exceeds {FULL_TARGET_PEAK_MEMORY_MIB} MiB"
         ));
@@ -171,7 +213,107 @@ fn full_definition(root: &Path) -> Vec<String> {
             "targets met: median <= {FULL_TARGET_MEDIAN:?}, peak <= {FULL_TARGET_PEAK_MEMORY_MIB} MiB"
         );
     }
+    missed.extend(public_descriptions(root, &full));
     missed
+}
+
+/// Codegen must stay linear: on the public description with the most
+/// operations, time and peak memory per operation within
+/// [`LINEAR_FACTOR`] of the published definition's. Every public
+/// description is generated once and listed.
+fn public_descriptions(root: &Path, full: &Measurement) -> Vec<String> {
+    let folder = root.join(PUBLIC_DESCRIPTIONS);
+    println!();
+    let specs = descriptions_under(&folder);
+    if specs.is_empty() {
+        println!(
+            "public descriptions: skipped, none under {}",
+            folder.display()
+        );
+        return Vec::new();
+    }
+    println!("public descriptions, one run each (time and peak memory per operation):");
+    let mut largest: Option<(PathBuf, Measurement)> = None;
+    for spec in specs {
+        let measured = measure(&spec, 1);
+        println!(
+            "  {}: {} operations, {:?}, {} MiB; {:.2} ms and {:.2} MiB per operation",
+            spec.strip_prefix(&folder).unwrap_or(&spec).display(),
+            measured.operations,
+            measured.median,
+            measured.peak_mib.unwrap_or_default(),
+            measured.per_operation(measured.median.as_secs_f64() * 1000.0),
+            measured.per_operation(measured.peak_mib.unwrap_or_default() as f64),
+        );
+        if largest
+            .as_ref()
+            .is_none_or(|(_, seen)| measured.operations > seen.operations)
+        {
+            largest = Some((spec, measured));
+        }
+    }
+    let Some((spec, _)) = largest else {
+        return Vec::new();
+    };
+    // The largest again, as many runs as the published definition had.
+    let largest = measure(&spec, FULL_RUNS);
+    let time_ratio = largest.per_operation(largest.median.as_secs_f64())
+        / full.per_operation(full.median.as_secs_f64());
+    let memory_ratio = match (largest.peak_mib, full.peak_mib) {
+        (Some(largest_mib), Some(full_mib)) => {
+            largest.per_operation(largest_mib as f64) / full.per_operation(full_mib as f64)
+        }
+        _ => 0.0,
+    };
+    println!(
+        "largest, {} ({} operations): median {:?} over {FULL_RUNS} runs; per operation {time_ratio:.2}x the \
+         published definition's time and {memory_ratio:.2}x its peak memory (target {LINEAR_FACTOR}x)",
+        spec.display(),
+        largest.operations,
+        largest.median,
+    );
+    let mut missed = Vec::new();
+    if time_ratio > LINEAR_FACTOR {
+        missed.push(format!(
+            "{}: time per operation {time_ratio:.2}x the published definition's",
+            spec.display()
+        ));
+    }
+    if memory_ratio > LINEAR_FACTOR {
+        missed.push(format!(
+            "{}: peak memory per operation {memory_ratio:.2}x the published definition's",
+            spec.display()
+        ));
+    }
+    missed
+}
+
+/// The descriptions under `folder`: files whose top level has an `openapi`
+/// field (the files they refer to have none), sorted.
+fn descriptions_under(folder: &Path) -> Vec<PathBuf> {
+    fn walk(folder: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(folder) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|extension| {
+                ["json", "yaml", "yml"].contains(&extension.to_str().unwrap_or_default())
+            }) && std::fs::read_to_string(&path).is_ok_and(|text| {
+                text.lines().take(200).any(|line| {
+                    line.starts_with("openapi:") || line.trim_start().starts_with("\"openapi\"")
+                })
+            }) {
+                out.push(path);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(folder, &mut out);
+    out.sort();
+    out
 }
 
 /// In a child process: generates `spec` once and reports the time, the
@@ -180,6 +322,12 @@ fn child(root: &Path, spec: &Path) {
     let started = Instant::now();
     let tree = tenant_codegen::generate(root, spec).unwrap_or_else(|err| panic!("{err}"));
     println!("micros {}", started.elapsed().as_micros());
+    // Counted after the timing, from the generator's own model.
+    let mut loaded =
+        tenant_codegen::load::load_spec(root, spec).unwrap_or_else(|err| panic!("{err}"));
+    tenant_codegen::prepare_document(&mut loaded);
+    let model = tenant_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
+    println!("operations {}", model.operations.len());
     if let Some(mib) = peak_memory_kib() {
         println!("peak_kib {mib}");
     }
@@ -196,29 +344,6 @@ fn child(root: &Path, spec: &Path) {
             );
         }
     }
-}
-
-/// The operations of an OpenAPI document: the methods of its path items.
-fn count_operations(spec: &Path) -> usize {
-    const METHODS: &[&str] = &[
-        "get", "put", "post", "delete", "options", "head", "patch", "trace",
-    ];
-    let text = std::fs::read_to_string(spec).expect("the definition reads");
-    let document: serde_json::Value = serde_json::from_str(&text).expect("the definition is JSON");
-    document["paths"]
-        .as_object()
-        .map(|paths| {
-            paths
-                .values()
-                .filter_map(serde_json::Value::as_object)
-                .map(|item| {
-                    item.keys()
-                        .filter(|key| METHODS.contains(&key.as_str()))
-                        .count()
-                })
-                .sum()
-        })
-        .unwrap_or(0)
 }
 
 /// `VmHWM` from `/proc/self/status` (Linux).
