@@ -29,25 +29,19 @@ const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
-/// Gives every operation an operationId whose method and type names
-/// (`list_widgets`, `ListWidgets`) no other operation shares. The same
-/// operationId written twice is left alone: the model refuses it, since the
-/// spec itself is wrong then.
+/// Gives every operation, webhooks included, an operationId whose method
+/// and type names (`list_widgets`, `ListWidgets`) no other operation shares.
+/// The same operationId written twice is left alone: the model refuses it,
+/// since the spec itself is wrong then.
 pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     let mut operations: Vec<(String, String)> = Vec::new();
-    if let Some(Value::Object(paths)) = spec.document.get("paths") {
-        for (path, item) in paths {
-            let Some(item) = item.as_object() else {
+    for site in walk::path_items(&spec.document) {
+        for (method, operation) in site.item {
+            if !METHODS.contains(&method.as_str()) {
                 continue;
-            };
-            for (method, operation) in item {
-                if !METHODS.contains(&method.as_str()) {
-                    continue;
-                }
-                if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
-                    let pointer = pointer_join(&pointer_join("/paths", path), method);
-                    operations.push((pointer, id.to_string()));
-                }
+            }
+            if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
+                operations.push((pointer_join(&site.pointer, method), id.to_string()));
             }
         }
     }
