@@ -86,16 +86,11 @@ pub fn name_operations(spec: &mut LoadedSpec) {
     }
 }
 
-/// A webhook's name in snake case, after its method where one is given;
-/// `webhook` for a name without a letter or digit.
+/// A webhook's name in snake case, after its method where one is given.
 fn derived_webhook_id(method: Option<&str>, name: &str) -> String {
-    let name = match naming::method_name(name) {
-        converted if converted.trim_matches('_').is_empty() => "webhook".to_string(),
-        converted => converted,
-    };
     match method {
         Some(method) => naming::method_name(&format!("{method}_{name}")),
-        None => name,
+        None => naming::method_name(name),
     }
 }
 
@@ -446,6 +441,46 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn webhooks_are_named_by_their_name_and_method_where_they_have_several() {
+        let mut spec = spec(
+            r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    post: {operationId: new_pet, responses: {}}
+webhooks:
+  newPet:
+    post: {responses: {}}
+  pet.adopted:
+    post: {responses: {}}
+    put: {responses: {}}
+  "!":
+    post: {operationId: kept, responses: {}}
+    get: {responses: {}}
+"##,
+        );
+        name_operations(&mut spec);
+        let id = |pointer: &str| {
+            spec.document
+                .pointer(&format!("{pointer}/operationId"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        assert_eq!(id("/webhooks/newPet/post").as_deref(), Some("new_pet_2"));
+        assert_eq!(
+            id("/webhooks/pet.adopted/post").as_deref(),
+            Some("post_pet_adopted")
+        );
+        assert_eq!(
+            id("/webhooks/pet.adopted/put").as_deref(),
+            Some("put_pet_adopted")
+        );
+        assert_eq!(id("/webhooks/!/post").as_deref(), Some("kept"));
+        assert_eq!(id("/webhooks/!/get").as_deref(), Some("get"));
+    }
+
     #[test]
     fn operation_ids_are_derived_from_method_and_path() {
         assert_eq!(

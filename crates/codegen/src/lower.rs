@@ -469,6 +469,27 @@ mod tests {
     }
 
     #[test]
+    fn webhooks_stay_lowered_like_paths() {
+        let text = serde_json::to_string(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "webhooks": {"newPet": {"post": {"requestBody": {"content": {"application/json": {
+                "schema": {"type": ["string", "null"]},
+            }}}}}},
+        }))
+        .unwrap();
+        let spec =
+            crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes()).unwrap();
+        let operation = &spec.document["webhooks"]["newPet"]["post"];
+        assert_eq!(
+            operation["requestBody"]["content"]["application/json"]["schema"],
+            json!({"type": "string", "nullable": true})
+        );
+        assert_eq!(operation["responses"], json!({}));
+        assert_eq!(spec.document["paths"], json!({}));
+    }
+
+    #[test]
     fn type_lists_with_null_become_nullable() {
         assert_eq!(
             lowered(json!({"type": ["string", "null"], "maxLength": 3})).unwrap(),

@@ -531,6 +531,38 @@ mod tests {
     }
 
     #[test]
+    fn a_webhook_is_served_at_its_name_percent_encoded() {
+        assert_eq!(webhook_route("newPet"), "/newPet");
+        assert_eq!(webhook_route("pet.created_v2~x"), "/pet.created_v2~x");
+        assert_eq!(webhook_route("pet/adopted"), "/pet%2Fadopted");
+        assert_eq!(webhook_route("{id} ?#%"), "/%7Bid%7D%20%3F%23%25");
+        assert_eq!(webhook_route("né"), "/n%C3%A9");
+        // Dot segments would be resolved away by any URL parser.
+        assert_eq!(webhook_route(".."), "/%2E%2E");
+        assert_eq!(webhook_route("..a"), "/..a");
+        assert_eq!(webhook_route(""), "/");
+    }
+
+    #[test]
+    fn path_items_are_the_paths_then_the_webhooks() {
+        let document = json!({
+            "webhooks": {"b/c": {"post": {}}, "skipped": "not an item"},
+            "paths": {"/a": {"get": {}}},
+        });
+        let found: Vec<(String, String, bool)> = path_items(&document)
+            .iter()
+            .map(|site| (site.pointer.clone(), site.path(), site.webhook))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/paths/~1a".to_string(), "/a".to_string(), false),
+                ("/webhooks/b~1c".to_string(), "/b%2Fc".to_string(), true),
+            ]
+        );
+    }
+
+    #[test]
     fn schemas_are_found_by_structure_not_by_shape() {
         let document = json!({
             "paths": {"/a": {

@@ -1291,6 +1291,24 @@ mod tests {
     }
 
     #[test]
+    fn a_webhooks_view_fragment_leaves_its_urls_and_docs() {
+        let tokens = quote! {
+            #[doc = "Sends a `POST` request to `/events#webhook-2`"]
+            fn send() {
+                let url = format!("{}/events#webhook", client.baseurl);
+                let other = "/eventsource#webhook";
+            }
+        };
+        let cleaned = without_view_fragment(tokens, "/events").to_string();
+        assert!(
+            cleaned.contains(r#""Sends a `POST` request to `/events`""#),
+            "{cleaned}"
+        );
+        assert!(cleaned.contains(r#""{}/events""#), "{cleaned}");
+        assert!(cleaned.contains(r#""/eventsource#webhook""#), "{cleaned}");
+    }
+
+    #[test]
     fn codes_go_before_the_range_holding_them_and_nothing_after_a_catch_all() {
         let reordered = status_arms(syn::parse_quote! {
             match status {

@@ -2010,6 +2010,35 @@ mod tests {
     }
 
     #[test]
+    fn progenitor_sees_webhooks_as_paths_at_their_routes_told_apart_from_the_apis() {
+        let operation = json!({"post": {"operationId": "x", "responses": {}}});
+        let document = json!({
+            "paths": {"/events": {"get": {"responses": {}}}, "/events#webhook": {}},
+            "webhooks": {"events": operation, "pet/adopted": operation},
+        });
+        assert_eq!(
+            webhook_view_keys(&document),
+            [
+                ("events".to_string(), "/events#webhook-2".to_string()),
+                ("pet/adopted".to_string(), "/pet%2Fadopted".to_string()),
+            ]
+        );
+        let view = progenitor_view(&document);
+        assert!(view.get("webhooks").is_none());
+        let keys: Vec<&String> = view["paths"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "/events",
+                "/events#webhook",
+                "/events#webhook-2",
+                "/pet%2Fadopted"
+            ]
+        );
+        assert_eq!(view["paths"]["/pet%2Fadopted"]["post"]["operationId"], "x");
+    }
+
+    #[test]
     fn a_body_beside_bytes_or_none_makes_the_group_raw() {
         let view = progenitor_view(&json!({"paths": {"/a": {"get": {"responses": {
             "200": {"description": "image", "content": {"image/png": {}}},
