@@ -5,6 +5,8 @@
 //! crate, so there is one definition of each type. Request bodies offered as
 //! JSON and as a form are sent as JSON (progenitor sends one media type per
 //! operation, and the service accepts JSON wherever it accepts a form).
+//! The webhooks of an OpenAPI 3.1 description are methods of a `Subscriber`
+//! (`subscriber`), built from the same run.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
@@ -598,11 +600,6 @@ fn subscriber(file: &mut syn::File, model: &ApiModel) -> Result<(), String> {
                 Self {
                     client: Client::new_with_client(url, client, hooks),
                 }
-            }
-
-            /// The URL the subscriber registered.
-            pub fn url(&self) -> &str {
-                self.client.baseurl.as_str()
             }
 
             #(#methods)*

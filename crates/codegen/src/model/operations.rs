@@ -67,7 +67,10 @@ pub(crate) fn webhook_items(
             let pointer = format!("/webhooks{}", super::pointer_of(err.path()));
             spec.error_at(
                 &pointer,
-                format!("not a valid OpenAPI webhook: {}", err.inner()),
+                format!(
+                    "not a valid OpenAPI 3.1 `webhooks` map of path items: {}",
+                    err.inner()
+                ),
             )
         })?;
     Ok(items.into_iter().collect())

@@ -1,4 +1,5 @@
-//! The trait a server implements: `authorize`, then one method per operation.
+//! The trait a server implements: `authorize`, then one method per operation
+//! (or per webhook, for the trait a subscriber implements).
 
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -1,6 +1,8 @@
 //! The server crate: a trait with one method per operation, and an `axum`
 //! router that authenticates, decodes and validates each request before it
-//! calls the trait.
+//! calls the trait. The webhooks of an OpenAPI 3.1 description get a second
+//! trait and router, which their subscribers serve, from the same emitters
+//! (`Service`).
 //!
 //! Only what depends on the spec is generated; the plumbing (error bodies,
 //! bearer tokens, body decoding, the rule checks) is the
