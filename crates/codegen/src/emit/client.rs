@@ -510,12 +510,19 @@ fn subscriber(file: &mut syn::File, model: &ApiModel) -> Result<(), String> {
     }
     for method in &mut methods {
         if let syn::ImplItem::Fn(function) = method {
-            // `builder::NewPet::new(self)`: the builder takes the `Client`.
-            let body = &function.block;
-            let tokens = quote!(#body)
-                .to_string()
-                .replace("(self)", "(&self.client)");
-            function.block = syn::parse_str(&tokens).map_err(|err| err.to_string())?;
+            // Progenitor's `builder::NewPet::new(self)`: the builder takes
+            // the `Client`.
+            let Some(webhook) = model
+                .webhooks
+                .iter()
+                .find(|webhook| function.sig.ident == naming::method_name(&webhook.id))
+            else {
+                continue;
+            };
+            let builder = naming::ident(&naming::type_name(&webhook.id));
+            function.block = syn::parse_quote!({
+                builder::#builder::new(&self.client)
+            });
         }
     }
     let methods: Vec<TokenStream> = methods
@@ -567,9 +574,9 @@ fn subscriber(file: &mut syn::File, model: &ApiModel) -> Result<(), String> {
     let title = &model.title;
     let docs = crate::format::doc_lines(&format!(
         "Sends the webhooks of the {title} to one subscriber: each to the URL the\n\
-         subscriber registered followed by `/` and the webhook's name (the path\n\
-         its method names), where the server crate's `webhooks_router`, nested at\n\
-         that URL, serves it.\n\n\
+         subscriber registered followed by `/` and the webhook's name,\n\
+         percent-encoded (each method's documentation names the path), where the\n\
+         server crate's `webhooks_router`, nested at that URL, serves it.\n\n\
          Each webhook is a method returning a builder, as the operations of\n\
          [`Client`] are: set its parameters and body, then `send()` it; the\n\
          response is the subscriber's."
