@@ -58,10 +58,15 @@ pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream 
         };
         let caller_doc =
             format!(" The verified identity [`Self::authorize`] returns; each {operation} gets it");
+        let may = if service.webhooks {
+            "its sender may deliver the\n webhook"
+        } else {
+            "it may call the\n operation"
+        };
         let authorize_doc = format!(
-            " Verifies the bearer token and decides whether it may call the\n {operation}, \
-             which requires `request.required_scopes`. Called before\n the body is read; a \
-             refusal becomes a 401 or 403 error response."
+            " Verifies the bearer token and decides whether {may}, which requires \
+             `request.required_scopes`. Called before\n the body is read; a refusal becomes \
+             a 401 or 403 error response."
         );
         let authorize_docs = authorize_doc.split('\n');
         quote! {
