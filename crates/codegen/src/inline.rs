@@ -21,6 +21,7 @@ use crate::load::LoadedSpec;
 use crate::model::Scalar;
 use crate::model::parameters::{self, Kind};
 use crate::naming;
+use crate::walk;
 
 /// Media types whose bodies are typed by their schema; other media types
 /// (`application/octet-stream`, `text/plain`, `multipart/form-data`) keep
@@ -38,46 +39,58 @@ const METHODS: &[&str] = &[
 
 /// Gives every operation without an `operationId` one derived from its method
 /// and path, as other generators do: `GET /users/{id}/roles` is
-/// `get_users_by_id_roles`, `GET /` is `get_root`. A derived name already
-/// taken (by the spec or an earlier derivation) gets `_2`, `_3`, ... in
-/// document order, so the names are stable while the paths are.
+/// `get_users_by_id_roles`, `GET /` is `get_root`. A webhook's is its name
+/// (`newPet` is `new_pet`), with its method in front where the webhook has
+/// several (`post_new_pet`). A derived name already taken (by the spec or an
+/// earlier derivation) gets `_2`, `_3`, ... in document order, so the names
+/// are stable while the paths are.
 pub fn name_operations(spec: &mut LoadedSpec) {
-    let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
-        return;
-    };
-    let mut taken: std::collections::BTreeSet<String> = paths
-        .values()
-        .filter_map(Value::as_object)
-        .flat_map(|item| METHODS.iter().filter_map(|method| item.get(*method)))
+    let items = walk::path_items(&spec.document);
+    let mut taken: std::collections::BTreeSet<String> = items
+        .iter()
+        .flat_map(|site| METHODS.iter().filter_map(|method| site.item.get(*method)))
         .filter_map(|operation| operation.get("operationId")?.as_str())
         .map(str::to_string)
         .collect();
     let mut derived = Vec::new();
-    for (path, item) in paths {
-        let Some(item) = item.as_object() else {
-            continue;
-        };
-        for method in METHODS {
-            let Some(operation) = item.get(*method).and_then(Value::as_object) else {
-                continue;
-            };
-            if operation.contains_key("operationId") {
+    for site in &items {
+        let methods: Vec<&str> = METHODS
+            .iter()
+            .copied()
+            .filter(|method| site.item.get(*method).is_some_and(Value::is_object))
+            .collect();
+        for method in &methods {
+            if site.item[*method].get("operationId").is_some() {
                 continue;
             }
-            let base = derived_operation_id(method, path);
+            let base = if !site.webhook {
+                derived_operation_id(method, site.key)
+            } else if methods.len() == 1 {
+                derived_webhook_id(None, site.key)
+            } else {
+                derived_webhook_id(Some(method), site.key)
+            };
             let mut name = base.clone();
             let mut suffix = 1;
             while !taken.insert(name.clone()) {
                 suffix += 1;
                 name = format!("{base}_{suffix}");
             }
-            derived.push((pointer_join(&pointer_join("/paths", path), method), name));
+            derived.push((pointer_join(&site.pointer, method), name));
         }
     }
     for (pointer, name) in derived {
         if let Some(Value::Object(operation)) = spec.document.pointer_mut(&pointer) {
             operation.insert("operationId".into(), Value::String(name));
         }
+    }
+}
+
+/// A webhook's name in snake case, after its method where one is given.
+fn derived_webhook_id(method: Option<&str>, name: &str) -> String {
+    match method {
+        Some(method) => naming::method_name(&format!("{method}_{name}")),
+        None => naming::method_name(name),
     }
 }
 
@@ -186,25 +199,20 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) {
 /// then named like any other inline body schema.
 fn any_value_where_no_schema(spec: &mut LoadedSpec) {
     let mut bodies: Vec<String> = Vec::new();
-    if let Some(paths) = spec.document.get("paths").and_then(Value::as_object) {
-        for (path, item) in paths {
-            let Some(item) = item.as_object() else {
+    for site in walk::path_items(&spec.document) {
+        for method in METHODS {
+            let Some(operation) = site.item.get(*method).and_then(Value::as_object) else {
                 continue;
             };
-            for method in METHODS {
-                let Some(operation) = item.get(*method).and_then(Value::as_object) else {
-                    continue;
-                };
-                let operation_pointer = pointer_join(&pointer_join("/paths", path), method);
-                bodies.push(pointer_join(&operation_pointer, "requestBody"));
-                if let Some(responses) = operation.get("responses").and_then(Value::as_object) {
-                    let responses_pointer = pointer_join(&operation_pointer, "responses");
-                    bodies.extend(
-                        responses
-                            .keys()
-                            .map(|status| pointer_join(&responses_pointer, status)),
-                    );
-                }
+            let operation_pointer = pointer_join(&site.pointer, method);
+            bodies.push(pointer_join(&operation_pointer, "requestBody"));
+            if let Some(responses) = operation.get("responses").and_then(Value::as_object) {
+                let responses_pointer = pointer_join(&operation_pointer, "responses");
+                bodies.extend(
+                    responses
+                        .keys()
+                        .map(|status| pointer_join(&responses_pointer, status)),
+                );
             }
         }
     }
@@ -242,21 +250,15 @@ fn any_value_where_no_schema(spec: &mut LoadedSpec) {
 fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
     let mut moves = Vec::new();
     parameter_moves(spec, &mut moves);
-    let Some(paths) = spec.document.get("paths").and_then(Value::as_object) else {
-        return moves;
-    };
-    for (path, item) in paths {
-        let Some(item) = item.as_object() else {
-            continue;
-        };
+    for site in walk::path_items(&spec.document) {
         for method in METHODS {
-            let Some(operation) = item.get(*method).and_then(Value::as_object) else {
+            let Some(operation) = site.item.get(*method).and_then(Value::as_object) else {
                 continue;
             };
             let Some(id) = operation.get("operationId").and_then(Value::as_str) else {
                 continue;
             };
-            let operation_pointer = pointer_join(&pointer_join("/paths", path), method);
+            let operation_pointer = pointer_join(&site.pointer, method);
             if let Some(body) = operation.get("requestBody") {
                 let pointer = pointer_join(&operation_pointer, "requestBody");
                 moves.extend(body_move(body, &pointer, format!("{id}-body")));
@@ -346,31 +348,26 @@ fn body_move(body: &Value, pointer: &str, name: String) -> Option<Move> {
 fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
     let document = &spec.document;
     let mut lists: Vec<(String, String)> = Vec::new();
-    if let Some(paths) = document.get("paths").and_then(Value::as_object) {
-        for (path, item) in paths {
-            let Some(item) = item.as_object() else {
+    for site in walk::path_items(document) {
+        let mut first = None;
+        for method in METHODS {
+            let Some(id) = site
+                .item
+                .get(*method)
+                .and_then(|operation| operation.get("operationId"))
+                .and_then(Value::as_str)
+            else {
                 continue;
             };
-            let item_pointer = pointer_join("/paths", path);
-            let mut first = None;
-            for method in METHODS {
-                let Some(id) = item
-                    .get(*method)
-                    .and_then(|operation| operation.get("operationId"))
-                    .and_then(Value::as_str)
-                else {
-                    continue;
-                };
-                first.get_or_insert(id);
-                let operation_pointer = pointer_join(&item_pointer, method);
-                lists.push((
-                    pointer_join(&operation_pointer, "parameters"),
-                    format!("{id}-"),
-                ));
-            }
-            if let Some(id) = first {
-                lists.push((pointer_join(&item_pointer, "parameters"), format!("{id}-")));
-            }
+            first.get_or_insert(id);
+            let operation_pointer = pointer_join(&site.pointer, method);
+            lists.push((
+                pointer_join(&operation_pointer, "parameters"),
+                format!("{id}-"),
+            ));
+        }
+        if let Some(id) = first {
+            lists.push((pointer_join(&site.pointer, "parameters"), format!("{id}-")));
         }
     }
     let mut parameters: Vec<(String, String)> = Vec::new();
@@ -444,6 +441,46 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn webhooks_are_named_by_their_name_and_method_where_they_have_several() {
+        let mut spec = spec(
+            r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /pets:
+    post: {operationId: new_pet, responses: {}}
+webhooks:
+  newPet:
+    post: {responses: {}}
+  pet.adopted:
+    post: {responses: {}}
+    put: {responses: {}}
+  "!":
+    post: {operationId: kept, responses: {}}
+    get: {responses: {}}
+"##,
+        );
+        name_operations(&mut spec);
+        let id = |pointer: &str| {
+            spec.document
+                .pointer(&format!("{pointer}/operationId"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        assert_eq!(id("/webhooks/newPet/post").as_deref(), Some("new_pet_2"));
+        assert_eq!(
+            id("/webhooks/pet.adopted/post").as_deref(),
+            Some("post_pet_adopted")
+        );
+        assert_eq!(
+            id("/webhooks/pet.adopted/put").as_deref(),
+            Some("put_pet_adopted")
+        );
+        assert_eq!(id("/webhooks/!/post").as_deref(), Some("kept"));
+        assert_eq!(id("/webhooks/!/get").as_deref(), Some("get"));
+    }
+
     #[test]
     fn operation_ids_are_derived_from_method_and_path() {
         assert_eq!(

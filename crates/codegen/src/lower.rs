@@ -103,9 +103,8 @@ fn lower_document(document: &mut Value) {
         return;
     };
     root.insert("openapi".into(), Value::String("3.0.3".into()));
-    // 3.1 lets a document have webhooks or path items only under components;
-    // the generators serve `paths`.
-    root.shift_remove("webhooks");
+    // `webhooks` stays: its schemas are lowered like the others, and the
+    // model reads it beside `paths` (a 3.1 document may have either alone).
     root.shift_remove("jsonSchemaDialect");
     root.entry("paths").or_insert_with(|| json!({}));
     document_undocumented_responses(root);
@@ -157,15 +156,17 @@ pub(crate) fn visit_schemas(document: &mut Value, visit: &mut impl FnMut(&mut Va
 /// operation documents no response, and gets an empty `responses`, which
 /// the model reads as "anything may be answered".
 fn document_undocumented_responses(root: &mut Map<String, Value>) {
-    let Some(Value::Object(paths)) = root.get_mut("paths") else {
-        return;
-    };
-    for item in paths.values_mut().filter_map(Value::as_object_mut) {
-        for (method, operation) in item.iter_mut() {
-            if crate::model::Method::from_key(method).is_some()
-                && let Value::Object(operation) = operation
-            {
-                operation.entry("responses").or_insert_with(|| json!({}));
+    for section in ["paths", "webhooks"] {
+        let Some(Value::Object(items)) = root.get_mut(section) else {
+            continue;
+        };
+        for item in items.values_mut().filter_map(Value::as_object_mut) {
+            for (method, operation) in item.iter_mut() {
+                if crate::model::Method::from_key(method).is_some()
+                    && let Value::Object(operation) = operation
+                {
+                    operation.entry("responses").or_insert_with(|| json!({}));
+                }
             }
         }
     }
@@ -465,6 +466,27 @@ mod tests {
         assert!(spec.document["paths"].is_object());
         assert!(spec.document["info"]["license"].get("identifier").is_none());
         Ok(spec.document["components"]["schemas"]["S"].clone())
+    }
+
+    #[test]
+    fn webhooks_stay_lowered_like_paths() {
+        let text = serde_json::to_string(&json!({
+            "openapi": "3.1.0",
+            "info": {"title": "t", "version": "1"},
+            "webhooks": {"newPet": {"post": {"requestBody": {"content": {"application/json": {
+                "schema": {"type": ["string", "null"]},
+            }}}}}},
+        }))
+        .unwrap();
+        let spec =
+            crate::load::parse_spec(std::path::Path::new("t.json"), text.as_bytes()).unwrap();
+        let operation = &spec.document["webhooks"]["newPet"]["post"];
+        assert_eq!(
+            operation["requestBody"]["content"]["application/json"]["schema"],
+            json!({"type": "string", "nullable": true})
+        );
+        assert_eq!(operation["responses"], json!({}));
+        assert_eq!(spec.document["paths"], json!({}));
     }
 
     #[test]

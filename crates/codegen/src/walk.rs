@@ -49,6 +49,73 @@ const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
+/// A path item holding operations: an entry of `paths`, or of `webhooks`
+/// (OpenAPI 3.1: the requests the API sends to its subscribers).
+#[derive(Debug, Clone)]
+pub struct PathItemSite<'a> {
+    /// JSON pointer of the path item (`/paths/~1pets`, `/webhooks/newPet`).
+    pub pointer: String,
+    /// The path key, or the webhook's name.
+    pub key: &'a str,
+    /// Whether the item is a webhook.
+    pub webhook: bool,
+    pub item: &'a serde_json::Map<String, Value>,
+}
+
+impl PathItemSite<'_> {
+    /// The path its operations are served at: the path key, or a
+    /// webhook's [`webhook_route`].
+    pub fn path(&self) -> String {
+        if self.webhook {
+            webhook_route(self.key)
+        } else {
+            self.key.to_string()
+        }
+    }
+}
+
+/// Every path item of `document` that holds operations, in document order:
+/// those of `paths`, then those of `webhooks`.
+pub fn path_items(document: &Value) -> Vec<PathItemSite<'_>> {
+    let mut sites = Vec::new();
+    for (section, webhook) in [("paths", false), ("webhooks", true)] {
+        let Some(Value::Object(items)) = document.get(section) else {
+            continue;
+        };
+        let section_pointer = pointer_join("", section);
+        for (key, item) in items {
+            if let Value::Object(item) = item {
+                sites.push(PathItemSite {
+                    pointer: pointer_join(&section_pointer, key),
+                    key,
+                    webhook,
+                    item,
+                });
+            }
+        }
+    }
+    sites
+}
+
+/// The path a webhook is served at by the server crate's webhooks router,
+/// and sent to by the client under a subscriber's URL: `/` and its name,
+/// each byte outside URL's unreserved characters percent-encoded (so no
+/// name reads as a template, a query or another segment), `newPet` at
+/// `/newPet`, `pet created` at `/pet%20created`.
+pub fn webhook_route(name: &str) -> String {
+    let mut route = String::from("/");
+    // `.` and `..` alone are segments a URL resolves away.
+    let dots_only = !name.is_empty() && name.bytes().all(|byte| byte == b'.');
+    for byte in name.bytes() {
+        if (byte.is_ascii_alphanumeric() || b"-._~".contains(&byte)) && !dots_only {
+            route.push(byte as char);
+        } else {
+            route.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    route
+}
+
 /// Which way the values of a schema travel, as its place in the document
 /// says: parameters and request bodies are sent by clients, responses (and
 /// their headers) by servers. Component schemas have no place of their own.
@@ -461,6 +528,38 @@ mod tests {
         let mut found = Vec::new();
         for_each_schema(document, |site, _| found.push(site.pointer.to_string()));
         found
+    }
+
+    #[test]
+    fn a_webhook_is_served_at_its_name_percent_encoded() {
+        assert_eq!(webhook_route("newPet"), "/newPet");
+        assert_eq!(webhook_route("pet.created_v2~x"), "/pet.created_v2~x");
+        assert_eq!(webhook_route("pet/adopted"), "/pet%2Fadopted");
+        assert_eq!(webhook_route("{id} ?#%"), "/%7Bid%7D%20%3F%23%25");
+        assert_eq!(webhook_route("né"), "/n%C3%A9");
+        // Dot segments would be resolved away by any URL parser.
+        assert_eq!(webhook_route(".."), "/%2E%2E");
+        assert_eq!(webhook_route("..a"), "/..a");
+        assert_eq!(webhook_route(""), "/");
+    }
+
+    #[test]
+    fn path_items_are_the_paths_then_the_webhooks() {
+        let document = json!({
+            "webhooks": {"b/c": {"post": {}}, "skipped": "not an item"},
+            "paths": {"/a": {"get": {}}},
+        });
+        let found: Vec<(String, String, bool)> = path_items(&document)
+            .iter()
+            .map(|site| (site.pointer.clone(), site.path(), site.webhook))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("/paths/~1a".to_string(), "/a".to_string(), false),
+                ("/webhooks/b~1c".to_string(), "/b%2Fc".to_string(), true),
+            ]
+        );
     }
 
     #[test]

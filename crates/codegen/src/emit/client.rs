@@ -5,6 +5,8 @@
 //! crate, so there is one definition of each type. Request bodies offered as
 //! JSON and as a form are sent as JSON (progenitor sends one media type per
 //! operation, and the service accepts JSON wherever it accepts a form).
+//! The webhooks of an OpenAPI 3.1 description are methods of a `Subscriber`
+//! (`subscriber`), built from the same run.
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
@@ -40,7 +42,7 @@ pub fn emit_client(
     for operation in &uploads {
         multipart_body(&mut client, operation).map_err(internal)?;
     }
-    for operation in &model.operations {
+    for operation in model.operations.iter().chain(&model.webhooks) {
         sent_as_specified(&mut client, operation).map_err(internal)?;
     }
     let styled = operations_writing_parameters(model);
@@ -74,6 +76,10 @@ pub fn emit_client(
             }
         })
     };
+
+    if !model.webhooks.is_empty() {
+        subscriber(&mut client, model).map_err(internal)?;
+    }
 
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
@@ -272,6 +278,7 @@ fn upload_operations(model: &ApiModel) -> Vec<&Operation> {
     model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter(|operation| {
             operation
                 .request_body
@@ -467,6 +474,230 @@ fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), Str
     Ok(())
 }
 
+/// Moves the webhooks' methods from progenitor's `Client` (where its view
+/// of the spec put them, as operations at their routes) to a `Subscriber`,
+/// which wraps a `Client` whose base URL is the one a subscriber registered:
+/// the API's client keeps the API's operations only, and each webhook's
+/// builder, types and hooks are progenitor's, as the operations' are.
+fn subscriber(file: &mut syn::File, model: &ApiModel) -> Result<(), String> {
+    let names: Vec<String> = model
+        .webhooks
+        .iter()
+        .map(|webhook| naming::method_name(&webhook.id))
+        .collect();
+    let mut methods: Vec<syn::ImplItem> = Vec::new();
+    for item in &mut file.items {
+        let syn::Item::Impl(block) = item else {
+            continue;
+        };
+        let is_client = block.trait_.is_none()
+            && matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("Client"));
+        if !is_client {
+            continue;
+        }
+        let (moved, kept): (Vec<syn::ImplItem>, Vec<syn::ImplItem>) =
+            std::mem::take(&mut block.items)
+                .into_iter()
+                .partition(|item| {
+                    matches!(item, syn::ImplItem::Fn(function)
+                    if names.iter().any(|name| function.sig.ident == name))
+                });
+        block.items = kept;
+        methods.extend(moved);
+    }
+    if methods.len() != names.len() {
+        return Err("progenitor's `Client` lacks a webhook's method".into());
+    }
+    for method in &mut methods {
+        if let syn::ImplItem::Fn(function) = method {
+            // Progenitor's `builder::NewPet::new(self)`: the builder takes
+            // the `Client`.
+            let Some(webhook) = model
+                .webhooks
+                .iter()
+                .find(|webhook| function.sig.ident == naming::method_name(&webhook.id))
+            else {
+                continue;
+            };
+            let builder = naming::ident(&naming::type_name(&webhook.id));
+            function.block = syn::parse_quote!({
+                builder::#builder::new(&self.client)
+            });
+        }
+    }
+    let methods: Vec<TokenStream> = methods
+        .iter()
+        .map(|method| {
+            // The doc's example call.
+            let tokens = quote!(#method);
+            let tokens = replace_in_literals(tokens, "= client.", "= subscriber.");
+            model.webhooks.iter().fold(tokens, |tokens, webhook| {
+                without_view_fragment(tokens, &webhook.path)
+            })
+        })
+        .collect();
+    // An impl block left empty (an API of webhooks only) goes.
+    file.items.retain(|item| {
+        !matches!(item, syn::Item::Impl(block)
+            if block.trait_.is_none() && block.items.is_empty()
+                && matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("Client")))
+    });
+    let builders = builder_module(file)?;
+    for webhook in &model.webhooks {
+        let builder = naming::type_name(&webhook.id);
+        let method = naming::method_name(&webhook.id);
+        for item in builders.iter_mut() {
+            let owned = match item {
+                syn::Item::Struct(item) => item.ident == builder,
+                syn::Item::Impl(block) => matches!(&*block.self_ty, syn::Type::Path(path)
+                    if path.path.segments.last().is_some_and(|segment| segment.ident == builder)),
+                _ => false,
+            };
+            if !owned {
+                continue;
+            }
+            let tokens = quote!(#item);
+            let tokens = replace_in_literals(
+                tokens,
+                &format!("Client::{method}`"),
+                &format!("Subscriber::{method}`"),
+            );
+            let tokens = replace_in_literals(
+                tokens,
+                &format!("super::Client::{method}"),
+                &format!("super::Subscriber::{method}"),
+            );
+            let tokens = without_view_fragment(tokens, &webhook.path);
+            *item = syn::parse2(tokens).map_err(|err| err.to_string())?;
+        }
+    }
+    let title = &model.title;
+    let docs = crate::format::doc_lines(&format!(
+        "Sends the webhooks of the {title} to one subscriber: each to the URL the\n\
+         subscriber registered followed by `/` and the webhook's name,\n\
+         percent-encoded (each method's documentation names the path), where the\n\
+         server crate's `webhooks_router`, nested at that URL, serves it.\n\n\
+         Each webhook is a method returning a builder, as the operations of\n\
+         [`Client`] are: set its parameters and body, then `send()` it; the\n\
+         response is the subscriber's."
+    ));
+    let items: syn::File = syn::parse_quote! {
+        #(#[doc = #docs])*
+        #[derive(Clone, Debug)]
+        pub struct Subscriber {
+            client: Client,
+        }
+
+        impl Subscriber {
+            /// The subscriber that registered `url`, reached with an HTTP
+            /// client built as [`Client::new`] builds one; `hooks` prepare and
+            /// execute every request (a [`Transport`] may sign them).
+            pub fn new(url: &str, hooks: crate::hooks::Hooks) -> Self {
+                Self {
+                    client: Client::new(url, hooks),
+                }
+            }
+
+            /// The subscriber that registered `url`, reached with `client`.
+            pub fn new_with_client(
+                url: &str,
+                client: reqwest::Client,
+                hooks: crate::hooks::Hooks,
+            ) -> Self {
+                Self {
+                    client: Client::new_with_client(url, client, hooks),
+                }
+            }
+
+            #(#methods)*
+        }
+    };
+    // Beside the `Client`, before the builders.
+    let at = file
+        .items
+        .iter()
+        .position(|item| matches!(item, syn::Item::Mod(module) if module.ident == "builder"))
+        .unwrap_or(file.items.len());
+    file.items.splice(at..at, items.items);
+    // The prelude offers it beside the `Client`.
+    for item in &mut file.items {
+        if let syn::Item::Mod(module) = item
+            && module.ident == "prelude"
+            && let Some((_, items)) = &mut module.content
+        {
+            items.push(syn::parse_quote!(
+                pub use self::super::Subscriber;
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `tokens` with `from` replaced by `to` in every string literal (docs
+/// included).
+fn replace_in_literals(tokens: TokenStream, from: &str, to: &str) -> TokenStream {
+    map_literals(tokens, &|text| text.replace(from, to))
+}
+
+/// `tokens` with the fragment the view gave a webhook's key where an API
+/// path key is its route (`/events#webhook`, `emit::progenitor`) taken out
+/// of string literals: no request carries it, and the docs name the route.
+fn without_view_fragment(tokens: TokenStream, route: &str) -> TokenStream {
+    let marked = format!("{route}{}", crate::emit::progenitor::WEBHOOK_FRAGMENT);
+    map_literals(tokens, &|text| {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(start) = rest.find(&marked) {
+            out.push_str(&rest[..start]);
+            out.push_str(route);
+            rest = &rest[start + marked.len()..];
+            // The `-2` of a second fragment.
+            if let Some(number) = rest.strip_prefix('-') {
+                let digits = number.len()
+                    - number
+                        .trim_start_matches(|c: char| c.is_ascii_digit())
+                        .len();
+                if digits > 0 {
+                    rest = &number[digits..];
+                }
+            }
+        }
+        out.push_str(rest);
+        out
+    })
+}
+
+/// `tokens` with `edit` applied to the text of every literal, through
+/// groups (macro arguments such as `format!`'s included).
+fn map_literals(tokens: TokenStream, edit: &dyn Fn(&str) -> String) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|token| match token {
+            TokenTree::Group(group) => {
+                let mut edited =
+                    proc_macro2::Group::new(group.delimiter(), map_literals(group.stream(), edit));
+                edited.set_span(group.span());
+                TokenTree::Group(edited)
+            }
+            TokenTree::Literal(literal) => {
+                let text = literal.to_string();
+                let edited = edit(&text);
+                if edited == text {
+                    return TokenTree::Literal(literal);
+                }
+                match edited.parse::<proc_macro2::Literal>() {
+                    Ok(mut edited) => {
+                        edited.set_span(literal.span());
+                        TokenTree::Literal(edited)
+                    }
+                    Err(_) => TokenTree::Literal(literal),
+                }
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// The items of progenitor's `builder` module.
 fn builder_module(file: &mut syn::File) -> Result<&mut Vec<syn::Item>, String> {
     file.items
@@ -490,6 +721,7 @@ fn operations_writing_parameters(model: &ApiModel) -> Vec<&Operation> {
     model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter(|operation| {
             !operation
                 .parameters
@@ -847,15 +1079,29 @@ impl syn::visit_mut::VisitMut for FormContentType {
 
 fn crate_docs(model: &ApiModel) -> Vec<String> {
     let crate_name = crate_ident(&model.crates.client);
-    let mut text = format!(
-        "Client of the {title} (version {version}).
+    let mut text = if model.operations.is_empty() {
+        format!(
+            "Client of the {title} (version {version}).
+
+Built by progenitor from the spec, which describes webhooks only: the
+requests the API sends to its subscribers. [`Subscriber`] sends each to the
+URL a subscriber registered, a method returning a builder: set the parameters
+and the body, then `send()` it.
+",
+            title = model.title,
+            version = model.version,
+        )
+    } else {
+        format!(
+            "Client of the {title} (version {version}).
 
 Built by progenitor from the spec. Each operation is a method of [`Client`]
 returning a builder: set the parameters and the body, then `send()` it.
 ",
-        title = model.title,
-        version = model.version,
-    );
+            title = model.title,
+            version = model.version,
+        )
+    };
     if let Some((example, operation)) = example_call(model) {
         // A byte stream cannot be printed: its status can.
         let shown = if success_is_bytes(operation) {
@@ -876,15 +1122,51 @@ println!(\"{{:?}}\", {shown});
 "
         ));
     }
+    if !model.webhooks.is_empty() {
+        let also = if model.operations.is_empty() {
+            "Each webhook"
+        } else {
+            "The API also sends webhooks, requests to the URL each of its subscribers\n\
+             registered: each"
+        };
+        let webhooks: Vec<String> = model
+            .webhooks
+            .iter()
+            .map(|webhook| format!("[`Subscriber::{}`]", naming::method_name(&webhook.id)))
+            .collect();
+        text.push_str(&format!(
+            "
+{also} is a method of [`Subscriber`], built with the subscriber's URL and
+sent to it followed by `/` and the webhook's name, where the server crate's
+`webhooks_router`, nested at that URL, serves it ({}):
+
+```no_run
+let subscriber = {crate_name}::Subscriber::new(
+    \"https://subscriber.example/hooks\",
+    {crate_name}::Hooks::default(),
+);
+# let _ = subscriber;
+```
+",
+            webhooks.join(", ")
+        ));
+    }
     let mixed: Vec<String> = model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter(|operation| has_mixed_bodies(operation))
         .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
         .collect();
     let uploads: Vec<String> = upload_operations(model)
         .into_iter()
-        .map(|operation| format!("[`Client::{}`]", naming::method_name(&operation.id)))
+        .map(|operation| {
+            let owner = match operation.webhook {
+                Some(_) => "Subscriber",
+                None => "Client",
+            };
+            format!("[`{owner}::{}`]", naming::method_name(&operation.id))
+        })
         .collect();
     if !uploads.is_empty() {
         text.push_str(&format!(
@@ -1010,6 +1292,24 @@ mod tests {
         let mut block = block;
         syn::visit_mut::VisitMut::visit_expr_mut(&mut StatusArms, &mut block);
         quote::quote!(#block).to_string()
+    }
+
+    #[test]
+    fn a_webhooks_view_fragment_leaves_its_urls_and_docs() {
+        let tokens = quote! {
+            #[doc = "Sends a `POST` request to `/events#webhook-2`"]
+            fn send() {
+                let url = format!("{}/events#webhook", client.baseurl);
+                let other = "/eventsource#webhook";
+            }
+        };
+        let cleaned = without_view_fragment(tokens, "/events").to_string();
+        assert!(
+            cleaned.contains(r#""Sends a `POST` request to `/events`""#),
+            "{cleaned}"
+        );
+        assert!(cleaned.contains(r#""{}/events""#), "{cleaned}");
+        assert!(cleaned.contains(r#""/eventsource#webhook""#), "{cleaned}");
     }
 
     #[test]

@@ -70,7 +70,10 @@ pub struct View {
 /// parameters its builders take, `client_parameters`), typed.
 pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnostic> {
     let mut document = spec.document.clone();
-    client_parameters(&mut document, &model.operations);
+    client_parameters(
+        &mut document,
+        model.operations.iter().chain(&model.webhooks),
+    );
     let (document, placeholders) = view_document(&document);
     let openapi = parse_openapi(&LoadedSpec {
         document,
@@ -98,17 +101,16 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnos
 /// `null` too ([`scalar_without_null`]). The parameters of such an
 /// operation are listed in full on the operation (a path item's own list is
 /// copied to each of its operations), so that each can be shown its own way.
-pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) {
-    let Some(Value::Object(paths)) = document.get("paths") else {
-        return;
-    };
+pub(crate) fn client_parameters<'a>(
+    document: &mut Value,
+    operations: impl Iterator<Item = &'a Operation>,
+) {
+    let operations: Vec<&Operation> = operations.collect();
     // Per path item, each operation's (method's) parameters as shown.
     type Listed = Vec<(String, Vec<Value>)>;
     let mut rewritten: Vec<(String, Listed)> = Vec::new();
-    for (path, item) in paths {
-        let Some(item) = item.as_object() else {
-            continue;
-        };
+    for site in walk::path_items(document) {
+        let item = site.item;
         let shared = item
             .get("parameters")
             .and_then(Value::as_array)
@@ -117,9 +119,8 @@ pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) 
         let mut changed = false;
         let mut views = Vec::new();
         for (method, operation) in item {
-            let Some(model) = operations.iter().find(|model| {
-                model.path == *path && model.method.as_str().eq_ignore_ascii_case(method)
-            }) else {
+            let pointer = pointer_join(&site.pointer, method);
+            let Some(model) = operations.iter().find(|model| model.pointer == pointer) else {
                 continue;
             };
             let own = operation
@@ -153,7 +154,7 @@ pub(crate) fn client_parameters(document: &mut Value, operations: &[Operation]) 
             views.push((method.clone(), listed));
         }
         if changed {
-            rewritten.push((pointer_join("/paths", path), views));
+            rewritten.push((site.pointer.clone(), views));
         }
     }
     for (item_pointer, views) in rewritten {
@@ -358,7 +359,14 @@ pub fn locate_failure(spec: &LoadedSpec, failure: Diagnostic) -> Diagnostic {
     });
     match culprit {
         Some(((path, method), cause)) => {
-            let pointer = pointer_join(&pointer_join("/paths", &path), &method);
+            let item = match webhook_view_keys(&spec.document)
+                .into_iter()
+                .find(|(_, key)| *key == path)
+            {
+                Some((name, _)) => pointer_join("/webhooks", &name),
+                None => pointer_join("/paths", &path),
+            };
+            let pointer = pointer_join(&item, &method);
             let id = spec
                 .document
                 .pointer(&pointer_join(&pointer, "operationId"))
@@ -465,6 +473,7 @@ pub fn progenitor_view(document: &Value) -> Value {
 
 fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
     let mut document = original.clone();
+    webhooks_into_paths(&mut document);
     let mut alphabet = Alphabet::new(original);
     parameters_under_code_names(&mut document, &mut alphabet);
     if let Some(Value::Object(paths)) = document.get_mut("paths") {
@@ -514,6 +523,58 @@ fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
     patch_bodies_without_defaults(&mut document);
     defaults_that_conform(&mut document, alphabet.used());
     (document, alphabet.used())
+}
+
+/// The key of each webhook among the view's paths, by name: its route
+/// ([`walk::webhook_route`]), or where a path key of the API is that route
+/// already, the route with a fragment (`/events#webhook`), which no request
+/// carries and `emit::client` takes out of the client's URLs and docs.
+pub(crate) fn webhook_view_keys(document: &Value) -> Vec<(String, String)> {
+    let Some(Value::Object(webhooks)) = document.get("webhooks") else {
+        return Vec::new();
+    };
+    let paths = document.get("paths").and_then(Value::as_object);
+    let taken = |key: &str| paths.is_some_and(|paths| paths.contains_key(key));
+    webhooks
+        .keys()
+        .map(|name| {
+            let route = walk::webhook_route(name);
+            let mut key = route.clone();
+            let mut suffix = 1;
+            while taken(&key) {
+                key = match suffix {
+                    1 => format!("{route}{WEBHOOK_FRAGMENT}"),
+                    _ => format!("{route}{WEBHOOK_FRAGMENT}-{suffix}"),
+                };
+                suffix += 1;
+            }
+            (name.clone(), key)
+        })
+        .collect()
+}
+
+/// What tells a webhook's key in the view from a path key of the API.
+pub(crate) const WEBHOOK_FRAGMENT: &str = "#webhook";
+
+/// Progenitor reads `paths` only: each webhook becomes the path item at its
+/// [`webhook_view_keys`], so the client crate can send it (to a
+/// subscriber's URL) with the types the rest of the API uses.
+fn webhooks_into_paths(document: &mut Value) {
+    let keys = webhook_view_keys(document);
+    let Some(Value::Object(mut webhooks)) = document
+        .as_object_mut()
+        .and_then(|root| root.shift_remove("webhooks"))
+    else {
+        return;
+    };
+    let Some(Value::Object(paths)) = document.get_mut("paths") else {
+        return;
+    };
+    for (name, key) in keys {
+        if let Some(item) = webhooks.shift_remove(&name) {
+            paths.insert(key, item);
+        }
+    }
 }
 
 /// The placeholder alphabet, chosen the first time one is needed.
@@ -1949,6 +2010,35 @@ mod tests {
     }
 
     #[test]
+    fn progenitor_sees_webhooks_as_paths_at_their_routes_told_apart_from_the_apis() {
+        let operation = json!({"post": {"operationId": "x", "responses": {}}});
+        let document = json!({
+            "paths": {"/events": {"get": {"responses": {}}}, "/events#webhook": {}},
+            "webhooks": {"events": operation, "pet/adopted": operation},
+        });
+        assert_eq!(
+            webhook_view_keys(&document),
+            [
+                ("events".to_string(), "/events#webhook-2".to_string()),
+                ("pet/adopted".to_string(), "/pet%2Fadopted".to_string()),
+            ]
+        );
+        let view = progenitor_view(&document);
+        assert!(view.get("webhooks").is_none());
+        let keys: Vec<&String> = view["paths"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            [
+                "/events",
+                "/events#webhook",
+                "/events#webhook-2",
+                "/pet%2Fadopted"
+            ]
+        );
+        assert_eq!(view["paths"]["/pet%2Fadopted"]["post"]["operationId"], "x");
+    }
+
+    #[test]
     fn a_body_beside_bytes_or_none_makes_the_group_raw() {
         let view = progenitor_view(&json!({"paths": {"/a": {"get": {"responses": {
             "200": {"description": "image", "content": {"image/png": {}}},
@@ -2014,7 +2104,7 @@ components:
         .unwrap();
         let model = crate::model::build_model(&spec).unwrap();
         let mut view = progenitor_view(&spec.document);
-        client_parameters(&mut view, &model.operations);
+        client_parameters(&mut view, model.operations.iter());
         let item = &view["paths"]["/things/{id}"];
         assert!(item.get("parameters").is_none(), "{item}");
         let id =

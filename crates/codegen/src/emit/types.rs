@@ -269,6 +269,7 @@ fn patch_nullable_fields(model: &ApiModel) -> Vec<(String, String)> {
     let patch_schemas = model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter(|operation| operation.method == Method::Patch)
         .filter_map(|operation| operation.request_body.as_ref())
         .flat_map(|body| body.schemas());

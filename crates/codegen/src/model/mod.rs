@@ -109,6 +109,11 @@ pub struct ApiModel {
     pub base_path: String,
     /// Operations in document order.
     pub operations: Vec<Operation>,
+    /// The webhooks (OpenAPI 3.1): requests the API sends to its
+    /// subscribers, each operation of each in document order, served at
+    /// [`crate::walk::webhook_route`] of its name. Their names are distinct
+    /// from the operations'.
+    pub webhooks: Vec<Operation>,
     /// Names of the component schemas in document order.
     pub schema_names: Vec<String>,
     /// Responses declared under `components/responses` and used by an
@@ -205,6 +210,9 @@ pub struct Operation {
     pub served_by: Option<String>,
     /// JSON pointer to the operation in the spec.
     pub pointer: String,
+    /// The webhook's name, for an operation of `webhooks` (its `path` is
+    /// then the route the webhooks router serves it at).
+    pub webhook: Option<String>,
     pub summary: Option<String>,
     pub description: Option<String>,
     pub tags: Vec<String>,
@@ -624,11 +632,12 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
     };
     let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
-    if openapi.paths.paths.is_empty() {
+    let webhook_items = operations::webhook_items(spec)?;
+    if openapi.paths.paths.is_empty() && webhook_items.is_empty() {
         return Err(spec
             .error_at(
                 "/paths",
-                "the spec defines no paths; there is nothing to generate",
+                "the spec defines no paths and no webhooks; there is nothing to generate",
             )
             .into());
     }
@@ -636,9 +645,10 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
     // Each operation is built even when another is broken, so one run
     // reports every problem of the spec.
     let mut operations = Vec::new();
+    let mut webhooks = Vec::new();
     let mut seen_ids: BTreeMap<String, String> = BTreeMap::new();
-    for (path, item) in &openapi.paths.paths {
-        let path_pointer = pointer_join("/paths", path);
+    for (webhook, path, path_pointer, item) in operations::path_items(openapi, &webhook_items) {
+        let path = &path;
         let ReferenceOr::Item(item) = item else {
             problems.push(spec.error_at(
                 &path_pointer,
@@ -686,6 +696,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
                     key: &key,
                     method,
                     pointer: &pointer,
+                    webhook,
                 },
                 operation,
                 &parameters,
@@ -712,31 +723,25 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
                     parameter.code_name = named.code_name.clone();
                 }
             }
-            operations.push(operation);
+            match webhook {
+                Some(_) => webhooks.push(operation),
+                None => operations.push(operation),
+            }
         }
     }
-    if operations.is_empty() && problems.is_empty() {
+    if operations.is_empty() && webhooks.is_empty() && problems.is_empty() {
         problems.push(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
     problems.keep(paths::resolve_shared_keys(spec, &mut operations));
-    let error_shape = operations::error_shape(spec, &operations);
-    // The server serves the operations no other one serves.
-    let served_only: Vec<Operation>;
-    let served = if operations
+    // The server serves the operations no other one serves, and the webhooks.
+    let served: Vec<&Operation> = operations
         .iter()
-        .any(|operation| operation.served_by.is_some())
-    {
-        served_only = operations
-            .iter()
-            .filter(|operation| operation.served_by.is_none())
-            .cloned()
-            .collect();
-        &served_only
-    } else {
-        &operations
-    };
-    let shared_responses = operations::shared_responses(served);
-    let validators = problems.keep(validation::compile(spec, served));
+        .filter(|operation| operation.served_by.is_none())
+        .chain(&webhooks)
+        .collect();
+    let error_shape = operations::error_shape(spec, operations.iter().chain(&webhooks));
+    let shared_responses = operations::shared_responses(&served);
+    let validators = problems.keep(validation::compile(spec, &served));
     let crates = problems.keep(crate_names(spec, &openapi.info));
     let base_path = problems.keep(paths::base_path(spec, openapi));
     let (Some(validators), Some(crates), Some(base_path)) = (validators, crates, base_path) else {
@@ -750,6 +755,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         description: openapi.info.description.clone(),
         base_path,
         operations,
+        webhooks,
         schema_names: components.schemas.keys().cloned().collect(),
         shared_responses,
         validators,

@@ -29,31 +29,32 @@ const METHODS: &[&str] = &[
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
-/// Gives every operation an operationId whose method and type names
-/// (`list_widgets`, `ListWidgets`) no other operation shares. The same
-/// operationId written twice is left alone: the model refuses it, since the
-/// spec itself is wrong then.
+/// The client's methods that are no operation's: `Client::new` and
+/// `Client::new_with_client` (`Subscriber`'s alike).
+const CONSTRUCTORS: &[&str] = &["new", "new_with_client"];
+
+/// Gives every operation, webhooks included, an operationId whose method
+/// and type names (`list_widgets`, `ListWidgets`) no other operation shares,
+/// nor the client's constructors (an operation `new` is `new-2`).
+/// The same operationId written twice is left alone: the model refuses it,
+/// since the spec itself is wrong then.
 pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     let mut operations: Vec<(String, String)> = Vec::new();
-    if let Some(Value::Object(paths)) = spec.document.get("paths") {
-        for (path, item) in paths {
-            let Some(item) = item.as_object() else {
+    for site in walk::path_items(&spec.document) {
+        for (method, operation) in site.item {
+            if !METHODS.contains(&method.as_str()) {
                 continue;
-            };
-            for (method, operation) in item {
-                if !METHODS.contains(&method.as_str()) {
-                    continue;
-                }
-                if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
-                    let pointer = pointer_join(&pointer_join("/paths", path), method);
-                    operations.push((pointer, id.to_string()));
-                }
+            }
+            if let Some(id) = operation.get("operationId").and_then(Value::as_str) {
+                operations.push((pointer_join(&site.pointer, method), id.to_string()));
             }
         }
     }
-    let mut ids: Vec<&str> = Vec::new();
+    // The constructors of the client's `Client` and `Subscriber`, beside
+    // which an operation's method of the same name would not compile.
+    let mut ids: Vec<&str> = CONSTRUCTORS.to_vec();
     for (_, id) in &operations {
-        if !ids.contains(&id.as_str()) {
+        if !ids[CONSTRUCTORS.len()..].contains(&id.as_str()) {
             ids.push(id);
         }
     }
@@ -62,6 +63,7 @@ pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     let renames: Vec<(String, String)> = ids
         .iter()
         .zip(chosen)
+        .skip(CONSTRUCTORS.len())
         .filter(|(id, chosen)| **id != chosen)
         .map(|(id, chosen)| (id.to_string(), chosen))
         .collect();
@@ -343,6 +345,37 @@ components:
         assert_eq!(
             error.to_string(),
             "spec.yaml:42:9: error: x (at /components/schemas/eventStream/properties/name)"
+        );
+    }
+
+    #[test]
+    fn operations_and_webhooks_are_named_apart_from_each_other_and_the_constructors() {
+        let mut spec = spec(
+            r##"
+openapi: 3.1.0
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get: {operationId: new, responses: {}}
+    post: {operationId: petAdded, responses: {}}
+webhooks:
+  pets:
+    post: {operationId: pet_added, responses: {}}
+  clients:
+    post: {operationId: newWithClient, responses: {}}
+"##,
+        );
+        distinct_operation_ids(&mut spec);
+        let document = &spec.document;
+        assert_eq!(document["paths"]["/a"]["get"]["operationId"], "new-2");
+        assert_eq!(document["paths"]["/a"]["post"]["operationId"], "petAdded");
+        assert_eq!(
+            document["webhooks"]["pets"]["post"]["operationId"],
+            "pet_added-2"
+        );
+        assert_eq!(
+            document["webhooks"]["clients"]["post"]["operationId"],
+            "newWithClient-2"
         );
     }
 

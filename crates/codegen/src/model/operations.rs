@@ -19,6 +19,61 @@ pub(crate) struct OperationSite<'a> {
     pub(crate) key: &'a super::paths::PathKey,
     pub(crate) method: Method,
     pub(crate) pointer: &'a str,
+    /// The webhook's name, for an operation of `webhooks`.
+    pub(crate) webhook: Option<&'a str>,
+}
+
+/// A path item the model reads: the webhook's name (for one of
+/// `webhooks`), the path its operations are served at (a webhook's
+/// [`crate::walk::webhook_route`]), its pointer and the item.
+pub(crate) type PathItemEntry<'a> = (
+    Option<&'a str>,
+    String,
+    String,
+    &'a ReferenceOr<openapiv3::PathItem>,
+);
+
+/// Every path item: those of `paths`, then the `webhooks`.
+pub(crate) fn path_items<'a>(
+    openapi: &'a OpenAPI,
+    webhooks: &'a [(String, ReferenceOr<openapiv3::PathItem>)],
+) -> Vec<PathItemEntry<'a>> {
+    let paths = openapi
+        .paths
+        .paths
+        .iter()
+        .map(|(path, item)| (None, path.clone(), pointer_join("/paths", path), item));
+    let webhooks = webhooks.iter().map(|(name, item)| {
+        let route = crate::walk::webhook_route(name);
+        (
+            Some(name.as_str()),
+            route,
+            pointer_join("/webhooks", name),
+            item,
+        )
+    });
+    paths.chain(webhooks).collect()
+}
+
+/// The entries of `webhooks` (OpenAPI 3.1), typed, in document order.
+pub(crate) fn webhook_items(
+    spec: &LoadedSpec,
+) -> Result<Vec<(String, ReferenceOr<openapiv3::PathItem>)>, Diagnostic> {
+    let Some(webhooks) = spec.document.get("webhooks") else {
+        return Ok(Vec::new());
+    };
+    let items: indexmap::IndexMap<String, ReferenceOr<openapiv3::PathItem>> =
+        serde_path_to_error::deserialize(webhooks).map_err(|err| {
+            let pointer = format!("/webhooks{}", super::pointer_of(err.path()));
+            spec.error_at(
+                &pointer,
+                format!(
+                    "not a valid OpenAPI 3.1 `webhooks` map of path items: {}",
+                    err.inner()
+                ),
+            )
+        })?;
+    Ok(items.into_iter().collect())
 }
 
 pub(crate) fn build_operation(
@@ -56,7 +111,13 @@ pub(crate) fn build_operation(
         site.method,
         operation,
     ));
-    let security = problems.keep(build_security(spec, openapi, pointer, operation));
+    let security = problems.keep(build_security(
+        spec,
+        openapi,
+        pointer,
+        operation,
+        site.webhook.is_none(),
+    ));
     let release_lifecycle = match operation.extensions.get("x-release-lifecycle") {
         None => None,
         Some(Value::String(label)) => Some(label.clone()),
@@ -90,6 +151,7 @@ pub(crate) fn build_operation(
         fragment: site.key.fragment.clone(),
         served_by: None,
         pointer: pointer.to_string(),
+        webhook: site.webhook.map(str::to_string),
         summary: operation.summary.clone(),
         description: operation.description.clone(),
         tags: operation.tags.clone(),
@@ -377,21 +439,27 @@ fn build_response(
     })
 }
 
+/// The operation's security requirements: its own, else (`api_default`)
+/// the document's. A webhook has its own only: the document's say how
+/// clients authenticate to the API, not how the API proves itself to the
+/// subscribers it sends webhooks to.
 fn build_security(
     spec: &LoadedSpec,
     openapi: &OpenAPI,
     operation_pointer: &str,
     operation: &OaOperation,
+    api_default: bool,
 ) -> Result<Vec<SecurityRequirement>, Diagnostic> {
     let (requirements, pointer) = match &operation.security {
         Some(requirements) => (
             requirements.clone(),
             pointer_join(operation_pointer, "security"),
         ),
-        None => (
+        None if api_default => (
             openapi.security.clone().unwrap_or_default(),
             "/security".to_string(),
         ),
+        None => (Vec::new(), String::new()),
     };
     let schemes = openapi
         .components
@@ -446,10 +514,12 @@ fn named_schema(
 /// (`statusCode`, `error`, `message`), RFC 9457 problem details otherwise.
 /// Implementations answer in any other shape through the trait's
 /// `router_error` hook.
-pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorShape {
+pub(crate) fn error_shape<'a>(
+    spec: &LoadedSpec,
+    operations: impl Iterator<Item = &'a Operation>,
+) -> ErrorShape {
     const PLATFORM_PROPERTIES: &[&str] = &["statusCode", "error", "message"];
     let mut schemas = operations
-        .iter()
         .flat_map(|operation| {
             operation
                 .responses
@@ -482,7 +552,7 @@ pub(crate) fn error_shape(spec: &LoadedSpec, operations: &[Operation]) -> ErrorS
 
 /// The `components/responses` entries with headers that operations use, in
 /// order of first use (their Rust names are distinct: `model::names`).
-pub(crate) fn shared_responses(operations: &[Operation]) -> Vec<SharedResponse> {
+pub(crate) fn shared_responses(operations: &[&Operation]) -> Vec<SharedResponse> {
     let mut shared: Vec<SharedResponse> = Vec::new();
     for response in operations.iter().flat_map(|operation| {
         operation

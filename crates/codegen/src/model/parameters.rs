@@ -205,6 +205,14 @@ fn build_parameter(
                 data.name
             ));
         }
+        if let Some(webhook) = site.webhook {
+            return refuse(format!(
+                "the webhook `{webhook}` has no path template, so its path parameter `{}` \
+                 has nowhere to go: a webhook is sent to the URL a subscriber registers; \
+                 send the value in the query, a header or the body",
+                data.name
+            ));
+        }
         if !template_names.contains(&data.name) {
             return refuse(format!(
                 "path parameter `{}` does not appear in the path `{}`",

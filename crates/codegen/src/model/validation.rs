@@ -464,7 +464,7 @@ pub(crate) fn compile_inline(
 /// The validators of every schema reachable from a request body, by name.
 pub(crate) fn compile(
     spec: &LoadedSpec,
-    operations: &[Operation],
+    operations: &[&Operation],
 ) -> Result<Vec<Validator>, Diagnostic> {
     let mut pending: Vec<String> = operations
         .iter()

@@ -1,40 +1,90 @@
-//! The trait a server implements: `authorize`, then one method per operation.
+//! The trait a server implements: `authorize`, then one method per operation
+//! (or per webhook, for the trait a subscriber implements).
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::Service;
 use super::responses::response_enum_ident;
 use crate::model::{ApiModel, ErrorShape, Operation};
 use crate::naming;
 
-pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
-    let docs = crate::format::doc_lines(&format!(
-        "The {} as a trait: implement it and serve it with [`router`].\n\n\
-         Every request is authenticated with [`{trait_ident}::authorize`], decoded and \
-         validated against the spec before the operation's method is called.\n\n\
-         Every operation has a default body answering 501 Not Implemented (the \
-         `Unimplemented` variant of its response, shaped by \
-         [`{trait_ident}::router_error`] like every error the router answers by \
-         itself), so an operation added to the spec does not break an implementation \
-         built before it. Override each operation the server serves.",
-        model.title
-    ));
-    let methods = model.operations.iter().map(trait_method);
+pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream {
+    let trait_ident = &service.trait_ident;
+    let (router, _) = service.router_idents();
+    let text = if service.webhooks {
+        let authorized = if service.authorizes() {
+            format!(
+                "Every request is authenticated with [`{trait_ident}::authorize`] where the \
+                 webhook has security requirements, then decoded and validated"
+            )
+        } else {
+            "Every request is decoded and validated".to_string()
+        };
+        format!(
+            "The webhooks of the {title}, the requests it sends to its subscribers, as a \
+             trait: a subscriber implements it and serves it with [`{router}`], which \
+             serves each webhook at `/` and its name (nest it under the URL registered \
+             with the API).\n\n\
+             {authorized} against the spec before the webhook's method is called.\n\n\
+             Every webhook has a default body answering 501 Not Implemented (the \
+             `Unimplemented` variant of its response, shaped by \
+             [`{trait_ident}::router_error`] like every error the router answers by \
+             itself), so a webhook added to the spec does not break an implementation \
+             built before it. Override each webhook the subscriber receives.",
+            title = model.title
+        )
+    } else {
+        format!(
+            "The {} as a trait: implement it and serve it with [`{router}`].\n\n\
+             Every request is authenticated with [`{trait_ident}::authorize`], decoded and \
+             validated against the spec before the operation's method is called.\n\n\
+             Every operation has a default body answering 501 Not Implemented (the \
+             `Unimplemented` variant of its response, shaped by \
+             [`{trait_ident}::router_error`] like every error the router answers by \
+             itself), so an operation added to the spec does not break an implementation \
+             built before it. Override each operation the server serves.",
+            model.title
+        )
+    };
+    let docs = crate::format::doc_lines(&text);
+    let methods = service.operations.iter().map(trait_method);
     let router_error = router_error_method(model.error_shape);
-    quote! {
-        #(#[doc = #docs])*
-        pub trait #trait_ident: Send + Sync + 'static {
-            /// The verified identity [`Self::authorize`] returns; each operation gets it
+    let authorize = service.authorizes().then(|| {
+        let operation = if service.webhooks {
+            "webhook"
+        } else {
+            "operation"
+        };
+        let caller_doc =
+            format!(" The verified identity [`Self::authorize`] returns; each {operation} gets it");
+        let may = if service.webhooks {
+            "its sender may deliver the\n webhook"
+        } else {
+            "it may call the\n operation"
+        };
+        let authorize_doc = format!(
+            " Verifies the bearer token and decides whether {may}, which requires \
+             `request.required_scopes`. Called before\n the body is read; a refusal becomes \
+             a 401 or 403 error response."
+        );
+        let authorize_docs = authorize_doc.split('\n');
+        quote! {
+            #[doc = #caller_doc]
             /// in its [`RequestContext`].
             type Caller: Send + Sync + 'static;
 
-            /// Verifies the bearer token and decides whether it may call the
-            /// operation, which requires `request.required_scopes`. Called before
-            /// the body is read; a refusal becomes a 401 or 403 error response.
+            #(#[doc = #authorize_docs])*
             fn authorize(
                 &self,
                 request: AuthorizationRequest<'_>,
             ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
+        }
+    });
+    quote! {
+        #(#[doc = #docs])*
+        pub trait #trait_ident: Send + Sync + 'static {
+            #authorize
 
             #router_error
 
@@ -95,6 +145,9 @@ fn trait_method(operation: &Operation) -> TokenStream {
         operation.method.as_str(),
         operation.path_key()
     ));
+    if let Some(webhook) = &operation.webhook {
+        text.push_str(&format!(" (the `{webhook}` webhook)"));
+    }
     let docs = crate::format::doc_lines(&text);
     let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
         .map(|parameter| {

@@ -2,74 +2,32 @@
 //! implementation of the trait that runs as a doctest, so the example cannot
 //! go stale.
 
-use proc_macro2::Ident;
-
+use super::Service;
 use super::responses::response_enum_ident;
 use crate::emit::crate_ident;
 use crate::model::{ApiModel, Operation, Status};
 use crate::naming;
 
-/// `views` are the operations another serves (their path keys differ by a
-/// fragment only).
+/// `services` are the API's trait and the webhooks' (each where the spec
+/// has operations for it); `views` are the operations another serves
+/// (their path keys differ by a fragment only).
 pub(super) fn crate_docs(
     model: &ApiModel,
-    trait_ident: &Ident,
+    services: &[&Service<'_>],
     views: &[&Operation],
 ) -> Vec<String> {
     let crate_name = crate_ident(&model.crates.server);
-    let mut methods = String::new();
-    let mut imports = vec![
-        trait_ident.to_string(),
-        "AuthError".into(),
-        "AuthorizationRequest".into(),
-        "RequestContext".into(),
-    ];
-    for operation in &model.operations {
-        let response = response_enum_ident(operation).to_string();
-        let mut parameters: Vec<String> = super::params::path_parameters(operation)
-            .map(|parameter| {
-                format!(
-                    "_{}: {}",
-                    naming::field_name(&parameter.code_name),
-                    super::params::rust_type(parameter)
-                        .to_string()
-                        .replace(' ', "")
-                )
-            })
-            .collect();
-        if let Some(params) = super::params::params_struct_ident(operation) {
-            parameters.push(format!("_params: {params}"));
-            imports.push(params.to_string());
-        }
-        if let Some(body) = &operation.request_body {
-            if body.single().is_none() {
-                imports.push(super::body_enum_ident(operation).to_string());
-            }
-            let kind = super::body_type(operation, body)
-                .to_string()
-                .replace(' ', "");
-            parameters.push(format!("_body: {kind}"));
-        }
-        let parameters = if parameters.is_empty() {
-            String::new()
-        } else {
-            format!(", {}", parameters.join(", "))
-        };
-        let caller = if operation.security.is_empty() {
-            "()"
-        } else {
-            "String"
-        };
-        methods.push_str(&format!(
-            "    async fn {method}(&self, _context: RequestContext<{caller}>{parameters}) -> {response} {{\n        \
-                     todo!(\"{id}\")\n    }}\n",
-            method = naming::method_name(&operation.id),
-            id = operation.id,
-        ));
-        imports.push(response);
-    }
-    let text = format!(
-        "Server of the {title} (version {version}).
+    let mut text = format!(
+        "Server of the {title} (version {version}).",
+        title = model.title,
+        version = model.version,
+    );
+    let api = services.iter().find(|service| !service.webhooks);
+    if let Some(api) = api {
+        let trait_ident = &api.trait_ident;
+        let (methods, imports) = example_methods(api);
+        text.push_str(&format!(
+            "
 
 Implement [`{trait_ident}`] and serve it with [`router`]. The router mounts
 every operation under `{base}`, checks the `Authorization: Bearer` header and
@@ -86,34 +44,82 @@ use {crate_name}::{{{imports}, types}};
 struct Service;
 
 impl {trait_ident} for Service {{
-    type Caller = String;
-
-    async fn authorize(&self, request: AuthorizationRequest<'_>) -> Result<String, AuthError> {{
-        match request.token {{
-            \"let-me-in\" => Ok(\"developer\".to_string()),
-            _ => Err(AuthError::Unauthenticated(\"Invalid token\".to_string())),
-        }}
-    }}
-
+{authorize}
 {methods}}}
 
 let app: axum::Router = {crate_name}::router(Service);
 # let _ = app;
 ```",
-        title = model.title,
-        version = model.version,
-        base = if model.base_path.is_empty() {
-            "/"
+            base = if model.base_path.is_empty() {
+                "/"
+            } else {
+                &model.base_path
+            },
+            imports = imports.join(", "),
+            authorize = EXAMPLE_AUTHORIZE,
+        ));
+    }
+    if let Some(webhooks) = services.iter().find(|service| service.webhooks) {
+        let trait_ident = &webhooks.trait_ident;
+        let (methods, imports) = example_methods(webhooks);
+        let routes: Vec<String> = webhooks
+            .operations
+            .iter()
+            .map(|operation| format!("`{} {}`", operation.method.as_str(), operation.path))
+            .collect();
+        let introduction = if api.is_some() {
+            "The API also sends webhooks, requests to the URL each of its subscribers\n\
+             registered."
         } else {
-            &model.base_path
-        },
-        imports = imports.join(", "),
-    );
-    let mut text = text;
+            "The spec describes webhooks only: requests the API sends to the URL each of\n\
+             its subscribers registered."
+        };
+        let checks = if webhooks.authorizes() {
+            format!(
+                "authenticated with [`{trait_ident}::authorize`] where the webhook has\n\
+                 security requirements, decoded and validated"
+            )
+        } else {
+            "decoded and validated".to_string()
+        };
+        text.push_str(&format!(
+            "
+
+{introduction}
+A subscriber implements [`{trait_ident}`] and serves it with [`webhooks_router`],
+which serves each webhook at `/` and its name: nest it under the registered
+URL, where the client crate's `Subscriber` sends them. Each request is
+{checks}
+as the API's operations are (the same 400, 413 and 415 answers, through
+[`{trait_ident}::router_error`]), and each webhook answers with its response
+enum. Routes: {routes}.
+
+```rust
+use {crate_name}::{{{imports}, types}};
+
+struct Subscriber;
+
+impl {trait_ident} for Subscriber {{
+{authorize}{methods}}}
+
+// The webhooks arrive at `https://subscriber.example/hooks/{{name}}`.
+let app = axum::Router::new().nest(\"/hooks\", {crate_name}::webhooks_router(Subscriber));
+# let _: axum::Router = app;
+```",
+            routes = routes.join(", "),
+            imports = imports.join(", "),
+            authorize = if webhooks.authorizes() {
+                format!("{EXAMPLE_AUTHORIZE}\n")
+            } else {
+                String::new()
+            },
+        ));
+    }
     let answering = |keep: &dyn Fn(&Operation) -> bool| -> Option<String> {
         let enums: Vec<String> = model
             .operations
             .iter()
+            .chain(&model.webhooks)
             .filter(|operation| keep(operation))
             .map(|operation| format!("[`{}`]", response_enum_ident(operation)))
             .collect();
@@ -157,6 +163,7 @@ it): their `Any` variant holds any response the implementation builds."
     let alternatives: Vec<String> = model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter(|operation| {
             operation
                 .request_body
@@ -198,4 +205,70 @@ The client has a method for each; the trait has none of their own: {}.",
         ));
     }
     crate::format::doc_lines(&text)
+}
+
+/// The example's `Caller` and `authorize`, which take one token.
+const EXAMPLE_AUTHORIZE: &str = "    type Caller = String;
+
+    async fn authorize(&self, request: AuthorizationRequest<'_>) -> Result<String, AuthError> {
+        match request.token {
+            \"let-me-in\" => Ok(\"developer\".to_string()),
+            _ => Err(AuthError::Unauthenticated(\"Invalid token\".to_string())),
+        }
+    }
+";
+
+/// The example's methods, each `todo!()`, and what the example imports.
+fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
+    let mut methods = String::new();
+    let mut imports = vec![service.trait_ident.to_string()];
+    if service.authorizes() {
+        imports.extend(["AuthError".into(), "AuthorizationRequest".into()]);
+    }
+    imports.push("RequestContext".into());
+    for operation in service.operations {
+        let response = response_enum_ident(operation).to_string();
+        let mut parameters: Vec<String> = super::params::path_parameters(operation)
+            .map(|parameter| {
+                format!(
+                    "_{}: {}",
+                    naming::field_name(&parameter.code_name),
+                    super::params::rust_type(parameter)
+                        .to_string()
+                        .replace(' ', "")
+                )
+            })
+            .collect();
+        if let Some(params) = super::params::params_struct_ident(operation) {
+            parameters.push(format!("_params: {params}"));
+            imports.push(params.to_string());
+        }
+        if let Some(body) = &operation.request_body {
+            if body.single().is_none() {
+                imports.push(super::body_enum_ident(operation).to_string());
+            }
+            let kind = super::body_type(operation, body)
+                .to_string()
+                .replace(' ', "");
+            parameters.push(format!("_body: {kind}"));
+        }
+        let parameters = if parameters.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", parameters.join(", "))
+        };
+        let caller = if operation.security.is_empty() {
+            "()"
+        } else {
+            "String"
+        };
+        methods.push_str(&format!(
+            "    async fn {method}(&self, _context: RequestContext<{caller}>{parameters}) -> {response} {{\n        \
+                     todo!(\"{id}\")\n    }}\n",
+            method = naming::method_name(&operation.id),
+            id = operation.id,
+        ));
+        imports.push(response);
+    }
+    (methods, imports)
 }

@@ -199,6 +199,7 @@ pub(super) fn form_module(model: &ApiModel) -> TokenStream {
     let mut roots: Vec<&str> = model
         .operations
         .iter()
+        .chain(&model.webhooks)
         .filter_map(|operation| operation.request_body.as_ref())
         .flat_map(|body| &body.kinds)
         .filter(|kind| kind.media_types.iter().any(|media_type| media_type == FORM))

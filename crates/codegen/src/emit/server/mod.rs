@@ -1,6 +1,8 @@
 //! The server crate: a trait with one method per operation, and an `axum`
 //! router that authenticates, decodes and validates each request before it
-//! calls the trait.
+//! calls the trait. The webhooks of an OpenAPI 3.1 description get a second
+//! trait and router, which their subscribers serve, from the same emitters
+//! (`Service`).
 //!
 //! Only what depends on the spec is generated; the plumbing (error bodies,
 //! bearer tokens, body decoding, the rule checks) is the
@@ -32,6 +34,57 @@ use crate::emit::{RUNTIME_CRATE, crate_ident};
 use crate::model::{ApiModel, BodyKind, Operation, RequestBody};
 use crate::naming;
 
+/// A trait and the router serving it: the API's operations, or the
+/// webhooks it sends, which its subscribers serve. Both are emitted by the
+/// same functions, so a webhook is validated, answered and documented as an
+/// operation is.
+pub(super) struct Service<'a> {
+    pub(super) operations: &'a [Operation],
+    pub(super) trait_ident: Ident,
+    /// Whether the operations are the webhooks.
+    pub(super) webhooks: bool,
+}
+
+impl Service<'_> {
+    /// `router` or `webhooks_router`, and its `_with_options` variant.
+    pub(super) fn router_idents(&self) -> (Ident, Ident) {
+        let base = if self.webhooks {
+            "webhooks_router"
+        } else {
+            "router"
+        };
+        (
+            quote::format_ident!("{base}"),
+            quote::format_ident!("{base}_with_options"),
+        )
+    }
+
+    /// Whether the trait has `authorize` and a `Caller`: the API's always,
+    /// the webhooks' where one of them has security requirements of its own.
+    pub(super) fn authorizes(&self) -> bool {
+        !self.webhooks
+            || self
+                .operations
+                .iter()
+                .any(|operation| !operation.security.is_empty())
+    }
+
+    /// The router's helper authenticating a request for the trait.
+    pub(super) fn authenticate_ident(&self) -> Ident {
+        if self.webhooks {
+            quote::format_ident!("authenticate_webhook")
+        } else {
+            quote::format_ident!("authenticate")
+        }
+    }
+
+    /// The path the routes are mounted under: the server URL's for the
+    /// API; none for webhooks, whose router a subscriber nests where it likes.
+    pub(super) fn base_path<'m>(&self, model: &'m ApiModel) -> &'m str {
+        if self.webhooks { "" } else { &model.base_path }
+    }
+}
+
 pub fn emit_server(model: &ApiModel) -> TokenStream {
     // Operations another one serves (path keys differing by a fragment only)
     // have client methods but no handler: the server has the others only.
@@ -55,21 +108,42 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         };
         &served_only
     };
-    let trait_ident = trait_ident(model);
+    let api = Service {
+        operations: &model.operations,
+        trait_ident: trait_ident(model),
+        webhooks: false,
+    };
+    let webhooks = Service {
+        operations: &model.webhooks,
+        trait_ident: webhooks_trait_ident(model),
+        webhooks: true,
+    };
+    // A description of webhooks alone has no API to implement.
+    let services: Vec<&Service> = [&api, &webhooks]
+        .into_iter()
+        .filter(|service| !service.operations.is_empty())
+        .collect();
+    let every_operation = || model.operations.iter().chain(&model.webhooks);
     let types_crate = crate_ident(&model.crates.types);
     let runtime_crate = crate_ident(RUNTIME_CRATE);
 
-    let docs = docs::crate_docs(model, &trait_ident, &views);
+    let docs = docs::crate_docs(model, &services, &views);
     let shared_responses = responses::shared_responses(model);
-    let response_enums = model.operations.iter().map(responses::response_enum);
-    let body_enums = model.operations.iter().map(body_enum);
-    let params_structs = model.operations.iter().map(params::params_struct);
-    let api_trait = api_trait::api_trait(model, &trait_ident);
-    let router = router::router(model, &trait_ident);
+    let response_enums = every_operation().map(responses::response_enum);
+    let body_enums = every_operation().map(body_enum);
+    let params_structs = every_operation().map(params::params_struct);
+    let traits = services
+        .iter()
+        .map(|service| api_trait::api_trait(model, service));
+    // The helpers every router shares go with the first.
+    let routers = services
+        .iter()
+        .enumerate()
+        .map(|(index, service)| router::router(model, service, index == 0));
     let validate = validate::validate_module(model);
     let form = form::form_module(model);
 
-    let extract = if model.operations.iter().any(router::takes_request) {
+    let extract = if every_operation().any(router::takes_request) {
         quote!(
             use axum::extract::{Request, State};
         )
@@ -80,9 +154,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     };
     // Only response enums name statuses; an API whose operations document
     // no response has none.
-    let status_code = model
-        .operations
-        .iter()
+    let status_code = every_operation()
         .any(|operation| !operation.documents_no_response())
         .then(|| {
             quote!(
@@ -116,9 +188,9 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
 
         #(#params_structs)*
 
-        #api_trait
+        #(#traits)*
 
-        #router
+        #(#routers)*
 
         #validate
 
@@ -130,6 +202,11 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
 fn trait_ident(model: &ApiModel) -> Ident {
     let name = naming::type_name(&model.title);
     naming::ident(&name)
+}
+
+/// The webhooks' trait: the API's title and `Webhooks`, in UpperCamelCase.
+fn webhooks_trait_ident(model: &ApiModel) -> Ident {
+    naming::ident(&naming::type_name(&format!("{} Webhooks", model.title)))
 }
 
 /// The trait method's type for a request body: its one kind's type, or the

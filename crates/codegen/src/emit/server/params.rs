@@ -158,7 +158,9 @@ fn check_argument(operation: &Operation, parameter: &Parameter) -> TokenStream {
 }
 
 /// The parameters' own check functions, for the `validate` module.
-pub(super) fn check_functions(operations: &[Operation]) -> Vec<TokenStream> {
+pub(super) fn check_functions<'a>(
+    operations: impl Iterator<Item = &'a Operation>,
+) -> Vec<TokenStream> {
     let mut functions = Vec::new();
     for operation in operations {
         for parameter in &operation.parameters {

@@ -93,10 +93,15 @@ pub(super) fn shared_responses(model: &ApiModel) -> TokenStream {
 
 pub(super) fn response_enum(operation: &Operation) -> TokenStream {
     let ident = response_enum_ident(operation);
-    let doc = format!(
-        " The responses of the `{}` operation: one variant per documented status.",
-        operation.id
-    );
+    let doc = match &operation.webhook {
+        None => format!(
+            " The responses of the `{}` operation: one variant per documented status.",
+            operation.id
+        ),
+        Some(webhook) => {
+            format!(" The responses to the `{webhook}` webhook: one variant per documented status.")
+        }
+    };
     let variants = operation
         .responses
         .iter()

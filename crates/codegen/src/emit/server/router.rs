@@ -4,25 +4,29 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
-use super::schema_type;
+use super::{Service, schema_type};
 use crate::model::validation::Check;
 use crate::model::{ApiModel, BodyKind, FORM, JSON, Method, Operation, RequestBody};
 use crate::naming;
 
-pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
-    let (routes, dispatchers) = routes(model, trait_ident);
-    let handlers = model
+/// The router of `service`; `helpers` for the first router emitted, which
+/// carries the helpers every router shares.
+pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> TokenStream {
+    let trait_ident = &service.trait_ident;
+    let (routes, dispatchers) = routes(model, service);
+    let handlers = service
         .operations
         .iter()
-        .map(|operation| handler(model, trait_ident, operation));
-    let authenticate = model
+        .map(|operation| handler(model, service, operation));
+    let authenticate_ident = service.authenticate_ident();
+    let authenticate = service
         .operations
         .iter()
         .any(|operation| !operation.security.is_empty())
         .then(|| {
             quote! {
                 /// Authenticates a request for `operation_id`, or gives the response refusing it.
-                async fn authenticate<A: #trait_ident>(
+                async fn #authenticate_ident<A: #trait_ident>(
                     api: &A,
                     headers: &axum::http::HeaderMap,
                     operation_id: &'static str,
@@ -33,43 +37,93 @@ pub(super) fn router(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
                 }
             }
         });
-    let typed_checked = model
-        .operations
-        .iter()
-        .filter_map(|operation| operation.request_body.as_ref())
-        .flat_map(RequestBody::schemas)
-        .any(|schema| typed_checked(model, schema))
-        .then(|| {
-            quote! {
-                /// Types a body its validator found no fault with, the
-                /// constrained strings without checking them again: the
-                /// validator, compiled from the same schemas, has checked
-                /// each against the rules of its type.
-                fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Option<T> {
-                    types::__checked::assume_checked(|| value.deserialize_into())
-                }
+    let typed_checked = (helpers
+        && model
+            .operations
+            .iter()
+            .chain(&model.webhooks)
+            .filter_map(|operation| operation.request_body.as_ref())
+            .flat_map(RequestBody::schemas)
+            .any(|schema| typed_checked(model, schema)))
+    .then(|| {
+        quote! {
+            /// Types a body its validator found no fault with, the
+            /// constrained strings without checking them again: the
+            /// validator, compiled from the same schemas, has checked
+            /// each against the rules of its type.
+            fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Option<T> {
+                types::__checked::assume_checked(|| value.deserialize_into())
             }
-        });
-    quote! {
-        /// The router serving `api` with default [`RouterOptions`].
-        pub fn router<A: #trait_ident>(api: A) -> axum::Router {
-            router_with_options(api, RouterOptions::default())
         }
+    });
+    let (router_ident, with_options_ident) = service.router_idents();
+    let functions = if service.webhooks {
+        let text = format!(
+            "The router serving `webhooks`: each webhook of the spec at `/` and its name, \
+             percent-encoded (the routes are below), plus error bodies for unknown paths \
+             (404) and wrong methods (405). Every error the router answers by itself goes \
+             through the trait's `router_error`.\n\n\
+             The client crate's `Subscriber` sends each webhook to the URL a subscriber \
+             registered followed by that path: nest this router there \
+             (`axum::Router::new().nest(\"/hooks\", ..)` for `https://example.com/hooks`), \
+             or merge it into the subscriber's own router to serve the webhooks at its root.\n\n\
+             Routes: {}.",
+            service
+                .operations
+                .iter()
+                .map(|operation| format!("`{} {}`", operation.method.as_str(), operation.path))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let docs = crate::format::doc_lines(&text);
+        let short = format!(
+            " The router serving `webhooks` with default [`RouterOptions`] (see \
+             [`{with_options_ident}`])."
+        );
+        quote! {
+            #[doc = #short]
+            pub fn #router_ident<A: #trait_ident>(webhooks: A) -> axum::Router {
+                #with_options_ident(webhooks, RouterOptions::default())
+            }
 
-        /// The router serving `api`: every operation of the spec, plus error
-        /// bodies for unknown paths (404) and wrong methods (405). Every error
-        /// the router answers by itself goes through the trait's `router_error`.
-        pub fn router_with_options<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
-            let api = Arc::new(api);
-            let shaper = Arc::clone(&api);
-            axum::Router::new()
-                #(#routes)*
-                .fallback(runtime::not_found)
-                .method_not_allowed_fallback(runtime::method_not_allowed)
-                .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-                .with_state(api)
-                .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+            #(#[doc = #docs])*
+            pub fn #with_options_ident<A: #trait_ident>(webhooks: A, options: RouterOptions) -> axum::Router {
+                let api = Arc::new(webhooks);
+                let shaper = Arc::clone(&api);
+                axum::Router::new()
+                    #(#routes)*
+                    .fallback(runtime::not_found)
+                    .method_not_allowed_fallback(runtime::method_not_allowed)
+                    .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+                    .with_state(api)
+                    .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+            }
         }
+    } else {
+        quote! {
+            /// The router serving `api` with default [`RouterOptions`].
+            pub fn #router_ident<A: #trait_ident>(api: A) -> axum::Router {
+                #with_options_ident(api, RouterOptions::default())
+            }
+
+            /// The router serving `api`: every operation of the spec, plus error
+            /// bodies for unknown paths (404) and wrong methods (405). Every error
+            /// the router answers by itself goes through the trait's `router_error`.
+            pub fn #with_options_ident<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
+                let api = Arc::new(api);
+                let shaper = Arc::clone(&api);
+                axum::Router::new()
+                    #(#routes)*
+                    .fallback(runtime::not_found)
+                    .method_not_allowed_fallback(runtime::method_not_allowed)
+                    .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+                    .with_state(api)
+                    .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+            }
+        }
+    };
+    quote! {
+        #functions
 
         #authenticate
 
@@ -100,7 +154,9 @@ fn handler_ident(operation: &Operation) -> Ident {
     format_ident!("handle_{}", naming::method_name(&operation.id))
 }
 
-fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> TokenStream {
+fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> TokenStream {
+    let trait_ident = &service.trait_ident;
+    let authenticate = service.authenticate_ident();
     let ident = handler_ident(operation);
     let method = naming::ident(&naming::method_name(&operation.id));
     let operation_id = &operation.id;
@@ -151,7 +207,7 @@ fn handler(model: &ApiModel, trait_ident: &Ident, operation: &Operation) -> Toke
         quote! { let caller = (); }
     } else {
         quote! {
-            let caller = match authenticate(&*api, #headers, #operation_id, &[#(#scopes),*]).await {
+            let caller = match #authenticate(&*api, #headers, #operation_id, &[#(#scopes),*]).await {
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
@@ -298,9 +354,10 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
 /// `.route(path, get(..).post(..))` per path, in document order, and the
 /// handlers dispatching by fixed query where a path and method serve
 /// several operations (`/responses?beta=true` beside `/responses`).
-fn routes(model: &ApiModel, trait_ident: &Ident) -> (Vec<TokenStream>, Vec<TokenStream>) {
+fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+    let trait_ident = &service.trait_ident;
     let mut paths: Vec<&str> = Vec::new();
-    for operation in &model.operations {
+    for operation in service.operations {
         if !paths.contains(&operation.path.as_str()) {
             paths.push(&operation.path);
         }
@@ -309,8 +366,8 @@ fn routes(model: &ApiModel, trait_ident: &Ident) -> (Vec<TokenStream>, Vec<Token
     let routes = paths
         .into_iter()
         .map(|path| {
-            let full = format!("{}{path}", model.base_path);
-            let on_path: Vec<&Operation> = model
+            let full = format!("{}{path}", service.base_path(model));
+            let on_path: Vec<&Operation> = service
                 .operations
                 .iter()
                 .filter(|operation| operation.path == path)

@@ -23,7 +23,8 @@ pub(super) fn validator_ident(schema: &str) -> Ident {
 }
 
 pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
-    let parameter_checks = super::params::check_functions(&model.operations);
+    let parameter_checks =
+        super::params::check_functions(model.operations.iter().chain(&model.webhooks));
     if model.validators.is_empty() && parameter_checks.is_empty() {
         return quote!();
     }
