@@ -327,7 +327,10 @@ fn child(root: &Path, spec: &Path) {
         tenant_codegen::load::load_spec(root, spec).unwrap_or_else(|err| panic!("{err}"));
     tenant_codegen::prepare_document(&mut loaded);
     let model = tenant_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
-    println!("operations {}", model.operations.len());
+    println!(
+        "operations {}",
+        model.operations.len() + model.webhooks.len()
+    );
     if let Some(mib) = peak_memory_kib() {
         println!("peak_kib {mib}");
     }
