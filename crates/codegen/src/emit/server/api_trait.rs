@@ -21,6 +21,16 @@ pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
     ));
     let methods = model.operations.iter().map(trait_method);
     let router_error = router_error_method(model.error_shape);
+    let authorize_docs = crate::format::doc_lines(if super::router::bearer_only(model) {
+        "Verifies the bearer token and decides whether it may call the
+operation, which requires `request.required_scopes`. Called before
+the body is read; a refusal becomes a 401 or 403 error response."
+    } else {
+        "Verifies the credential (`request.token`, carried as the security
+scheme `request.scheme` says) and decides whether it may call the
+operation, which requires `request.required_scopes`. Called before
+the body is read; a refusal becomes a 401 or 403 error response."
+    });
     quote! {
         #(#[doc = #docs])*
         pub trait #trait_ident: Send + Sync + 'static {
@@ -28,9 +38,7 @@ pub(super) fn api_trait(model: &ApiModel, trait_ident: &Ident) -> TokenStream {
             /// in its [`RequestContext`].
             type Caller: Send + Sync + 'static;
 
-            /// Verifies the bearer token and decides whether it may call the
-            /// operation, which requires `request.required_scopes`. Called before
-            /// the body is read; a refusal becomes a 401 or 403 error response.
+            #(#[doc = #authorize_docs])*
             fn authorize(
                 &self,
                 request: AuthorizationRequest<'_>,

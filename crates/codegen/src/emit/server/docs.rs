@@ -72,9 +72,7 @@ pub(super) fn crate_docs(
         "Server of the {title} (version {version}).
 
 Implement [`{trait_ident}`] and serve it with [`router`]. The router mounts
-every operation under `{base}`, checks the `Authorization: Bearer` header and
-asks [`{trait_ident}::authorize`] about the token and the scopes the spec
-requires, decodes the body by `Content-Type` (JSON, and form-urlencoded where
+every operation under `{base}`, {authentication} decodes the body by `Content-Type` (JSON, and form-urlencoded where
 the spec offers it; 415 otherwise; 413 past the size limit), validates it
 against every constraint of the spec (400 naming the field and the rule), and
 only then calls your method. Unknown paths get 404 and wrong methods 405, all
@@ -108,6 +106,7 @@ let app: axum::Router = {crate_name}::router(Service);
             &model.base_path
         },
         imports = imports.join(", "),
+        authentication = authentication(model, trait_ident),
     );
     let mut text = text;
     let answering = |keep: &dyn Fn(&Operation) -> bool| -> Option<String> {
@@ -198,4 +197,32 @@ The client has a method for each; the trait has none of their own: {}.",
         ));
     }
     crate::format::doc_lines(&text)
+}
+
+/// What the router does about credentials, in the crate docs (its lines end
+/// where the next clause starts).
+fn authentication(model: &ApiModel, trait_ident: &Ident) -> String {
+    if model
+        .operations
+        .iter()
+        .all(|operation| operation.security.is_empty())
+    {
+        format!(
+            "asks for no credentials (the spec\n\
+             requires none, so [`{trait_ident}::authorize`] is never called),\n"
+        )
+    } else if super::router::bearer_only(model) {
+        format!(
+            "checks the `Authorization: Bearer` header and\n\
+             asks [`{trait_ident}::authorize`] about the token and the scopes the spec\n\
+             requires,"
+        )
+    } else {
+        format!(
+            "reads the credential the request carries for\n\
+             one of the operation's security schemes (a bearer token or another\n\
+             `Authorization` scheme, an API key in a header, the query or a cookie), asks\n\
+             [`{trait_ident}::authorize`] about it and the scopes the spec requires,\n"
+        )
+    }
 }
