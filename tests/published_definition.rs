@@ -12,7 +12,6 @@
 //! Both write into scratch workspaces under `target/construct-check/` and
 //! share that target directory with the construct fixtures.
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -21,7 +20,8 @@ use workspace_tests::{fixture, workspace_root};
 #[path = "scratch.rs"]
 mod scratch;
 use scratch::{
-    cargo, generate_named, runtime_dependencies, write_crates, write_if_changed, write_workspace,
+    METHODS, cargo, generate_named, runtime_dependencies, sample_of, write_crates,
+    write_if_changed, write_workspace,
 };
 
 const PUBLISHED: &str = "../shared/specs/platform-management-api.oas.json";
@@ -47,12 +47,7 @@ fn operation_count(document: &Value) -> usize {
         .unwrap()
         .values()
         .flat_map(|item| item.as_object().unwrap().keys())
-        .filter(|key| {
-            [
-                "get", "put", "post", "delete", "patch", "head", "options", "trace",
-            ]
-            .contains(&key.as_str())
-        })
+        .filter(|key| METHODS.contains(&key.as_str()))
         .count()
 }
 
@@ -103,68 +98,6 @@ const SAMPLE: &[(&str, &str)] = &[
     ("/organizations/{id}/discovery-domains", "get"),
     ("/jobs/users-imports", "post"),
 ];
-
-/// The definition cut down to `operations` and the components they reach
-/// (security schemes stay whole: operations name them, not `$ref` them).
-fn sample_of(document: &Value, operations: &[(&str, &str)]) -> Value {
-    let mut sample = document.clone();
-    let paths = sample["paths"].as_object_mut().unwrap();
-    paths.retain(|path, _| operations.iter().any(|(kept, _)| kept == path));
-    for (path, item) in paths.iter_mut() {
-        item.as_object_mut().unwrap().retain(|key, _| {
-            ![
-                "get", "put", "post", "delete", "patch", "head", "options", "trace",
-            ]
-            .contains(&key.as_str())
-                || operations.contains(&(path.as_str(), key.as_str()))
-        });
-    }
-    let mut reached = BTreeSet::new();
-    let mut pending = Vec::new();
-    collect_refs(&sample["paths"], &mut pending);
-    while let Some(target) = pending.pop() {
-        if reached.insert(target.clone())
-            && let Some(component) = document.pointer(&target)
-        {
-            collect_refs(component, &mut pending);
-        }
-    }
-    for (kind, components) in sample["components"].as_object_mut().unwrap() {
-        if kind == "securitySchemes" {
-            continue;
-        }
-        if let Some(components) = components.as_object_mut() {
-            components.retain(|name, _| {
-                reached.contains(&format!("/components/{kind}/{}", escape(name)))
-            });
-        }
-    }
-    sample
-}
-
-fn escape(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
-}
-
-/// Every `$ref` under `value`, as a JSON pointer into the document.
-fn collect_refs(value: &Value, out: &mut Vec<String>) {
-    match value {
-        Value::Object(object) => {
-            for (key, child) in object {
-                match (key.as_str(), child) {
-                    ("$ref", Value::String(target)) => {
-                        if let Some(pointer) = target.strip_prefix('#') {
-                            out.push(pointer.to_string());
-                        }
-                    }
-                    _ => collect_refs(child, out),
-                }
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
-        _ => {}
-    }
-}
 
 #[test]
 fn a_sample_of_the_published_definition_round_trips() {

@@ -1,15 +1,19 @@
 //! A scratch cargo workspace for generated crates: tests generate crates from
 //! a spec, put them in a workspace of their own under `target/` and run cargo
-//! on it, as a team depending on them would. Shared by the construct fixtures
-//! and the published definition, which also share one target directory so
-//! the dependencies are built once.
+//! on it, as a team depending on them would. Shared by the construct fixtures,
+//! the published definition and the public descriptions, which also share one
+//! target directory so the dependencies are built once.
+//!
+//! Not every test uses every helper (the construct fixtures cut no samples).
+#![allow(dead_code)]
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use serde_json::Value;
 use tenant_codegen::emit::{PROJECT_CRATE_PREFIX, RUNTIME_CRATE};
-use tenant_codegen::{GENERATED_DIR, GeneratedTree, Options, generate_with};
+use tenant_codegen::{Diagnostic, GENERATED_DIR, GeneratedTree, Options, generate_with};
 use workspace_tests::workspace_root;
 
 /// Where every scratch workspace builds.
@@ -22,10 +26,19 @@ pub fn target_dir() -> PathBuf {
 /// manifests, kebab; in code, snake: `one_of_tenant_api_client`), so the
 /// crates of many specs live side by side.
 pub fn generate_named(root: &Path, spec: &Path, name: &str) -> GeneratedTree {
+    try_generate_named(root, spec, name).unwrap_or_else(|err| panic!("{err}"))
+}
+
+/// [`generate_named`], with the generator's message where it fails.
+pub fn try_generate_named(
+    root: &Path,
+    spec: &Path,
+    name: &str,
+) -> Result<GeneratedTree, Diagnostic> {
     let options = Options {
         crate_prefix: Some(format!("{name}-{PROJECT_CRATE_PREFIX}")),
     };
-    generate_with(root, spec, &options).unwrap_or_else(|err| panic!("{err}"))
+    generate_with(root, spec, &options)
 }
 
 /// Writes `tree` under `scratch/name` and adds its three crates to
@@ -128,4 +141,78 @@ pub fn cargo(scratch: &Path, args: &[&str]) {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// The methods a path item holds operations under.
+pub const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "patch", "head", "options", "trace",
+];
+
+/// `document` cut down to `operations` (path key and method) and the
+/// components they reach (security schemes stay whole: operations name them,
+/// not `$ref` them). A `$ref` into a component (`.../Tag/allOf/0`) keeps the
+/// whole component.
+pub fn sample_of(document: &Value, operations: &[(&str, &str)]) -> Value {
+    let mut sample = document.clone();
+    let paths = sample["paths"].as_object_mut().unwrap();
+    paths.retain(|path, _| operations.iter().any(|(kept, _)| kept == path));
+    for (path, item) in paths.iter_mut() {
+        item.as_object_mut().unwrap().retain(|key, _| {
+            !METHODS.contains(&key.as_str()) || operations.contains(&(path.as_str(), key.as_str()))
+        });
+    }
+    let mut reached = BTreeSet::new();
+    let mut pending = Vec::new();
+    collect_refs(&sample["paths"], &mut pending);
+    while let Some(target) = pending.pop() {
+        if reached.insert(target.clone())
+            && let Some(component) = document.pointer(&target)
+        {
+            collect_refs(component, &mut pending);
+        }
+    }
+    let Some(sections) = sample.get_mut("components").and_then(Value::as_object_mut) else {
+        return sample;
+    };
+    for (kind, components) in sections {
+        if kind == "securitySchemes" {
+            continue;
+        }
+        if let Some(components) = components.as_object_mut() {
+            components.retain(|name, _| {
+                let pointer = format!("/components/{kind}/{}", escape(name));
+                reached.iter().any(|target| {
+                    target
+                        .strip_prefix(&pointer)
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                })
+            });
+        }
+    }
+    sample
+}
+
+/// `token` as a JSON pointer writes it.
+pub fn escape(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+/// Every `$ref` under `value` within its document, as a JSON pointer.
+pub fn collect_refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(object) => {
+            for (key, child) in object {
+                match (key.as_str(), child) {
+                    ("$ref", Value::String(target)) => {
+                        if let Some(pointer) = target.strip_prefix('#') {
+                            out.push(pointer.to_string());
+                        }
+                    }
+                    _ => collect_refs(child, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
+        _ => {}
+    }
 }

@@ -1,4 +1,7 @@
-//! Bearer tokens and the types the generated `authorize` hook works with.
+//! Credentials (bearer tokens, other `Authorization` schemes, API keys) and
+//! the types the generated `authorize` hook works with.
+
+use std::borrow::Cow;
 
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -50,8 +53,15 @@ fn challenge(mut response: Response, error: Option<&'static str>) -> Response {
 /// What a server's `authorize` hook decides on.
 #[derive(Debug, Clone, Copy)]
 pub struct AuthorizationRequest<'a> {
-    /// The bearer token of the `Authorization` header.
+    /// The credential: the bearer token of the `Authorization` header, what
+    /// follows another scheme's name there (`Basic`: the base64 of
+    /// `user:password`), or an API key as the request carries it.
     pub token: &'a str,
+    /// The security scheme (its name under `components/securitySchemes`) the
+    /// credential came by, for an API whose operations accept several kinds;
+    /// empty where every scheme of the API takes a bearer token, the one
+    /// kind its router reads.
+    pub scheme: &'static str,
     /// The `operationId` of the operation being called.
     pub operation_id: &'static str,
     /// The OAuth 2.0 scopes the spec requires for the operation.
@@ -70,11 +80,209 @@ impl<'a> AuthorizationRequest<'a> {
     ) -> Result<Self, Response> {
         Ok(Self {
             token: bearer_token(headers)?,
+            scheme: "",
             operation_id,
             required_scopes,
             headers,
         })
     }
+}
+
+/// Where a security scheme of the spec carries its credential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CredentialIn {
+    /// `Authorization: Bearer <token>`: an `http` scheme `bearer`, `oauth2`
+    /// or `openIdConnect`.
+    Bearer,
+    /// `Authorization: <scheme> <credentials>` for another `http` scheme, by
+    /// its name (`basic`, `digest`, ...).
+    Http(&'static str),
+    /// An `apiKey` in the named header: the whole value.
+    Header(&'static str),
+    /// An `apiKey` in the named query parameter, percent-decoded.
+    Query(&'static str),
+    /// An `apiKey` in the named cookie.
+    Cookie(&'static str),
+}
+
+/// A security scheme an operation accepts: its name in the spec, where its
+/// credential travels, and the scopes the operation requires with it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SecurityScheme {
+    pub name: &'static str,
+    pub credential: CredentialIn,
+    pub scopes: &'static [&'static str],
+}
+
+/// The credential a request carries for one of the security schemes of an
+/// operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential<'a> {
+    /// The scheme's name in the spec.
+    pub scheme: &'static str,
+    /// The credential's text.
+    pub token: Cow<'a, str>,
+    /// The scopes the operation requires with this scheme.
+    pub scopes: &'static [&'static str],
+}
+
+impl<'a> Credential<'a> {
+    /// The credential of the first of `schemes` (the operation's, in the
+    /// spec's order) the request carries, or the 401 refusing a request that
+    /// carries none. An `Authorization` header that names a scheme the
+    /// operation accepts (`Bearer`, `Basic`) is that scheme's, before any API
+    /// key read from the same header. `query` is the request's query string.
+    pub fn find(
+        headers: &'a HeaderMap,
+        query: Option<&'a str>,
+        schemes: &[SecurityScheme],
+    ) -> Result<Self, Response> {
+        let authorization = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok());
+        let by_name = schemes.iter().find_map(|scheme| {
+            let token = match (scheme.credential, authorization) {
+                (CredentialIn::Bearer, Some(value)) => parse_bearer(value),
+                (CredentialIn::Http(name), Some(value)) => parse_http(value, name),
+                _ => None,
+            }?;
+            Some(Self {
+                scheme: scheme.name,
+                token: Cow::Borrowed(token),
+                scopes: scheme.scopes,
+            })
+        });
+        if let Some(found) = by_name {
+            return Ok(found);
+        }
+        let api_key = schemes.iter().find_map(|scheme| {
+            let token = match scheme.credential {
+                CredentialIn::Header(name) => headers
+                    .get(name)
+                    .and_then(|value| value.to_str().ok())
+                    .map(Cow::Borrowed),
+                CredentialIn::Query(name) => query.and_then(|query| {
+                    form_urlencoded::parse(query.as_bytes())
+                        .find_map(|(key, value)| (key == name).then_some(value))
+                }),
+                CredentialIn::Cookie(name) => cookie(headers, name).map(Cow::Borrowed),
+                CredentialIn::Bearer | CredentialIn::Http(_) => None,
+            }
+            .filter(|token| !token.is_empty())?;
+            Some(Self {
+                scheme: scheme.name,
+                token,
+                scopes: scheme.scopes,
+            })
+        });
+        api_key.ok_or_else(|| missing_credential(authorization.is_some(), schemes))
+    }
+
+    /// The request `authorize` decides on, carrying this credential and the
+    /// scopes required with it.
+    pub fn authorization_request<'r>(
+        &'r self,
+        headers: &'r HeaderMap,
+        operation_id: &'static str,
+    ) -> AuthorizationRequest<'r> {
+        AuthorizationRequest {
+            token: &self.token,
+            scheme: self.scheme,
+            operation_id,
+            required_scopes: self.scopes,
+            headers,
+        }
+    }
+}
+
+/// What follows `scheme` (case-insensitive) in an `Authorization` value.
+fn parse_http<'v>(value: &'v str, scheme: &str) -> Option<&'v str> {
+    let (name, credentials) = value.split_once(' ')?;
+    let credentials = credentials.trim();
+    (name.eq_ignore_ascii_case(scheme) && !credentials.is_empty()).then_some(credentials)
+}
+
+/// The value of cookie `name` among the request's `Cookie` headers.
+fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(';'))
+        .find_map(|pair| {
+            let (key, value) = pair.trim().split_once('=')?;
+            (key == name).then(|| value.trim_matches('"'))
+        })
+}
+
+/// The 401 for a request carrying no credential `schemes` accept, naming
+/// them; with the challenge of each HTTP scheme among them. An
+/// `Authorization` header no scheme reads is malformed (bearer tokens
+/// refused as RFC 6750 says).
+fn missing_credential(has_authorization: bool, schemes: &[SecurityScheme]) -> Response {
+    let reads_authorization = schemes.iter().any(|scheme| {
+        matches!(scheme.credential, CredentialIn::Header(name) if name.eq_ignore_ascii_case("authorization"))
+    });
+    let malformed = has_authorization && !reads_authorization;
+    let wanted: Vec<String> = schemes
+        .iter()
+        .map(|scheme| match scheme.credential {
+            CredentialIn::Bearer => "an Authorization: Bearer <token> header".to_string(),
+            CredentialIn::Http(name) => format!(
+                "an Authorization: {} <credentials> header",
+                title_case(name)
+            ),
+            CredentialIn::Header(name) => format!("a {name} header"),
+            CredentialIn::Query(name) => format!("a `{name}` query parameter"),
+            CredentialIn::Cookie(name) => format!("a `{name}` cookie"),
+        })
+        .collect();
+    let (message, code) = if malformed {
+        (
+            format!(
+                "Bad HTTP authentication header format: expected {}",
+                wanted.join(" or ")
+            ),
+            "malformed_token",
+        )
+    } else {
+        (
+            format!("Missing authentication: send {}", wanted.join(" or ")),
+            "missing_token",
+        )
+    };
+    let mut response = router_error_response(StatusCode::UNAUTHORIZED, message, code);
+    let challenges: Vec<String> = schemes
+        .iter()
+        .filter_map(|scheme| match scheme.credential {
+            CredentialIn::Bearer if malformed => {
+                Some(r#"Bearer error="invalid_request""#.to_string())
+            }
+            CredentialIn::Bearer => Some("Bearer".to_string()),
+            CredentialIn::Http(name) if name.eq_ignore_ascii_case("basic") => {
+                Some(r#"Basic realm="api""#.to_string())
+            }
+            CredentialIn::Http(name) => Some(title_case(name)),
+            _ => None,
+        })
+        .collect();
+    if let Ok(value) = axum::http::HeaderValue::from_str(&challenges.join(", "))
+        && !challenges.is_empty()
+    {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
+}
+
+/// `basic` as `Basic`.
+fn title_case(name: &str) -> String {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .map(|first| first.to_ascii_uppercase().to_string() + &chars.as_str().to_ascii_lowercase())
+        .unwrap_or_default()
 }
 
 /// What every operation receives besides its parameters and body.
@@ -230,6 +438,115 @@ mod tests {
         );
     }
 
+    const DISCORD: &[SecurityScheme] = &[
+        SecurityScheme {
+            name: "BotToken",
+            credential: CredentialIn::Header("Authorization"),
+            scopes: &[],
+        },
+        SecurityScheme {
+            name: "OAuth2",
+            credential: CredentialIn::Bearer,
+            scopes: &["identify"],
+        },
+    ];
+
+    const KEYS: &[SecurityScheme] = &[
+        SecurityScheme {
+            name: "basic",
+            credential: CredentialIn::Http("basic"),
+            scopes: &[],
+        },
+        SecurityScheme {
+            name: "header",
+            credential: CredentialIn::Header("api-key"),
+            scopes: &[],
+        },
+        SecurityScheme {
+            name: "query",
+            credential: CredentialIn::Query("key"),
+            scopes: &[],
+        },
+        SecurityScheme {
+            name: "cookie",
+            credential: CredentialIn::Cookie("session"),
+            scopes: &[],
+        },
+    ];
+
+    fn found(
+        headers: &HeaderMap,
+        query: Option<&str>,
+        schemes: &[SecurityScheme],
+    ) -> (String, String) {
+        let credential = Credential::find(headers, query, schemes).unwrap();
+        (credential.scheme.to_string(), credential.token.into_owned())
+    }
+
+    fn pair(scheme: &str, token: &str) -> (String, String) {
+        (scheme.to_string(), token.to_string())
+    }
+
+    #[test]
+    fn an_authorization_header_goes_to_the_scheme_it_names_first() {
+        let bot = headers(Some("Bot abc"));
+        assert_eq!(found(&bot, None, DISCORD), pair("BotToken", "Bot abc"));
+        let bearer = headers(Some("Bearer abc"));
+        assert_eq!(found(&bearer, None, DISCORD), pair("OAuth2", "abc"));
+        let basic = headers(Some("basic dXNlcjpwdw=="));
+        assert_eq!(found(&basic, None, KEYS), pair("basic", "dXNlcjpwdw=="));
+    }
+
+    #[test]
+    fn api_keys_come_from_a_header_the_query_or_a_cookie() {
+        let mut keyed = HeaderMap::new();
+        keyed.insert("api-key", HeaderValue::from_static("k1"));
+        assert_eq!(found(&keyed, Some("key=k2"), KEYS), pair("header", "k1"));
+        let none = HeaderMap::new();
+        assert_eq!(
+            found(&none, Some("a=1&key=k%202"), KEYS),
+            pair("query", "k 2")
+        );
+        let mut cookies = HeaderMap::new();
+        cookies.append(header::COOKIE, HeaderValue::from_static("theme=dark"));
+        cookies.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=b; session=\"s3\""),
+        );
+        assert_eq!(found(&cookies, Some("other=1"), KEYS), pair("cookie", "s3"));
+    }
+
+    #[test]
+    fn a_request_without_an_accepted_credential_gets_401() {
+        let none = HeaderMap::new();
+        let refused = Credential::find(&none, Some("key="), KEYS).unwrap_err();
+        assert_eq!(
+            refused.headers()[header::WWW_AUTHENTICATE],
+            r#"Basic realm="api""#
+        );
+        let body = json_body(refused);
+        assert_eq!(body["errorCode"], "missing_token");
+        let message = body["message"].as_str().unwrap();
+        assert!(message.contains("a `key` query parameter"), "{message}");
+        assert!(message.contains("a `session` cookie"), "{message}");
+
+        // An `Authorization` header no scheme reads is malformed; one an API
+        // key is read from is the key.
+        let other = headers(Some("Token abc"));
+        let malformed = Credential::find(&other, None, KEYS).unwrap_err();
+        assert_eq!(
+            error_code(malformed),
+            (StatusCode::UNAUTHORIZED, "malformed_token".into())
+        );
+        assert_eq!(found(&other, None, DISCORD), pair("BotToken", "Token abc"));
+        let bearer_only = &DISCORD[1..];
+        let refused = Credential::find(&other, None, bearer_only).unwrap_err();
+        assert_eq!(
+            refused.headers()[header::WWW_AUTHENTICATE],
+            r#"Bearer error="invalid_request""#
+        );
+    }
+
     #[test]
     fn authorization_requests_carry_the_token_and_the_operation() {
         let headers = headers(Some("Bearer tok"));
@@ -238,5 +555,18 @@ mod tests {
         assert_eq!(request.token, "tok");
         assert_eq!(request.operation_id, "get_thing");
         assert_eq!(request.required_scopes, ["read:things"]);
+
+        let bot = super::tests::headers(Some("Bot abc"));
+        let credential = Credential::find(&bot, None, DISCORD).unwrap();
+        let request = credential.authorization_request(&bot, "get_thing");
+        assert_eq!((request.token, request.scheme), ("Bot abc", "BotToken"));
+        assert!(
+            request.required_scopes.is_empty(),
+            "the scopes are OAuth2's"
+        );
+        let bearer = super::tests::headers(Some("Bearer xyz"));
+        let credential = Credential::find(&bearer, None, DISCORD).unwrap();
+        let request = credential.authorization_request(&bearer, "get_thing");
+        assert_eq!(request.required_scopes, ["identify"]);
     }
 }

@@ -3,7 +3,8 @@
 //! Generated server crates hold what depends on the spec (the trait, the
 //! response enums, the routes and the validators compiled from the schemas);
 //! everything that does not depend on it lives here, as ordinary, tested Rust:
-//! the API's error body, bearer-token parsing, body decoding by content type
+//! the API's error body, reading credentials (bearer tokens, API keys), body
+//! decoding by content type
 //! (JSON, or a form with bracket notation), and the rule checks the generated
 //! validators call. It plays the part `progenitor-client` plays for
 //! progenitor's clients.
@@ -28,7 +29,10 @@ mod response;
 mod router_error;
 mod routing;
 
-pub use auth::{AuthError, AuthorizationRequest, RequestContext, bearer_token, parse_bearer};
+pub use auth::{
+    AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
+    bearer_token, parse_bearer,
+};
 pub use body::{
     FORM, Headers, JSON, RouterOptions, Typing, body_kind, decode_body, form_to_value,
     has_content_type, has_no_body, into_typed, into_typed_by, read_body, read_optional_body,

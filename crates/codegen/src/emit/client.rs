@@ -16,7 +16,7 @@ use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{
     ApiModel, FORM, JSON, MULTIPART, Method, Operation, Parameter, ParameterLocation,
-    ParameterShape, ParameterStyle, Scalar, ValueType, is_json,
+    ParameterShape, ParameterStyle, Response, Scalar, Status, ValueType, is_json,
 };
 use crate::naming;
 
@@ -45,6 +45,19 @@ pub fn emit_client(
     for operation in model.operations.iter().chain(&model.webhooks) {
         sent_as_specified(&mut client, operation).map_err(internal)?;
     }
+    let mut error_enums = Vec::new();
+    let (mut with_body, mut without_body) = (false, false);
+    for operation in model.operations.iter().chain(&model.webhooks) {
+        if let Some(errors) = typed_errors(operation)
+            && errors_by_status(&mut client, operation, &errors).map_err(internal)?
+        {
+            error_enums.push(error_enum(operation, &errors));
+            with_body |= errors.iter().any(|response| response.schema.is_some());
+            without_body |= errors.iter().any(|response| response.schema.is_none());
+        }
+    }
+    let errors: Option<syn::Item> =
+        (!error_enums.is_empty()).then(|| error_module(&error_enums, with_body, without_body));
     let styled = operations_writing_parameters(model);
     for operation in &styled {
         write_parameters(&mut client, operation).map_err(internal)?;
@@ -117,9 +130,240 @@ pub fn emit_client(
     file.attrs.append(&mut client.attrs);
     file.items = client.items;
     file.items.extend(tail.items);
+    file.items.extend(errors);
     file.items.extend(multipart);
     file.items.extend(params);
     Ok(file)
+}
+
+/// The error responses of `operation` when they carry different JSON bodies
+/// (a rate limit's beside the API's error, or a body and none): progenitor
+/// gives an operation one error type, so its view of them is bytes
+/// (`emit::progenitor`), and the client decodes each status with its own
+/// type into an enum instead. `None` where they share one body, or where one
+/// is not JSON (bytes are what the caller gets then).
+fn typed_errors(operation: &Operation) -> Option<Vec<&Response>> {
+    let errors: Vec<&Response> = operation
+        .responses
+        .iter()
+        .chain(&operation.default_response)
+        .filter(|response| response.is_error())
+        .collect();
+    let mut bodies: Vec<&Option<String>> = errors.iter().map(|response| &response.schema).collect();
+    bodies.sort();
+    bodies.dedup();
+    (bodies.len() > 1 && !errors.iter().any(|response| response.is_raw())).then_some(errors)
+}
+
+/// The name of the enum of `operation`'s error responses.
+fn error_enum_ident(operation: &Operation) -> syn::Ident {
+    format_ident!("{}Error", naming::type_name(&operation.id))
+}
+
+/// The variant of the error enum for `response`, named as the server's
+/// response enum names it (`TooManyRequests`, `ClientError` for `4XX`,
+/// `Default`).
+fn error_variant(response: &Response) -> syn::Ident {
+    naming::ident(&match response.status {
+        Status::Code(code) => naming::status_variant(code),
+        Status::Range(class) => naming::range_variant(class),
+        Status::Default => "Default".to_string(),
+    })
+}
+
+fn error_enum(operation: &Operation, errors: &[&Response]) -> TokenStream {
+    let ident = error_enum_ident(operation);
+    let owner = match operation.webhook {
+        Some(_) => "Subscriber",
+        None => "Client",
+    };
+    let doc = format!(
+        " The error responses of [`{owner}::{method}`](crate::{owner}::{method}), one variant \
+         per status.",
+        method = naming::method_name(&operation.id),
+    );
+    let variants = errors.iter().map(|response| {
+        let variant = error_variant(response);
+        let doc = format!(" {}: {}", response.status, response.description.trim());
+        let doc = crate::format::doc_lines(&doc).join(" ");
+        match &response.schema {
+            Some(schema) => {
+                let ty = naming::ident(&naming::type_name(schema));
+                quote!(#[doc = #doc] #variant(types::#ty))
+            }
+            None => quote!(#[doc = #doc] #variant),
+        }
+    });
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #ident {
+            #(#variants,)*
+        }
+    }
+}
+
+/// The `errors` module: the enums of [`typed_errors`] and how a response
+/// becomes one of their variants (the functions some variant needs: one
+/// with a body, one without).
+fn error_module(enums: &[TokenStream], with_body: bool, without_body: bool) -> syn::Item {
+    let decode = with_body.then(|| {
+        quote! {
+            /// The error response whose JSON body is a `T`, as the operation's
+            /// `variant`.
+            pub(crate) async fn decode<T, E>(
+                response: reqwest::Response,
+                variant: impl FnOnce(T) -> E,
+            ) -> Error<E>
+            where
+                T: serde::de::DeserializeOwned,
+            {
+                match ResponseValue::<T>::from_response::<E>(response).await {
+                    Ok(value) => {
+                        let (status, headers) = (value.status(), value.headers().clone());
+                        Error::ErrorResponse(ResponseValue::new(variant(value.into_inner()), status, headers))
+                    }
+                    Err(error) => error,
+                }
+            }
+        }
+    });
+    let empty = without_body.then(|| {
+        quote! {
+            /// The error response without a body, as the operation's `variant`.
+            pub(crate) fn empty<E>(response: reqwest::Response, variant: E) -> Error<E> {
+                Error::ErrorResponse(ResponseValue::new(
+                    variant,
+                    response.status(),
+                    response.headers().clone(),
+                ))
+            }
+        }
+    });
+    // Variants without a body name no type.
+    let types = with_body.then(|| {
+        quote!(
+            use super::types;
+        )
+    });
+    syn::parse_quote! {
+        /// The errors of the operations whose error responses carry different
+        /// bodies: an enum per operation, one variant per documented status,
+        /// each decoded with its own type.
+        pub mod errors {
+            #types
+            use progenitor_client::{Error, ResponseValue};
+
+            #(#enums)*
+
+            #decode
+
+            #empty
+        }
+    }
+}
+
+/// Makes `operation`'s `send` decode each error status with its own type:
+/// its error type becomes the operation's enum (`errors::{Operation}Error`)
+/// and each arm progenitor wrote as bytes decodes its status's body. Whether
+/// progenitor's `send` was written that way (it was, unless the view kept
+/// the errors typed).
+fn errors_by_status(
+    file: &mut syn::File,
+    operation: &Operation,
+    errors: &[&Response],
+) -> Result<bool, String> {
+    let send = builder_send(file, operation)?;
+    let syn::ReturnType::Type(_, output) = &mut send.sig.output else {
+        return Err(format!("`{}`'s `send` returns nothing", operation.id));
+    };
+    let byte_stream = quote!(Error<ByteStream>).to_string();
+    let Some(error_type) = result_error_type(output)
+        .filter(|ty| quote::ToTokens::to_token_stream(&**ty).to_string() == byte_stream)
+    else {
+        return Ok(false);
+    };
+    let ident = error_enum_ident(operation);
+    *error_type = syn::parse_quote!(Error<crate::errors::#ident>);
+    let mut arms = ErrorArms {
+        operation,
+        errors,
+        ident,
+        failure: None,
+    };
+    syn::visit_mut::VisitMut::visit_block_mut(&mut arms, &mut send.block);
+    match arms.failure {
+        Some(failure) => Err(failure),
+        None => Ok(true),
+    }
+}
+
+/// The `E` of a `Result<T, E>` type.
+fn result_error_type(ty: &mut syn::Type) -> Option<&mut syn::Type> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let segment = path.path.segments.last_mut()?;
+    let syn::PathArguments::AngleBracketed(arguments) = &mut segment.arguments else {
+        return None;
+    };
+    match arguments.args.iter_mut().nth(1)? {
+        syn::GenericArgument::Type(error) => Some(error),
+        _ => None,
+    }
+}
+
+/// Rewrites the arms `status => Err(Error::ErrorResponse(ResponseValue::stream(response)))`
+/// of a `send` (see [`errors_by_status`]).
+struct ErrorArms<'a> {
+    operation: &'a Operation,
+    errors: &'a [&'a Response],
+    ident: syn::Ident,
+    failure: Option<String>,
+}
+
+impl syn::visit_mut::VisitMut for ErrorArms<'_> {
+    fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        // Progenitor writes the arm's body in a block.
+        let raw = quote!(Err(Error::ErrorResponse(ResponseValue::stream(response))));
+        let body = quote::ToTokens::to_token_stream(&*arm.body).to_string();
+        if body != raw.to_string() && body != quote!({ #raw }).to_string() {
+            return syn::visit_mut::visit_arm_mut(self, arm);
+        }
+        let status = match (&arm.pat, arm_codes(arm)) {
+            (syn::Pat::Wild(_), _) => Status::Default,
+            (syn::Pat::Lit(_), Some(codes)) => Status::Code(*codes.start()),
+            (syn::Pat::Range(_), Some(codes)) => Status::Range(*codes.start() / 100),
+            _ => {
+                self.failure = Some(format!(
+                    "`{}`: an error arm of no status",
+                    self.operation.id
+                ));
+                return;
+            }
+        };
+        let Some(response) = self
+            .errors
+            .iter()
+            .find(|response| response.status == status)
+        else {
+            self.failure = Some(format!(
+                "`{}`: progenitor answers {status}, which the spec does not list",
+                self.operation.id
+            ));
+            return;
+        };
+        let ident = &self.ident;
+        let variant = error_variant(response);
+        *arm.body = match response.schema {
+            Some(_) => syn::parse_quote! {
+                Err(crate::errors::decode(response, crate::errors::#ident::#variant).await)
+            },
+            None => syn::parse_quote! {
+                Err(crate::errors::empty(response, crate::errors::#ident::#variant))
+            },
+        };
+    }
 }
 
 /// Replaces progenitor's `pub mod types { .. }` with a re-export of the types
@@ -1151,13 +1395,21 @@ let subscriber = {crate_name}::Subscriber::new(
             webhooks.join(", ")
         ));
     }
-    let mixed: Vec<String> = model
-        .operations
-        .iter()
-        .chain(&model.webhooks)
-        .filter(|operation| has_mixed_bodies(operation))
-        .map(|operation| format!("`{}`", naming::method_name(&operation.id)))
-        .collect();
+    let method = |operation: &Operation| format!("`{}`", naming::method_name(&operation.id));
+    let listed = |keep: &dyn Fn(&Operation) -> bool| -> Vec<String> {
+        model
+            .operations
+            .iter()
+            .chain(&model.webhooks)
+            .filter(|operation| keep(operation))
+            .map(method)
+            .collect()
+    };
+    let raw_successes = listed(&|operation| has_mixed_bodies(operation, true));
+    let raw_errors = listed(&|operation| {
+        has_mixed_bodies(operation, false) && typed_errors(operation).is_none()
+    });
+    let typed_errors = listed(&|operation| typed_errors(operation).is_some());
     let uploads: Vec<String> = upload_operations(model)
         .into_iter()
         .map(|operation| {
@@ -1188,15 +1440,34 @@ their spec's style; their setters take the parameter's own type.
 ",
         );
     }
-    if !mixed.is_empty() {
+    if !raw_successes.is_empty() {
         text.push_str(&format!(
             "
-The 2xx (or the 4xx and 5xx) responses of {} carry different bodies (or a
-body and none); progenitor gives each operation one success and one error
-type, so those responses arrive as raw bytes with their status, to decode by
-status (the server's response enum has one typed variant per status).
+The 2xx responses of {} carry different bodies (or a body and none);
+progenitor gives each operation one success type, so they arrive as raw bytes
+with their status, to decode by status (the server's response enum has one
+typed variant per status).
 ",
-            mixed.join(", ")
+            raw_successes.join(", ")
+        ));
+    }
+    if !raw_errors.is_empty() {
+        text.push_str(&format!(
+            "
+The error responses of {} carry different bodies, one of them not JSON: they
+arrive as raw bytes with their status, to decode by status.
+",
+            raw_errors.join(", ")
+        ));
+    }
+    if !typed_errors.is_empty() {
+        text.push_str(&format!(
+            "
+The error responses of {} carry different bodies (a rate limit's beside the
+API's error, say): their error is an enum of [`errors`], one variant per
+documented status, each decoded with its own type.
+",
+            typed_errors.join(", ")
         ));
     }
     text.push_str(
@@ -1214,27 +1485,25 @@ of this workspace does exactly that).",
 }
 
 /// Whether the operation's success (or error) responses carry different
-/// bodies, which the client receives raw (`emit::progenitor`).
-fn has_mixed_bodies(operation: &crate::model::Operation) -> bool {
-    [true, false].into_iter().any(|success| {
-        // A JSON body by its schema, bytes, or none.
-        let mut schemas: Vec<(&Option<String>, bool)> = operation
-            .responses
-            .iter()
-            .chain(&operation.default_response)
-            .filter(|response| {
-                if success {
-                    response.is_success()
-                } else {
-                    response.is_error()
-                }
-            })
-            .map(|response| (&response.schema, response.is_raw()))
-            .collect();
-        schemas.sort();
-        schemas.dedup();
-        schemas.len() > 1
-    })
+/// bodies, which progenitor's view gives it as bytes (`emit::progenitor`).
+fn has_mixed_bodies(operation: &crate::model::Operation, success: bool) -> bool {
+    // A JSON body by its schema, bytes, or none.
+    let mut schemas: Vec<(&Option<String>, bool)> = operation
+        .responses
+        .iter()
+        .chain(&operation.default_response)
+        .filter(|response| {
+            if success {
+                response.is_success()
+            } else {
+                response.is_error()
+            }
+        })
+        .map(|response| (&response.schema, response.is_raw()))
+        .collect();
+    schemas.sort();
+    schemas.dedup();
+    schemas.len() > 1
 }
 
 /// Whether the client returns the operation's success as a byte stream: a

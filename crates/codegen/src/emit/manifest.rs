@@ -55,12 +55,16 @@ pub fn client_manifest(
         "reqwest",
         "serde",
     ];
-    // Progenitor's client code names these directly when the types do.
+    // Progenitor's client code names these directly when the types do (a
+    // builder's field for a `date-time` or `uuid` parameter).
     if uses.serde_json || writes_parameters {
         dependencies.push("serde_json");
     }
     if uses.chrono {
         dependencies.push("chrono");
+    }
+    if uses.uuid {
+        dependencies.push("uuid");
     }
     let mut manifest = manifest(
         &crates.client,
@@ -127,4 +131,54 @@ publish.workspace = true
         out.push_str(&format!("{dependency}.workspace = true\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dependencies(manifest: &str) -> Vec<&str> {
+        let (_, listed) = manifest.split_once("[dependencies]\n").unwrap();
+        listed
+            .lines()
+            .map_while(|line| line.strip_suffix(".workspace = true"))
+            .collect()
+    }
+
+    #[test]
+    fn the_client_depends_on_what_its_builders_name() {
+        let crates = CrateNames::with_prefix("pets");
+        let uses = TypeDependencies {
+            chrono: true,
+            regress: true,
+            serde_json: false,
+            uuid: true,
+        };
+        assert_eq!(
+            dependencies(&client_manifest(&crates, "Pets", uses, false)),
+            [
+                "chrono",
+                "pets-types",
+                "progenitor-client",
+                "reqwest",
+                "serde",
+                "uuid"
+            ]
+        );
+        assert_eq!(
+            dependencies(&client_manifest(
+                &crates,
+                "Pets",
+                TypeDependencies::default(),
+                true
+            )),
+            [
+                "pets-types",
+                "progenitor-client",
+                "reqwest",
+                "serde",
+                "serde_json"
+            ]
+        );
+    }
 }

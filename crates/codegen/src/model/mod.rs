@@ -611,6 +611,24 @@ pub struct SharedResponse {
 pub struct SecurityRequirement {
     pub scheme: String,
     pub scopes: Vec<String>,
+    /// Where the scheme's credential travels.
+    pub credential: Credential,
+}
+
+/// Where a security scheme's credential travels (`operations::credential`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Credential {
+    /// `Authorization: Bearer`: an `http` `bearer` scheme, `oauth2`,
+    /// `openIdConnect`.
+    Bearer,
+    /// `Authorization: <scheme> ..` for another `http` scheme, lowercase.
+    Http(String),
+    /// An `apiKey` in the named header.
+    Header(String),
+    /// An `apiKey` in the named query parameter.
+    Query(String),
+    /// An `apiKey` in the named cookie.
+    Cookie(String),
 }
 
 /// Checks `spec` and builds its model, or reports the first problem found.

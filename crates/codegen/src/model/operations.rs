@@ -475,13 +475,40 @@ fn build_security(
                     format!("security scheme `{scheme}` is not declared under components/securitySchemes"),
                 ));
             }
+            let declared = match &schemes[scheme] {
+                ReferenceOr::Item(declared) => declared.clone(),
+                ReferenceOr::Reference { reference } => {
+                    let at = pointer_join("/components/securitySchemes", scheme);
+                    refs::component(spec, &at, reference, "securitySchemes", &schemes)?.0
+                }
+            };
             result.push(SecurityRequirement {
                 scheme: scheme.clone(),
                 scopes: scopes.clone(),
+                credential: credential(&declared),
             });
         }
     }
     Ok(result)
+}
+
+/// Where the credential of `scheme` travels: OAuth 2.0 and OpenID Connect
+/// give bearer tokens.
+fn credential(scheme: &openapiv3::SecurityScheme) -> Credential {
+    use openapiv3::{APIKeyLocation, SecurityScheme};
+    match scheme {
+        SecurityScheme::HTTP { scheme, .. } if !scheme.eq_ignore_ascii_case("bearer") => {
+            Credential::Http(scheme.to_ascii_lowercase())
+        }
+        SecurityScheme::APIKey { location, name, .. } => match location {
+            APIKeyLocation::Header => Credential::Header(name.clone()),
+            APIKeyLocation::Query => Credential::Query(name.clone()),
+            APIKeyLocation::Cookie => Credential::Cookie(name.clone()),
+        },
+        SecurityScheme::HTTP { .. }
+        | SecurityScheme::OAuth2 { .. }
+        | SecurityScheme::OpenIDConnect { .. } => Credential::Bearer,
+    }
 }
 
 /// The component name a body's `schema` refers to. Bodies must name their

@@ -63,8 +63,14 @@ pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream 
         } else {
             "it may call the\n operation"
         };
+        let credential = if super::router::bearer_only(service.operations) {
+            "the bearer token"
+        } else {
+            "the credential (`request.token`, carried as the security\n scheme \
+             `request.scheme` says)"
+        };
         let authorize_doc = format!(
-            " Verifies the bearer token and decides whether {may}, which requires \
+            " Verifies {credential} and decides whether {may}, which requires \
              `request.required_scopes`. Called before\n the body is read; a refusal becomes \
              a 401 or 403 error response."
         );

@@ -30,9 +30,7 @@ pub(super) fn crate_docs(
             "
 
 Implement [`{trait_ident}`] and serve it with [`router`]. The router mounts
-every operation under `{base}`, checks the `Authorization: Bearer` header and
-asks [`{trait_ident}::authorize`] about the token and the scopes the spec
-requires, decodes the body by `Content-Type` (JSON, and form-urlencoded where
+every operation under `{base}`, {authentication} decodes the body by `Content-Type` (JSON, and form-urlencoded where
 the spec offers it; 415 otherwise; 413 past the size limit), validates it
 against every constraint of the spec (400 naming the field and the rule), and
 only then calls your method. Unknown paths get 404 and wrong methods 405, all
@@ -57,6 +55,7 @@ let app: axum::Router = {crate_name}::router(Service);
             },
             imports = imports.join(", "),
             authorize = EXAMPLE_AUTHORIZE,
+            authentication = authentication(model, trait_ident),
         ));
     }
     if let Some(webhooks) = services.iter().find(|service| service.webhooks) {
@@ -271,4 +270,32 @@ fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
         imports.push(response);
     }
     (methods, imports)
+}
+
+/// What the router does about credentials, in the crate docs (its lines end
+/// where the next clause starts).
+fn authentication(model: &ApiModel, trait_ident: &proc_macro2::Ident) -> String {
+    if model
+        .operations
+        .iter()
+        .all(|operation| operation.security.is_empty())
+    {
+        format!(
+            "asks for no credentials (the spec\n\
+             requires none, so [`{trait_ident}::authorize`] is never called),\n"
+        )
+    } else if super::router::bearer_only(&model.operations) {
+        format!(
+            "checks the `Authorization: Bearer` header and\n\
+             asks [`{trait_ident}::authorize`] about the token and the scopes the spec\n\
+             requires,"
+        )
+    } else {
+        format!(
+            "reads the credential the request carries for\n\
+             one of the operation's security schemes (a bearer token or another\n\
+             `Authorization` scheme, an API key in a header, the query or a cookie), asks\n\
+             [`{trait_ident}::authorize`] about it and the scopes the spec requires,\n"
+        )
+    }
 }

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 
 use super::{Service, schema_type};
 use crate::model::validation::Check;
-use crate::model::{ApiModel, BodyKind, FORM, JSON, Method, Operation, RequestBody};
+use crate::model::{ApiModel, BodyKind, Credential, FORM, JSON, Method, Operation, RequestBody};
 use crate::naming;
 
 /// The router of `service`; `helpers` for the first router emitted, which
@@ -23,7 +23,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         .operations
         .iter()
         .any(|operation| !operation.security.is_empty())
-        .then(|| {
+        .then(|| if bearer_only(service.operations) {
             quote! {
                 /// Authenticates a request for `operation_id`, or gives the response refusing it.
                 async fn #authenticate_ident<A: #trait_ident>(
@@ -33,6 +33,23 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                     required_scopes: &'static [&'static str],
                 ) -> Result<A::Caller, Response> {
                     let request = AuthorizationRequest::from_headers(headers, operation_id, required_scopes)?;
+                    api.authorize(request).await.map_err(IntoResponse::into_response)
+                }
+            }
+        } else {
+            quote! {
+                /// Authenticates a request for `operation_id` by the first of its security
+                /// `schemes` whose credential it carries (with the scopes the operation
+                /// requires with that scheme), or gives the response refusing it.
+                async fn #authenticate_ident<A: #trait_ident>(
+                    api: &A,
+                    headers: &axum::http::HeaderMap,
+                    query: Option<&str>,
+                    operation_id: &'static str,
+                    schemes: &'static [runtime::SecurityScheme],
+                ) -> Result<A::Caller, Response> {
+                    let credential = runtime::Credential::find(headers, query, schemes)?;
+                    let request = credential.authorization_request(headers, operation_id);
                     api.authorize(request).await.map_err(IntoResponse::into_response)
                 }
             }
@@ -147,7 +164,62 @@ fn typed_checked(model: &ApiModel, schema: &str) -> bool {
 /// parameters read from the query). Other handlers take only the headers
 /// (`runtime::Headers`), which keeps their futures small.
 pub(super) fn takes_request(operation: &Operation) -> bool {
-    operation.request_body.is_some() || super::params::read_parameters(operation).is_some()
+    operation.request_body.is_some()
+        || super::params::read_parameters(operation).is_some()
+        || operation
+            .security
+            .iter()
+            .any(|requirement| matches!(requirement.credential, Credential::Query(_)))
+}
+
+/// Whether every security scheme the operations accept takes a bearer
+/// token, which is all the router then reads (`AuthorizationRequest::from_headers`).
+pub(super) fn bearer_only(operations: &[Operation]) -> bool {
+    operations
+        .iter()
+        .flat_map(|operation| &operation.security)
+        .all(|requirement| requirement.credential == Credential::Bearer)
+}
+
+/// The security schemes `operation` accepts, in the spec's order, as the
+/// runtime reads their credentials, each with the scopes required with it.
+fn security_schemes(operation: &Operation) -> TokenStream {
+    let mut schemes: Vec<(&str, &Credential, Vec<&str>)> = Vec::new();
+    for requirement in &operation.security {
+        let scopes = requirement.scopes.iter().map(String::as_str);
+        match schemes
+            .iter_mut()
+            .find(|(name, ..)| *name == requirement.scheme)
+        {
+            Some((.., known)) => known.extend(
+                scopes
+                    .filter(|scope| !known.contains(scope))
+                    .collect::<Vec<_>>(),
+            ),
+            None => schemes.push((
+                &requirement.scheme,
+                &requirement.credential,
+                scopes.collect(),
+            )),
+        }
+    }
+    let schemes = schemes.iter().map(|(name, credential, scopes)| {
+        let credential = match credential {
+            Credential::Bearer => quote!(Bearer),
+            Credential::Http(scheme) => quote!(Http(#scheme)),
+            Credential::Header(header) => quote!(Header(#header)),
+            Credential::Query(parameter) => quote!(Query(#parameter)),
+            Credential::Cookie(cookie) => quote!(Cookie(#cookie)),
+        };
+        quote! {
+            runtime::SecurityScheme {
+                name: #name,
+                credential: runtime::CredentialIn::#credential,
+                scopes: &[#(#scopes),*],
+            }
+        }
+    });
+    quote!(&[#(#schemes),*])
 }
 
 fn handler_ident(operation: &Operation) -> Ident {
@@ -205,6 +277,19 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     };
     let authentication = if operation.security.is_empty() {
         quote! { let caller = (); }
+    } else if !bearer_only(service.operations) {
+        let query = if whole_request {
+            quote!(request.uri().query())
+        } else {
+            quote!(None)
+        };
+        let schemes = security_schemes(operation);
+        quote! {
+            let caller = match #authenticate(&*api, #headers, #query, #operation_id, #schemes).await {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+        }
     } else {
         quote! {
             let caller = match #authenticate(&*api, #headers, #operation_id, &[#(#scopes),*]).await {
