@@ -13,7 +13,7 @@ use std::process::Command;
 
 use serde_json::Value;
 use tenant_codegen::emit::{PROJECT_CRATE_PREFIX, RUNTIME_CRATE};
-use tenant_codegen::{Diagnostic, GENERATED_DIR, GeneratedTree, Options, generate_with};
+use tenant_codegen::{Diagnostics, GENERATED_DIR, GeneratedTree, Options, generate_with};
 use workspace_tests::workspace_root;
 
 /// Where every scratch workspace builds.
@@ -34,7 +34,7 @@ pub fn try_generate_named(
     root: &Path,
     spec: &Path,
     name: &str,
-) -> Result<GeneratedTree, Diagnostic> {
+) -> Result<GeneratedTree, Diagnostics> {
     let options = Options {
         crate_prefix: Some(format!("{name}-{PROJECT_CRATE_PREFIX}")),
     };
