@@ -16,6 +16,7 @@ use crate::emit::placeholders::Placeholders;
 use crate::emit::{GeneratorFailure, catch_generator, run_generator};
 use crate::load::LoadedSpec;
 use crate::model::parameters::{non_null, resolve};
+use crate::model::refs;
 use crate::model::{
     ApiModel, FORM, JSON, Operation, Parameter, ParameterLocation, Scalar, ValueType, essence,
     is_json, json_response_body, names, parse_openapi, sent_media_type,
@@ -111,44 +112,28 @@ pub(crate) fn client_parameters<'a>(
     let mut rewritten: Vec<(String, Listed)> = Vec::new();
     for site in walk::path_items(document) {
         let item = site.item;
-        let shared = item
-            .get("parameters")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
         let mut changed = false;
         let mut views = Vec::new();
-        for (method, operation) in item {
+        for method in item.keys() {
             let pointer = pointer_join(&site.pointer, method);
             let Some(model) = operations.iter().find(|model| model.pointer == pointer) else {
                 continue;
             };
-            let own = operation
-                .get("parameters")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let mut listed: Vec<Value> = Vec::new();
-            for parameter in shared.iter().chain(&own) {
-                let key = parameter_key(document, parameter);
-                listed.retain(|seen| parameter_key(document, seen) != key);
-                listed.push(parameter.clone());
-            }
-            let listed: Vec<Value> = listed
+            let listed: Vec<Value> = refs::operation_parameters(document, &pointer)
                 .into_iter()
                 .map(|parameter| {
-                    let view = parameter_key(document, &parameter).and_then(|(name, location)| {
+                    let view = parameter.key().and_then(|(name, location)| {
                         let found = model.parameters.iter().find(|candidate| {
                             candidate.name == name && candidate.location.as_str() == location
                         })?;
                         if !found.sent_by_progenitor() {
-                            Some(parameter_view(document, &parameter, found))
+                            Some(parameter_view(document, parameter.listed, found))
                         } else {
-                            scalar_without_null(document, &parameter, found)
+                            scalar_without_null(document, parameter.listed, found)
                         }
                     });
                     changed |= view.is_some();
-                    view.unwrap_or(parameter)
+                    view.unwrap_or_else(|| parameter.listed.clone())
                 })
                 .collect();
             views.push((method.clone(), listed));
@@ -194,15 +179,6 @@ fn scalar_without_null(document: &Value, parameter: &Value, model: &Parameter) -
     }
     raw.insert("schema".into(), inner);
     Some(Value::Object(raw))
-}
-
-/// A parameter's `name` and `in`, through its `$ref`.
-fn parameter_key(document: &Value, parameter: &Value) -> Option<(String, String)> {
-    let parameter = resolve(document, parameter)?;
-    Some((
-        parameter.get("name")?.as_str()?.to_string(),
-        parameter.get("in")?.as_str()?.to_string(),
-    ))
 }
 
 /// The parameter as progenitor is shown it (see [`client_parameters`]).
@@ -641,18 +617,15 @@ fn parameters_under_code_names(document: &mut Value, alphabet: &mut Alphabet<'_>
             template: Vec::new(),
         };
         for (method, codes) in operations {
-            let raw = effective_parameters(document, item, &item_object[method.as_str()]);
+            let pointer = pointer_join(&item_pointer, method);
+            let raw = refs::operation_parameters(document, &pointer);
             let list = codes
                 .iter()
                 .filter_map(|named| {
-                    let mut parameter = raw
-                        .iter()
-                        .find(|parameter| {
-                            parameter.get("name").and_then(Value::as_str) == Some(&named.name)
-                                && parameter.get("in").and_then(Value::as_str)
-                                    == Some(&named.location)
-                        })?
-                        .clone();
+                    let found = raw.iter().find(|parameter| {
+                        parameter.key() == Some((&named.name, &named.location))
+                    })?;
+                    let mut parameter = found.followed.as_ref()?.0.clone();
                     if named.is_renamed() {
                         let placeholder = placeholders.wrap(&named.code_name, &named.name);
                         if named.location == "path"
@@ -709,33 +682,6 @@ struct PathPlan {
     lists: Vec<(String, Vec<Value>)>,
     /// Path parameters renamed in the template: (spec name, placeholder).
     template: Vec<(String, String)>,
-}
-
-/// The parameters of `operation` with those of its path `item` it does not
-/// override (by name and location), `$ref`s resolved.
-fn effective_parameters(document: &Value, item: &Value, operation: &Value) -> Vec<Value> {
-    let resolve = |parameter: &Value| -> Value {
-        match parameter
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|target| target.strip_prefix('#'))
-            .and_then(|pointer| document.pointer(pointer))
-        {
-            Some(resolved) => resolved.clone(),
-            None => parameter.clone(),
-        }
-    };
-    let key = |parameter: &Value| (parameter.get("name").cloned(), parameter.get("in").cloned());
-    let mut found: Vec<Value> = Vec::new();
-    for owner in [item, operation] {
-        if let Some(Value::Array(parameters)) = owner.get("parameters") {
-            for parameter in parameters.iter().map(resolve) {
-                found.retain(|seen| key(seen) != key(&parameter));
-                found.push(parameter);
-            }
-        }
-    }
-    found
 }
 
 /// `format` only says more about a string, an integer or a number; typify
@@ -2215,6 +2161,32 @@ components:
             view["components"]["schemas"]["Twice"]["enum"],
             json!(["a", "b"])
         );
+    }
+
+    #[test]
+    fn an_aliased_component_parameter_stays_beside_a_renamed_one() {
+        // `Alias` is itself a `$ref`: the parameter is `limit`, whatever the
+        // number of hops, and progenitor must still send it when another
+        // parameter of the operation is renamed.
+        let limit = json!({"name": "limit", "in": "query", "schema": {"type": "integer"}});
+        let document = json!({
+            "paths": {"/w/{widgetId}": {"get": {"parameters": [
+                {"name": "widgetId", "in": "path", "required": true, "schema": {"type": "string"}},
+                {"name": "widget_id", "in": "query", "schema": {"type": "string"}},
+                {"$ref": "#/components/parameters/Alias"},
+            ]}}},
+            "components": {"parameters": {
+                "Alias": {"$ref": "#/components/parameters/Limit"},
+                "Limit": limit,
+            }},
+        });
+        let (view, wire) = view_and_wire(&document);
+        let (_, item) = view["paths"].as_object().unwrap().iter().next().unwrap();
+        let parameters = item["get"]["parameters"].as_array().unwrap();
+        assert_eq!(parameters.len(), 3, "{parameters:?}");
+        assert_eq!(parameters[0]["name"], "widgetId");
+        assert_eq!(wire(&parameters[1]["name"]), "widget_id");
+        assert_eq!(parameters[2], limit);
     }
 
     #[test]

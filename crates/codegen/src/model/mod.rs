@@ -693,18 +693,21 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
                 ));
                 continue;
             };
-            // Operation parameters override path-item ones of the same name
-            // and location; each keeps its pointer.
-            let mut parameters: Vec<(String, ReferenceOr<openapiv3::Parameter>)> = Vec::new();
-            let listed = pointed(&path_pointer, &item.parameters)
-                .chain(pointed(&pointer, &operation.parameters));
-            for (parameter_pointer, parameter) in listed {
-                let key = parameter_key(spec, &parameter_pointer);
-                parameters.retain(|(seen_pointer, _)| {
-                    key.is_none() || parameter_key(spec, seen_pointer) != key
-                });
-                parameters.push((parameter_pointer, parameter.clone()));
-            }
+            // The typed parameters the raw document's merge keeps, each
+            // with the pointer where it is listed.
+            let typed: Vec<(String, &ReferenceOr<openapiv3::Parameter>)> =
+                pointed(&path_pointer, &item.parameters)
+                    .chain(pointed(&pointer, &operation.parameters))
+                    .collect();
+            let parameters: Vec<(String, ReferenceOr<openapiv3::Parameter>)> =
+                refs::operation_parameters(&spec.document, &pointer)
+                    .into_iter()
+                    .filter_map(|listed| {
+                        let (_, parameter) =
+                            typed.iter().find(|(seen, _)| *seen == listed.pointer)?;
+                        Some((listed.pointer, (*parameter).clone()))
+                    })
+                    .collect();
             let built = operations::build_operation(
                 spec,
                 openapi,
@@ -809,16 +812,6 @@ fn pointed<'a, T>(owner: &str, parameters: &'a [T]) -> impl Iterator<Item = (Str
         .iter()
         .enumerate()
         .map(move |(index, parameter)| (pointer_join(&list, &index.to_string()), parameter))
-}
-
-/// A parameter's name and location, read from the raw document (following a
-/// `$ref`), to tell an override from a new parameter.
-fn parameter_key(spec: &LoadedSpec, pointer: &str) -> Option<(String, String)> {
-    let (raw, _) = refs::follow_pointer(&spec.document, pointer).ok()?;
-    Some((
-        raw.get("name")?.as_str()?.to_string(),
-        raw.get("in")?.as_str()?.to_string(),
-    ))
 }
 
 /// Deserializes the document into `openapiv3` types, reporting the node

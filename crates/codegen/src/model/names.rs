@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
+use crate::model::refs;
 use crate::naming::{self, Conversion};
 use crate::walk;
 
@@ -151,39 +152,21 @@ pub fn distinct_component_names(spec: &mut LoadedSpec) {
 }
 
 /// The parameters of the operation at `operation` (a pointer) as the server
-/// and progenitor both see them (path-item parameters the operation does not
-/// override, then its own), each as its name, its `in` and the name its Rust
+/// and progenitor both see them ([`refs::operation_parameters`]), each as
+/// its name, its `in` and the name its Rust
 /// identifiers are made from: [`naming::distinct`] over the path parameters
 /// in template order (which every operation of the path shares), then the
 /// others in order, under progenitor's method rule and the server's field
-/// rule. `$ref`s are followed; malformed entries are skipped (the model
-/// reports them).
+/// rule. Malformed entries are skipped (the model reports them).
 pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<ParameterCodeName> {
-    let mut found: Vec<(String, String)> = Vec::new();
+    let found: Vec<(String, String)> = refs::operation_parameters(document, operation)
+        .iter()
+        .filter_map(|parameter| {
+            let (name, location) = parameter.key()?;
+            Some((name.to_string(), location.to_string()))
+        })
+        .collect();
     let item_pointer = &operation[..operation.rfind('/').unwrap_or(0)];
-    for owner in [item_pointer, operation] {
-        let Some(Value::Array(parameters)) = document.pointer(&format!("{owner}/parameters"))
-        else {
-            continue;
-        };
-        for parameter in parameters {
-            let parameter = match parameter.get("$ref").and_then(Value::as_str) {
-                Some(target) => match target.strip_prefix('#').and_then(|p| document.pointer(p)) {
-                    Some(resolved) => resolved,
-                    None => continue,
-                },
-                None => parameter,
-            };
-            let (Some(name), Some(location)) = (
-                parameter.get("name").and_then(Value::as_str),
-                parameter.get("in").and_then(Value::as_str),
-            ) else {
-                continue;
-            };
-            found.retain(|(seen, seen_in)| !(seen == name && seen_in == location));
-            found.push((name.to_string(), location.to_string()));
-        }
-    }
     let template = item_pointer
         .rsplit('/')
         .next()

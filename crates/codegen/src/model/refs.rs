@@ -159,6 +159,69 @@ pub fn object_at<'a>(document: &'a Value, pointer: &str) -> Result<&'a Map<Strin
     }
 }
 
+/// One parameter an operation takes, as its path item or the operation
+/// itself lists it.
+#[derive(Debug, Clone)]
+pub struct ListedParameter<'a> {
+    /// Where it is listed: `{path item}/parameters/{i}` or
+    /// `{operation}/parameters/{i}`.
+    pub pointer: String,
+    /// The entry as written there, a `$ref` or the parameter itself.
+    pub listed: &'a Value,
+    /// The parameter, followed through `$ref`s (a component that is itself
+    /// a `$ref` to another included), with its pointer; `None` where a
+    /// reference does not resolve (the model reports it).
+    pub followed: Option<(&'a Value, String)>,
+}
+
+impl<'a> ListedParameter<'a> {
+    /// The parameter's `name`.
+    pub fn name(&self) -> Option<&'a str> {
+        self.followed.as_ref()?.0.get("name")?.as_str()
+    }
+
+    /// The parameter's `in`.
+    pub fn location(&self) -> Option<&'a str> {
+        self.followed.as_ref()?.0.get("in")?.as_str()
+    }
+
+    /// Its name and `in`, which an operation's parameter overrides a path
+    /// item's by; `None` for an entry without them (the model reports it).
+    pub fn key(&self) -> Option<(&'a str, &'a str)> {
+        Some((self.name()?, self.location()?))
+    }
+}
+
+/// The parameters the operation at `operation` (a pointer into `document`,
+/// `{path item}/{method}`) takes: its path item's, then its own, an
+/// operation's parameter overriding a path item's of the same name and `in`
+/// (and a later entry an earlier one), each in the place of the one listed
+/// last. An entry without a name and `in` overrides none and is kept.
+pub fn operation_parameters<'a>(document: &'a Value, operation: &str) -> Vec<ListedParameter<'a>> {
+    let item = &operation[..operation.rfind('/').unwrap_or(0)];
+    let mut found: Vec<ListedParameter<'a>> = Vec::new();
+    for owner in [item, operation] {
+        let list = pointer_join(owner, "parameters");
+        let Some(Value::Array(parameters)) = document.pointer(&list) else {
+            continue;
+        };
+        for (index, listed) in parameters.iter().enumerate() {
+            let pointer = pointer_join(&list, &index.to_string());
+            let followed = follow(document, listed, &pointer).ok();
+            let parameter = ListedParameter {
+                pointer,
+                listed,
+                followed,
+            };
+            if let Some(key) = parameter.key() {
+                found.retain(|seen| seen.key() != Some(key));
+            }
+            found.push(parameter);
+        }
+    }
+    found
+}
+
 /// A component of `section` (`parameters`, `responses`, ...) that
 /// `reference`, written at `pointer`, names, followed through components that
 /// are references themselves, with the pointer where it is defined.
@@ -259,6 +322,48 @@ mod tests {
         );
         assert_eq!(component_name("#/components/responses/R", "schemas"), None);
         assert_eq!(schema_pointer("a/b"), "/components/schemas/a~1b");
+    }
+
+    #[test]
+    fn an_operation_overrides_its_path_items_parameters_by_name_and_in() {
+        let document = json!({
+            "paths": {"/a": {
+                "parameters": [
+                    {"name": "id", "in": "query"},
+                    {"name": "id", "in": "header"},
+                    {"$ref": "#/components/parameters/Alias"},
+                ],
+                "get": {"parameters": [
+                    {"name": "limit", "in": "query", "description": "own"},
+                    {"name": "id", "in": "query", "description": "own"},
+                    {"description": "no name"},
+                ]},
+            }},
+            "components": {"parameters": {
+                "Alias": {"$ref": "#/components/parameters/Limit"},
+                "Limit": {"name": "limit", "in": "query"},
+            }},
+        });
+        let listed: Vec<(String, Option<(&str, &str)>)> =
+            operation_parameters(&document, "/paths/~1a/get")
+                .iter()
+                .map(|parameter| (parameter.pointer.clone(), parameter.key()))
+                .collect();
+        assert_eq!(
+            listed,
+            [
+                ("/paths/~1a/parameters/1".into(), Some(("id", "header"))),
+                ("/paths/~1a/get/parameters/0".into(), Some(("limit", "query"))),
+                ("/paths/~1a/get/parameters/1".into(), Some(("id", "query"))),
+                ("/paths/~1a/get/parameters/2".into(), None),
+            ]
+        );
+        let alias = &operation_parameters(&document, "/paths/~1a/post")[2];
+        assert_eq!(alias.listed["$ref"], "#/components/parameters/Alias");
+        assert_eq!(
+            alias.followed.as_ref().unwrap().1,
+            "/components/parameters/Limit"
+        );
     }
 
     #[test]
