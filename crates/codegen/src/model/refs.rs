@@ -353,7 +353,10 @@ mod tests {
             listed,
             [
                 ("/paths/~1a/parameters/1".into(), Some(("id", "header"))),
-                ("/paths/~1a/get/parameters/0".into(), Some(("limit", "query"))),
+                (
+                    "/paths/~1a/get/parameters/0".into(),
+                    Some(("limit", "query"))
+                ),
                 ("/paths/~1a/get/parameters/1".into(), Some(("id", "query"))),
                 ("/paths/~1a/get/parameters/2".into(), None),
             ]
