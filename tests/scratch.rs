@@ -58,6 +58,11 @@ pub fn write_crates(
             let member = format!("{name}/{package}");
             let mut path = toml::Table::new();
             path.insert("path".into(), toml::Value::String(member.clone()));
+            // The client and server enable the types' features their own
+            // features name; the types' default would enable them all.
+            if package.ends_with("-types") {
+                path.insert("default-features".into(), toml::Value::Boolean(false));
+            }
             dependencies.insert(package, toml::Value::Table(path));
             members.push(member);
         }

@@ -108,6 +108,9 @@ for name in sorted(names):
     else:
         # A generated crate, by its path inside this workspace.
         spec = {"path": os.path.join("generated", name)}
+        # The client and server enable the types' features they need.
+        if name.endswith("-types"):
+            spec["default-features"] = False
     lines.append(f"{name} = {toml_value(spec)}")
 open(os.path.join(out, "Cargo.toml"), "w").write("\n".join(lines) + "\n")
 PY

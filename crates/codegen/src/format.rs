@@ -253,7 +253,7 @@ fn pieces(tokens: TokenStream) -> Vec<Piece> {
 /// keyword that can open one) or by nothing. Inner attributes stay with the
 /// first item. Good enough for generated code; a cut in the wrong place
 /// would make a piece fail to parse, never change its text.
-fn split_items(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
+pub(crate) fn split_items(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
     const ITEM_KEYWORDS: &[&str] = &[
         "pub",
         "impl",
@@ -304,7 +304,7 @@ fn split_items(tokens: TokenStream) -> Vec<Vec<TokenTree>> {
 /// Splits `.. mod name { body }` into everything before the braces and the
 /// body's items; any other item comes back whole.
 #[allow(clippy::type_complexity)]
-fn module_body(
+pub(crate) fn module_body(
     mut item: Vec<TokenTree>,
 ) -> Result<(Vec<TokenTree>, Vec<Vec<TokenTree>>), Vec<TokenTree>> {
     let is_module = matches!(

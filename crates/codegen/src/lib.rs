@@ -107,10 +107,21 @@ pub fn generate_with(
     spec.source_map = Default::default();
     model.openapi = Default::default();
     let model = model;
+    let features = emit::features::Features::of(&model);
+    let gated = features.gated();
     // The server needs the model only: it is emitted and cut into text on the
     // second core while progenitor runs on this one.
     let (progenitor, server) = std::thread::scope(|scope| {
-        let server = scope.spawn(|| format::cut(emit::server::emit_server(&model)));
+        // Gating needs the server's tokens beside the others, so a gated
+        // server crosses back as text to parse.
+        let server = scope.spawn(|| {
+            let tokens = emit::server::emit_server(&model);
+            if gated {
+                Err(tokens.to_string())
+            } else {
+                Ok(format::cut(tokens))
+            }
+        });
         let progenitor = emit::progenitor::run(&spec, openapi);
         let server = server
             .join()
@@ -127,13 +138,40 @@ pub fn generate_with(
     // Tokens cannot cross threads, and typify's take ten times the memory
     // of their text: the types and the server are cut into pieces of text
     // printed on both cores, while the client is printed on this one.
-    let types = format::cut(emit::types::emit_types(
-        &model,
-        progenitor.types,
-        &types_rewrite,
-    ));
-    types_rewrite.find_unused_default_helpers(&types);
+    let types = emit::types::emit_types(&model, progenitor.types, &types_rewrite);
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
+    let (types, client, server) = match server {
+        Ok(server) => (format::cut(types), client, server),
+        Err(server) => {
+            use emit::features::CrateKind;
+            let gated = emit::features::gate(
+                &features,
+                vec![
+                    (CrateKind::Types, types),
+                    (
+                        CrateKind::Client,
+                        quote::ToTokens::into_token_stream(client),
+                    ),
+                    (
+                        CrateKind::Server,
+                        server.parse().map_err(|err| {
+                            Diagnostic::new(
+                                spec_file,
+                                format!("internal error: the server does not parse: {err}"),
+                            )
+                        })?,
+                    ),
+                ],
+                emit::types::ALWAYS_COMPILED,
+            );
+            let [types, client, server]: [proc_macro2::TokenStream; 3] = gated
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("one stream per crate"));
+            let client = syn::parse2(client).map_err(|err| format::unparsable(spec_file, &err))?;
+            (format::cut(types), client, format::cut(server))
+        }
+    };
+    types_rewrite.find_unused_default_helpers(&types);
     let rewrite_types =
         |module: Option<&syn::Ident>, item: &mut syn::Item| types_rewrite.rewrite(module, item);
     let crates = [
@@ -166,17 +204,23 @@ pub fn generate_with(
     let crates = [
         (
             &names.types,
-            emit::manifest::types_manifest(names, &model.title, dependencies),
+            emit::manifest::types_manifest(names, &model.title, &features, dependencies),
             types,
         ),
         (
             &names.client,
-            emit::manifest::client_manifest(names, &model.title, dependencies, writes_parameters),
+            emit::manifest::client_manifest(
+                names,
+                &model.title,
+                &features,
+                dependencies,
+                writes_parameters,
+            ),
             client,
         ),
         (
             &names.server,
-            emit::manifest::server_manifest(names, &model.title),
+            emit::manifest::server_manifest(names, &model.title, &features),
             server,
         ),
     ];

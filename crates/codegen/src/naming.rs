@@ -40,6 +40,23 @@ pub fn method_name(name: &str) -> String {
     sanitize(name, Case::Snake, "_")
 }
 
+/// The cargo feature of tag `name`: kebab case, ASCII letters and digits
+/// only (`Token Exchange Profiles` and `token_exchange_profiles` are
+/// `token-exchange-profiles`), `tag` when nothing is left.
+pub fn feature_name(name: &str) -> String {
+    use heck::ToKebabCase;
+    let ascii: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    let kebab = ascii.to_kebab_case();
+    if kebab.is_empty() {
+        "tag".to_string()
+    } else {
+        kebab
+    }
+}
+
 /// The name of a type the server emitter derives from an operation, such as
 /// its response enum (`get_widget` and `Response` give `GetWidgetResponse`).
 pub fn operation_type_name(operation: &str, suffix: &str) -> String {

@@ -24,6 +24,7 @@
 //! header and retry for every operation at once (the hand-written client crate
 //! of this workspace does exactly that).
 #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
+#![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 #[allow(unused_imports)]
 pub use progenitor_client::{ByteStream, ClientInfo, Error, ResponseValue};
@@ -130,6 +131,7 @@ impl Client {
     ///     .send()
     ///     .await;
     /// ```
+    #[cfg(feature = "token-exchange-profiles")]
     pub fn create_token_exchange_profile(
         &self,
     ) -> builder::CreateTokenExchangeProfile<'_> {
@@ -152,6 +154,7 @@ impl Client {
     ///     .send()
     ///     .await;
     /// ```
+    #[cfg(feature = "user-attribute-profiles")]
     pub fn get_user_attribute_profile_template(
         &self,
     ) -> builder::GetUserAttributeProfileTemplate<'_> {
@@ -174,6 +177,7 @@ impl Client {
     ///     .send()
     ///     .await;
     /// ```
+    #[cfg(feature = "actions")]
     pub fn get_action_module(&self) -> builder::GetActionModule<'_> {
         builder::GetActionModule::new(self)
     }
@@ -194,6 +198,7 @@ impl Client {
     ///     .send()
     ///     .await;
     /// ```
+    #[cfg(feature = "event-streams")]
     pub fn create_event_stream(&self) -> builder::CreateEventStream<'_> {
         builder::CreateEventStream::new(self)
     }
@@ -211,6 +216,7 @@ impl Client {
     ///     .send()
     ///     .await;
     /// ```
+    #[cfg(feature = "guardian")]
     pub fn get_push_notification_apns_provider(
         &self,
     ) -> builder::GetPushNotificationApnsProvider<'_> {
@@ -232,12 +238,14 @@ pub mod builder {
     /// Builder for [`Client::create_token_exchange_profile`]
     ///
     /// [`Client::create_token_exchange_profile`]: super::Client::create_token_exchange_profile
+    #[cfg(feature = "token-exchange-profiles")]
     #[derive(Debug, Clone)]
     pub struct CreateTokenExchangeProfile<'a> {
         client: &'a super::Client,
         body: Result<types::builder::CreateTokenExchangeProfileRequest, String>,
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl<'a> CreateTokenExchangeProfile<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -372,12 +380,14 @@ pub mod builder {
     /// Builder for [`Client::get_user_attribute_profile_template`]
     ///
     /// [`Client::get_user_attribute_profile_template`]: super::Client::get_user_attribute_profile_template
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Debug, Clone)]
     pub struct GetUserAttributeProfileTemplate<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl<'a> GetUserAttributeProfileTemplate<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -475,12 +485,14 @@ pub mod builder {
     /// Builder for [`Client::get_action_module`]
     ///
     /// [`Client::get_action_module`]: super::Client::get_action_module
+    #[cfg(feature = "actions")]
     #[derive(Debug, Clone)]
     pub struct GetActionModule<'a> {
         client: &'a super::Client,
         id: Result<::std::string::String, String>,
     }
 
+    #[cfg(feature = "actions")]
     impl<'a> GetActionModule<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -581,12 +593,14 @@ pub mod builder {
     /// Builder for [`Client::create_event_stream`]
     ///
     /// [`Client::create_event_stream`]: super::Client::create_event_stream
+    #[cfg(feature = "event-streams")]
     #[derive(Debug, Clone)]
     pub struct CreateEventStream<'a> {
         client: &'a super::Client,
         body: Result<types::builder::CreateEventStreamRequest, String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl<'a> CreateEventStream<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self {
@@ -720,11 +734,13 @@ pub mod builder {
     /// Builder for [`Client::get_push_notification_apns_provider`]
     ///
     /// [`Client::get_push_notification_apns_provider`]: super::Client::get_push_notification_apns_provider
+    #[cfg(feature = "guardian")]
     #[derive(Debug, Clone)]
     pub struct GetPushNotificationApnsProvider<'a> {
         client: &'a super::Client,
     }
 
+    #[cfg(feature = "guardian")]
     impl<'a> GetPushNotificationApnsProvider<'a> {
         pub fn new(client: &'a super::Client) -> Self {
             Self { client: client }

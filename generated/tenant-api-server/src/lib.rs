@@ -48,6 +48,7 @@
 //!  # let _ = app;
 //! ```
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
+#![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 use std::future::Future;
 use std::sync::Arc;
@@ -106,6 +107,7 @@ pub mod responses {
 }
 
 /// The responses of the `create_token_exchange_profile` operation: one variant per documented status.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateTokenExchangeProfileResponse {
     /// 201: The token exchange profile was created.
@@ -129,6 +131,7 @@ pub enum CreateTokenExchangeProfileResponse {
     Unimplemented(runtime::ErrorBody),
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl IntoResponse for CreateTokenExchangeProfileResponse {
     fn into_response(self) -> Response {
         match self {
@@ -156,6 +159,7 @@ impl IntoResponse for CreateTokenExchangeProfileResponse {
 }
 
 /// The responses of the `get_user_attribute_profile_template` operation: one variant per documented status.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetUserAttributeProfileTemplateResponse {
     /// 200: The template was retrieved.
@@ -173,6 +177,7 @@ pub enum GetUserAttributeProfileTemplateResponse {
     Unimplemented(runtime::ErrorBody),
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl IntoResponse for GetUserAttributeProfileTemplateResponse {
     fn into_response(self) -> Response {
         match self {
@@ -191,6 +196,7 @@ impl IntoResponse for GetUserAttributeProfileTemplateResponse {
 }
 
 /// The responses of the `get_action_module` operation: one variant per documented status.
+#[cfg(feature = "actions")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetActionModuleResponse {
     /// 200: The action module was retrieved.
@@ -210,6 +216,7 @@ pub enum GetActionModuleResponse {
     Unimplemented(runtime::ErrorBody),
 }
 
+#[cfg(feature = "actions")]
 impl IntoResponse for GetActionModuleResponse {
     fn into_response(self) -> Response {
         match self {
@@ -231,6 +238,7 @@ impl IntoResponse for GetActionModuleResponse {
 }
 
 /// The responses of the `create_event_stream` operation: one variant per documented status.
+#[cfg(feature = "event-streams")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateEventStreamResponse {
     /// 201: The event stream was created.
@@ -254,6 +262,7 @@ pub enum CreateEventStreamResponse {
     Unimplemented(runtime::ErrorBody),
 }
 
+#[cfg(feature = "event-streams")]
 impl IntoResponse for CreateEventStreamResponse {
     fn into_response(self) -> Response {
         match self {
@@ -281,6 +290,7 @@ impl IntoResponse for CreateEventStreamResponse {
 }
 
 /// The responses of the `get_push_notification_apns_provider` operation: one variant per documented status.
+#[cfg(feature = "guardian")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPushNotificationApnsProviderResponse {
     /// 200: The provider configuration was retrieved.
@@ -298,6 +308,7 @@ pub enum GetPushNotificationApnsProviderResponse {
     Unimplemented(runtime::ErrorBody),
 }
 
+#[cfg(feature = "guardian")]
 impl IntoResponse for GetPushNotificationApnsProviderResponse {
     fn into_response(self) -> Response {
         match self {
@@ -349,6 +360,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     /// Requires the `create:token_exchange_profiles` scope and a token issued to a global client. This operation is in Early Access.
     ///
     /// `POST /token-exchange-profiles`
+    #[cfg(feature = "token-exchange-profiles")]
     fn create_token_exchange_profile(
         &self,
         context: RequestContext<Self::Caller>,
@@ -369,6 +381,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     /// Requires the `read:user_attribute_profiles` scope. This operation is in Early Access.
     ///
     /// `GET /user-attribute-profiles/templates/{id}`
+    #[cfg(feature = "user-attribute-profiles")]
     fn get_user_attribute_profile_template(
         &self,
         context: RequestContext<Self::Caller>,
@@ -391,6 +404,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     /// Requires the `read:actions` scope. This operation is in Early Access.
     ///
     /// `GET /actions/modules/{id}`
+    #[cfg(feature = "actions")]
     fn get_action_module(
         &self,
         context: RequestContext<Self::Caller>,
@@ -411,6 +425,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     /// Requires the `create:event_streams` scope.
     ///
     /// `POST /event-streams`
+    #[cfg(feature = "event-streams")]
     fn create_event_stream(
         &self,
         context: RequestContext<Self::Caller>,
@@ -431,6 +446,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
     /// Requires the `read:guardian_factors` scope.
     ///
     /// `GET /guardian/factors/push-notification/providers/apns`
+    #[cfg(feature = "guardian")]
     fn get_push_notification_apns_provider(
         &self,
         context: RequestContext<Self::Caller>,
@@ -460,27 +476,39 @@ pub fn router_with_options<A: TenantManagementApi>(
 ) -> axum::Router {
     let api = Arc::new(api);
     let shaper = Arc::clone(&api);
-    axum::Router::new()
+    let router = axum::Router::new();
+
+    #[cfg(feature = "token-exchange-profiles")]
+    let router = router
         .route(
             "/api/v2/token-exchange-profiles",
             axum::routing::post(handle_create_token_exchange_profile::<A>),
-        )
+        );
+    #[cfg(feature = "user-attribute-profiles")]
+    let router = router
         .route(
             "/api/v2/user-attribute-profiles/templates/{id}",
             axum::routing::get(handle_get_user_attribute_profile_template::<A>),
-        )
+        );
+    #[cfg(feature = "actions")]
+    let router = router
         .route(
             "/api/v2/actions/modules/{id}",
             axum::routing::get(handle_get_action_module::<A>),
-        )
+        );
+    #[cfg(feature = "event-streams")]
+    let router = router
         .route(
             "/api/v2/event-streams",
             axum::routing::post(handle_create_event_stream::<A>),
-        )
+        );
+    #[cfg(feature = "guardian")]
+    let router = router
         .route(
             "/api/v2/guardian/factors/push-notification/providers/apns",
             axum::routing::get(handle_get_push_notification_apns_provider::<A>),
-        )
+        );
+    router
         .fallback(runtime::not_found)
         .method_not_allowed_fallback(runtime::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
@@ -507,10 +535,12 @@ async fn authenticate<A: TenantManagementApi>(
 /// constrained strings without checking them again: the
 /// validator, compiled from the same schemas, has checked
 /// each against the rules of its type.
+#[cfg(feature = "token-exchange-profiles")]
 fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Option<T> {
     types::__checked::assume_checked(|| value.deserialize_into())
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -544,6 +574,7 @@ async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     api.create_token_exchange_profile(context, body).await.into_response()
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
@@ -568,6 +599,7 @@ async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     api.get_user_attribute_profile_template(context, id).await.into_response()
 }
 
+#[cfg(feature = "actions")]
 async fn handle_get_action_module<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
@@ -592,6 +624,7 @@ async fn handle_get_action_module<A: TenantManagementApi>(
     api.get_action_module(context, id).await.into_response()
 }
 
+#[cfg(feature = "event-streams")]
 async fn handle_create_event_stream<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
@@ -625,6 +658,7 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
     api.create_event_stream(context, body).await.into_response()
 }
 
+#[cfg(feature = "guardian")]
 async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     runtime::Headers(headers): runtime::Headers,
@@ -651,6 +685,7 @@ mod validate {
     use tenant_server_runtime::json::Value;
 
     /// Checks a value against the `ActionDestination` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn action_destination(
         value: &Value,
         at: &Location,
@@ -670,6 +705,7 @@ mod validate {
     }
 
     /// Checks a value against the `ActionDestinationConfiguration` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn action_destination_configuration(
         value: &Value,
         at: &Location,
@@ -685,6 +721,7 @@ mod validate {
     }
 
     /// Checks a value against the `ActionDestinationType` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn action_destination_type(
         value: &Value,
         at: &Location,
@@ -696,6 +733,7 @@ mod validate {
     }
 
     /// Checks a value against the `AwsRegion` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn aws_region(value: &Value, at: &Location, out: &mut Violations) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::one_of_values(
@@ -745,6 +783,7 @@ mod validate {
     }
 
     /// Checks a value against the `BasicWebhookAuthorizationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn basic_webhook_authorization_input(
         value: &Value,
         at: &Location,
@@ -768,6 +807,7 @@ mod validate {
     }
 
     /// Checks a value against the `BasicWebhookAuthorizationMethod` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn basic_webhook_authorization_method(
         value: &Value,
         at: &Location,
@@ -779,6 +819,7 @@ mod validate {
     }
 
     /// Checks a value against the `BearerWebhookAuthorizationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn bearer_webhook_authorization_input(
         value: &Value,
         at: &Location,
@@ -798,6 +839,7 @@ mod validate {
     }
 
     /// Checks a value against the `BearerWebhookAuthorizationMethod` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn bearer_webhook_authorization_method(
         value: &Value,
         at: &Location,
@@ -809,6 +851,7 @@ mod validate {
     }
 
     /// Checks a value against the `CreateEventStreamRequest` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn create_event_stream_request(
         value: &Value,
         at: &Location,
@@ -836,6 +879,7 @@ mod validate {
     }
 
     /// Checks a value against the `CreateTokenExchangeProfileRequest` schema.
+    #[cfg(feature = "token-exchange-profiles")]
     pub(crate) fn create_token_exchange_profile_request(
         value: &Value,
         at: &Location,
@@ -874,6 +918,7 @@ mod validate {
     }
 
     /// Checks a value against the `CustomHeaderWebhookAuthorizationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn custom_header_webhook_authorization_input(
         value: &Value,
         at: &Location,
@@ -897,6 +942,7 @@ mod validate {
     }
 
     /// Checks a value against the `CustomHeaderWebhookAuthorizationMethod` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn custom_header_webhook_authorization_method(
         value: &Value,
         at: &Location,
@@ -908,6 +954,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventBridgeConfiguration` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_bridge_configuration(
         value: &Value,
         at: &Location,
@@ -937,6 +984,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventBridgeDestination` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_bridge_destination(
         value: &Value,
         at: &Location,
@@ -956,6 +1004,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventBridgeDestinationType` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_bridge_destination_type(
         value: &Value,
         at: &Location,
@@ -967,6 +1016,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamDestinationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_stream_destination_input(
         value: &Value,
         at: &Location,
@@ -995,6 +1045,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamName` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_stream_name(value: &Value, at: &Location, out: &mut Violations) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::min_length(text, 1usize, at, out);
@@ -1003,6 +1054,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamStatus` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_stream_status(
         value: &Value,
         at: &Location,
@@ -1014,6 +1066,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamSubscription` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_stream_subscription(
         value: &Value,
         at: &Location,
@@ -1029,6 +1082,7 @@ mod validate {
     }
 
     /// Checks a value against the `EventStreamSubscriptions` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn event_stream_subscriptions(
         value: &Value,
         at: &Location,
@@ -1044,6 +1098,7 @@ mod validate {
     }
 
     /// Checks a value against the `SubjectTokenType` schema.
+    #[cfg(feature = "token-exchange-profiles")]
     pub(crate) fn subject_token_type(
         value: &Value,
         at: &Location,
@@ -1065,6 +1120,7 @@ mod validate {
     }
 
     /// Checks a value against the `TokenExchangeActionId` schema.
+    #[cfg(feature = "token-exchange-profiles")]
     pub(crate) fn token_exchange_action_id(
         value: &Value,
         at: &Location,
@@ -1077,6 +1133,7 @@ mod validate {
     }
 
     /// Checks a value against the `TokenExchangeProfileName` schema.
+    #[cfg(feature = "token-exchange-profiles")]
     pub(crate) fn token_exchange_profile_name(
         value: &Value,
         at: &Location,
@@ -1089,6 +1146,7 @@ mod validate {
     }
 
     /// Checks a value against the `TokenExchangeProfileType` schema.
+    #[cfg(feature = "token-exchange-profiles")]
     pub(crate) fn token_exchange_profile_type(
         value: &Value,
         at: &Location,
@@ -1105,6 +1163,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookAuthorizationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_authorization_input(
         value: &Value,
         at: &Location,
@@ -1135,6 +1194,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookConfigurationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_configuration_input(
         value: &Value,
         at: &Location,
@@ -1159,6 +1219,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookDestinationInput` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_destination_input(
         value: &Value,
         at: &Location,
@@ -1178,6 +1239,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookDestinationType` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_destination_type(
         value: &Value,
         at: &Location,
@@ -1189,6 +1251,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookEndpoint` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_endpoint(value: &Value, at: &Location, out: &mut Violations) {
         if let Some(text) = check::expect_string(value, at, out) {
             {
@@ -1200,6 +1263,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookHeaderKey` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_header_key(
         value: &Value,
         at: &Location,
@@ -1219,6 +1283,7 @@ mod validate {
     }
 
     /// Checks a value against the `WebhookUsername` schema.
+    #[cfg(feature = "event-streams")]
     pub(crate) fn webhook_username(value: &Value, at: &Location, out: &mut Violations) {
         if let Some(text) = check::expect_string(value, at, out) {
             check::max_length(text, 128usize, at, out);

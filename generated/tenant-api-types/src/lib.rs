@@ -12,8 +12,10 @@
 //! fields when converted into the struct.
 #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
 #![allow(clippy::large_enum_variant)]
+#![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 /// An action destination, an action of the tenant that receives the events.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionDestination {
     pub configuration: ActionDestinationConfiguration,
@@ -21,6 +23,7 @@ pub struct ActionDestination {
     pub type_: ActionDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
 impl ActionDestination {
     pub fn builder() -> builder::ActionDestination {
         Default::default()
@@ -28,12 +31,14 @@ impl ActionDestination {
 }
 
 /// Configuration of an action destination.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionDestinationConfiguration {
     /// ID of the action that receives the events.
     pub action_id: ::std::string::String,
 }
 
+#[cfg(feature = "event-streams")]
 impl ActionDestinationConfiguration {
     pub fn builder() -> builder::ActionDestinationConfiguration {
         Default::default()
@@ -41,6 +46,7 @@ impl ActionDestinationConfiguration {
 }
 
 /// The destination type of an action.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -58,6 +64,7 @@ pub enum ActionDestinationType {
     Action,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for ActionDestinationType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -66,6 +73,7 @@ impl ::std::fmt::Display for ActionDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for ActionDestinationType {
     type Err = self::error::ConversionError;
 
@@ -79,6 +87,7 @@ impl ::std::str::FromStr for ActionDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for ActionDestinationType {
     type Error = self::error::ConversionError;
 
@@ -89,6 +98,7 @@ impl ::std::convert::TryFrom<&str> for ActionDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
     type Error = self::error::ConversionError;
 
@@ -100,6 +110,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
 }
 
 /// An action module, with its draft version and latest published version.
+#[cfg(feature = "actions")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModule {
     /// Number of deployed actions that use the module.
@@ -127,6 +138,7 @@ pub struct ActionModule {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "actions")]
 impl ActionModule {
     pub fn builder() -> builder::ActionModule {
         Default::default()
@@ -134,6 +146,7 @@ impl ActionModule {
 }
 
 /// A package dependency.
+#[cfg(feature = "actions")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleDependency {
     /// Name of the package.
@@ -142,6 +155,7 @@ pub struct ActionModuleDependency {
     pub version: ::std::string::String,
 }
 
+#[cfg(feature = "actions")]
 impl ActionModuleDependency {
     pub fn builder() -> builder::ActionModuleDependency {
         Default::default()
@@ -149,6 +163,7 @@ impl ActionModuleDependency {
 }
 
 /// A secret of a module version. Only its name and update time are returned.
+#[cfg(feature = "actions")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleSecret {
     /// Name of the secret.
@@ -157,6 +172,7 @@ pub struct ActionModuleSecret {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "actions")]
 impl ActionModuleSecret {
     pub fn builder() -> builder::ActionModuleSecret {
         Default::default()
@@ -164,6 +180,7 @@ impl ActionModuleSecret {
 }
 
 /// The latest published version of a module, as a reference. Omitted when no version has been published.
+#[cfg(feature = "actions")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleVersionReference {
     /// Source code of the version.
@@ -180,6 +197,7 @@ pub struct ActionModuleVersionReference {
     pub version_number: i64,
 }
 
+#[cfg(feature = "actions")]
 impl ActionModuleVersionReference {
     pub fn builder() -> builder::ActionModuleVersionReference {
         Default::default()
@@ -187,6 +205,7 @@ impl ActionModuleVersionReference {
 }
 
 /// The AWS region of an Amazon EventBridge destination.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -274,6 +293,7 @@ pub enum AwsRegion {
     UsWest2,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for AwsRegion {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -317,6 +337,7 @@ impl ::std::fmt::Display for AwsRegion {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for AwsRegion {
     type Err = self::error::ConversionError;
 
@@ -365,6 +386,7 @@ impl ::std::str::FromStr for AwsRegion {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for AwsRegion {
     type Error = self::error::ConversionError;
 
@@ -375,6 +397,7 @@ impl ::std::convert::TryFrom<&str> for AwsRegion {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
     type Error = self::error::ConversionError;
 
@@ -386,12 +409,14 @@ impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
 }
 
 /// Basic authorization, as returned (without the password).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorization {
     pub method: BasicWebhookAuthorizationMethod,
     pub username: WebhookUsername,
 }
 
+#[cfg(feature = "event-streams")]
 impl BasicWebhookAuthorization {
     pub fn builder() -> builder::BasicWebhookAuthorization {
         Default::default()
@@ -399,6 +424,7 @@ impl BasicWebhookAuthorization {
 }
 
 /// Basic authorization, as sent on creation.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorizationInput {
     pub method: BasicWebhookAuthorizationMethod,
@@ -407,6 +433,7 @@ pub struct BasicWebhookAuthorizationInput {
     pub username: WebhookUsername,
 }
 
+#[cfg(feature = "event-streams")]
 impl BasicWebhookAuthorizationInput {
     pub fn builder() -> builder::BasicWebhookAuthorizationInput {
         Default::default()
@@ -414,6 +441,7 @@ impl BasicWebhookAuthorizationInput {
 }
 
 /// Basic authorization (an `Authorization` header with the `Basic` scheme).
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -431,6 +459,7 @@ pub enum BasicWebhookAuthorizationMethod {
     Basic,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for BasicWebhookAuthorizationMethod {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -439,6 +468,7 @@ impl ::std::fmt::Display for BasicWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for BasicWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
@@ -452,6 +482,7 @@ impl ::std::str::FromStr for BasicWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for BasicWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
@@ -462,6 +493,7 @@ impl ::std::convert::TryFrom<&str> for BasicWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
@@ -473,11 +505,13 @@ impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizatio
 }
 
 /// Bearer authorization, as returned (without the token).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorization {
     pub method: BearerWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
 impl BearerWebhookAuthorization {
     pub fn builder() -> builder::BearerWebhookAuthorization {
         Default::default()
@@ -485,6 +519,7 @@ impl BearerWebhookAuthorization {
 }
 
 /// Bearer authorization, as sent on creation.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorizationInput {
     pub method: BearerWebhookAuthorizationMethod,
@@ -492,6 +527,7 @@ pub struct BearerWebhookAuthorizationInput {
     pub token: ::std::string::String,
 }
 
+#[cfg(feature = "event-streams")]
 impl BearerWebhookAuthorizationInput {
     pub fn builder() -> builder::BearerWebhookAuthorizationInput {
         Default::default()
@@ -499,6 +535,7 @@ impl BearerWebhookAuthorizationInput {
 }
 
 /// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -516,6 +553,7 @@ pub enum BearerWebhookAuthorizationMethod {
     Bearer,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for BearerWebhookAuthorizationMethod {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -524,6 +562,7 @@ impl ::std::fmt::Display for BearerWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for BearerWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
@@ -537,6 +576,7 @@ impl ::std::str::FromStr for BearerWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for BearerWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
@@ -547,6 +587,7 @@ impl ::std::convert::TryFrom<&str> for BearerWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String>
 for BearerWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
@@ -559,6 +600,7 @@ for BearerWebhookAuthorizationMethod {
 }
 
 /// An event stream to create.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
@@ -570,6 +612,7 @@ pub struct CreateEventStreamRequest {
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
 }
 
+#[cfg(feature = "event-streams")]
 impl CreateEventStreamRequest {
     pub fn builder() -> builder::CreateEventStreamRequest {
         Default::default()
@@ -577,6 +620,7 @@ impl CreateEventStreamRequest {
 }
 
 /// A token exchange profile to create. Unknown properties are rejected.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTokenExchangeProfileRequest {
@@ -587,6 +631,7 @@ pub struct CreateTokenExchangeProfileRequest {
     pub type_: TokenExchangeProfileType,
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl CreateTokenExchangeProfileRequest {
     pub fn builder() -> builder::CreateTokenExchangeProfileRequest {
         Default::default()
@@ -594,12 +639,14 @@ impl CreateTokenExchangeProfileRequest {
 }
 
 /// Authorization by a custom header, as returned (without its value).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorization {
     pub header_key: WebhookHeaderKey,
     pub method: CustomHeaderWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
 impl CustomHeaderWebhookAuthorization {
     pub fn builder() -> builder::CustomHeaderWebhookAuthorization {
         Default::default()
@@ -607,6 +654,7 @@ impl CustomHeaderWebhookAuthorization {
 }
 
 /// Authorization by a custom header, as sent on creation.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorizationInput {
     pub header_key: WebhookHeaderKey,
@@ -615,6 +663,7 @@ pub struct CustomHeaderWebhookAuthorizationInput {
     pub method: CustomHeaderWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
 impl CustomHeaderWebhookAuthorizationInput {
     pub fn builder() -> builder::CustomHeaderWebhookAuthorizationInput {
         Default::default()
@@ -622,6 +671,7 @@ impl CustomHeaderWebhookAuthorizationInput {
 }
 
 /// Authorization by a custom header.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -639,6 +689,7 @@ pub enum CustomHeaderWebhookAuthorizationMethod {
     CustomHeader,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for CustomHeaderWebhookAuthorizationMethod {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -647,6 +698,7 @@ impl ::std::fmt::Display for CustomHeaderWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for CustomHeaderWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
@@ -660,6 +712,7 @@ impl ::std::str::FromStr for CustomHeaderWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for CustomHeaderWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
@@ -670,6 +723,7 @@ impl ::std::convert::TryFrom<&str> for CustomHeaderWebhookAuthorizationMethod {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String>
 for CustomHeaderWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
@@ -800,6 +854,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
 }
 
 /// Configuration of an Amazon EventBridge destination.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventBridgeConfiguration {
     /// The AWS account that receives the events, 12 digits.
@@ -810,6 +865,7 @@ pub struct EventBridgeConfiguration {
     pub aws_region: AwsRegion,
 }
 
+#[cfg(feature = "event-streams")]
 impl EventBridgeConfiguration {
     pub fn builder() -> builder::EventBridgeConfiguration {
         Default::default()
@@ -817,10 +873,12 @@ impl EventBridgeConfiguration {
 }
 
 /// The AWS account that receives the events, 12 digits.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventBridgeConfigurationAwsAccountId(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for EventBridgeConfigurationAwsAccountId {
     type Target = ::std::string::String;
 
@@ -829,6 +887,7 @@ impl ::std::ops::Deref for EventBridgeConfigurationAwsAccountId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeConfigurationAwsAccountId>
 for ::std::string::String {
     fn from(value: EventBridgeConfigurationAwsAccountId) -> Self {
@@ -836,6 +895,7 @@ for ::std::string::String {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
     type Err = self::error::ConversionError;
 
@@ -851,6 +911,7 @@ impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for EventBridgeConfigurationAwsAccountId {
     type Error = self::error::ConversionError;
 
@@ -861,6 +922,7 @@ impl ::std::convert::TryFrom<&str> for EventBridgeConfigurationAwsAccountId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String>
 for EventBridgeConfigurationAwsAccountId {
     type Error = self::error::ConversionError;
@@ -872,6 +934,7 @@ for EventBridgeConfigurationAwsAccountId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -889,6 +952,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
 }
 
 /// An Amazon EventBridge destination: events go to a partner event source the service creates in the given AWS account and region.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventBridgeDestination {
     pub configuration: EventBridgeConfiguration,
@@ -896,6 +960,7 @@ pub struct EventBridgeDestination {
     pub type_: EventBridgeDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
 impl EventBridgeDestination {
     pub fn builder() -> builder::EventBridgeDestination {
         Default::default()
@@ -903,6 +968,7 @@ impl EventBridgeDestination {
 }
 
 /// The destination type of Amazon EventBridge.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -920,6 +986,7 @@ pub enum EventBridgeDestinationType {
     Eventbridge,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for EventBridgeDestinationType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -928,6 +995,7 @@ impl ::std::fmt::Display for EventBridgeDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for EventBridgeDestinationType {
     type Err = self::error::ConversionError;
 
@@ -941,6 +1009,7 @@ impl ::std::str::FromStr for EventBridgeDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for EventBridgeDestinationType {
     type Error = self::error::ConversionError;
 
@@ -951,6 +1020,7 @@ impl ::std::convert::TryFrom<&str> for EventBridgeDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationType {
     type Error = self::error::ConversionError;
 
@@ -962,6 +1032,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationTy
 }
 
 /// An event stream.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStream {
     /// Time the stream was created (ISO 8601).
@@ -978,6 +1049,7 @@ pub struct EventStream {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "event-streams")]
 impl EventStream {
     pub fn builder() -> builder::EventStream {
         Default::default()
@@ -985,6 +1057,7 @@ impl EventStream {
 }
 
 /// Where the stream delivers events, as the service returns it: a webhook, an Amazon EventBridge partner event source or an action. Credentials are never returned.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EventStreamDestination {
@@ -993,18 +1066,21 @@ pub enum EventStreamDestination {
     ActionDestination(ActionDestination),
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookDestination> for EventStreamDestination {
     fn from(value: WebhookDestination) -> Self {
         Self::WebhookDestination(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeDestination> for EventStreamDestination {
     fn from(value: EventBridgeDestination) -> Self {
         Self::EventBridgeDestination(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<ActionDestination> for EventStreamDestination {
     fn from(value: ActionDestination) -> Self {
         Self::ActionDestination(value)
@@ -1012,6 +1088,7 @@ impl ::std::convert::From<ActionDestination> for EventStreamDestination {
 }
 
 /// Where the stream is to deliver events, with the credentials the destination needs: a webhook, an Amazon EventBridge partner event source or an action.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum EventStreamDestinationInput {
@@ -1020,18 +1097,21 @@ pub enum EventStreamDestinationInput {
     ActionDestination(ActionDestination),
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookDestinationInput> for EventStreamDestinationInput {
     fn from(value: WebhookDestinationInput) -> Self {
         Self::WebhookDestinationInput(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeDestination> for EventStreamDestinationInput {
     fn from(value: EventBridgeDestination) -> Self {
         Self::EventBridgeDestination(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<ActionDestination> for EventStreamDestinationInput {
     fn from(value: ActionDestination) -> Self {
         Self::ActionDestination(value)
@@ -1039,10 +1119,12 @@ impl ::std::convert::From<ActionDestination> for EventStreamDestinationInput {
 }
 
 /// Unique identifier of the event stream, exactly 26 characters.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventStreamId(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for EventStreamId {
     type Target = ::std::string::String;
 
@@ -1051,12 +1133,14 @@ impl ::std::ops::Deref for EventStreamId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamId> for ::std::string::String {
     fn from(value: EventStreamId) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for EventStreamId {
     type Err = self::error::ConversionError;
 
@@ -1073,6 +1157,7 @@ impl ::std::str::FromStr for EventStreamId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for EventStreamId {
     type Error = self::error::ConversionError;
 
@@ -1083,6 +1168,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamId {
     type Error = self::error::ConversionError;
 
@@ -1093,6 +1179,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamId {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for EventStreamId {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1110,10 +1197,12 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
 }
 
 /// Name of the event stream.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventStreamName(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for EventStreamName {
     type Target = ::std::string::String;
 
@@ -1122,12 +1211,14 @@ impl ::std::ops::Deref for EventStreamName {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamName> for ::std::string::String {
     fn from(value: EventStreamName) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for EventStreamName {
     type Err = self::error::ConversionError;
 
@@ -1144,6 +1235,7 @@ impl ::std::str::FromStr for EventStreamName {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for EventStreamName {
     type Error = self::error::ConversionError;
 
@@ -1154,6 +1246,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamName {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     type Error = self::error::ConversionError;
 
@@ -1164,6 +1257,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1181,6 +1275,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
 }
 
 /// Whether the stream is actively forwarding events.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -1200,6 +1295,7 @@ pub enum EventStreamStatus {
     Disabled,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for EventStreamStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -1209,6 +1305,7 @@ impl ::std::fmt::Display for EventStreamStatus {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for EventStreamStatus {
     type Err = self::error::ConversionError;
 
@@ -1223,6 +1320,7 @@ impl ::std::str::FromStr for EventStreamStatus {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for EventStreamStatus {
     type Error = self::error::ConversionError;
 
@@ -1233,6 +1331,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamStatus {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
     type Error = self::error::ConversionError;
 
@@ -1244,12 +1343,14 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
 }
 
 /// A subscription to one event type.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStreamSubscription {
     /// The event type to forward.
     pub event_type: ::std::string::String,
 }
 
+#[cfg(feature = "event-streams")]
 impl EventStreamSubscription {
     pub fn builder() -> builder::EventStreamSubscription {
         Default::default()
@@ -1257,10 +1358,12 @@ impl EventStreamSubscription {
 }
 
 /// The event types the stream forwards. At least one.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct EventStreamSubscriptions(pub ::std::vec::Vec<EventStreamSubscription>);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for EventStreamSubscriptions {
     type Target = ::std::vec::Vec<EventStreamSubscription>;
 
@@ -1269,6 +1372,7 @@ impl ::std::ops::Deref for EventStreamSubscriptions {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamSubscriptions>
 for ::std::vec::Vec<EventStreamSubscription> {
     fn from(value: EventStreamSubscriptions) -> Self {
@@ -1276,6 +1380,7 @@ for ::std::vec::Vec<EventStreamSubscription> {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<::std::vec::Vec<EventStreamSubscription>>
 for EventStreamSubscriptions {
     fn from(value: ::std::vec::Vec<EventStreamSubscription>) -> Self {
@@ -1284,6 +1389,7 @@ for EventStreamSubscriptions {
 }
 
 /// Configuration of the Apple Push Notification service provider used by the push-notification factor.
+#[cfg(feature = "guardian")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
     /// Bundle identifier of the application; null or absent while none is configured.
@@ -1295,6 +1401,7 @@ pub struct PushNotificationApnsProvider {
     pub sandbox: bool,
 }
 
+#[cfg(feature = "guardian")]
 impl PushNotificationApnsProvider {
     pub fn builder() -> builder::PushNotificationApnsProvider {
         Default::default()
@@ -1302,6 +1409,7 @@ impl PushNotificationApnsProvider {
 }
 
 /// The user identifier mapping for one connection strategy.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
     /// Claim that carries the user identifier in OpenID Connect for this strategy.
@@ -1315,6 +1423,7 @@ pub struct StrategyOverride {
     pub scim_mapping: ::std::option::Option<::std::string::String>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl StrategyOverride {
     pub fn builder() -> builder::StrategyOverride {
         Default::default()
@@ -1322,6 +1431,7 @@ impl StrategyOverride {
 }
 
 /// Claim that carries the user identifier in OpenID Connect for this strategy.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -1343,6 +1453,7 @@ pub enum StrategyOverrideOidcMapping {
     Email,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::fmt::Display for StrategyOverrideOidcMapping {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -1353,6 +1464,7 @@ impl ::std::fmt::Display for StrategyOverrideOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for StrategyOverrideOidcMapping {
     type Err = self::error::ConversionError;
 
@@ -1368,6 +1480,7 @@ impl ::std::str::FromStr for StrategyOverrideOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for StrategyOverrideOidcMapping {
     type Error = self::error::ConversionError;
 
@@ -1378,6 +1491,7 @@ impl ::std::convert::TryFrom<&str> for StrategyOverrideOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for StrategyOverrideOidcMapping {
     type Error = self::error::ConversionError;
 
@@ -1389,10 +1503,12 @@ impl ::std::convert::TryFrom<::std::string::String> for StrategyOverrideOidcMapp
 }
 
 /// Subject token type, an absolute URI (RFC 3986), such as `urn:partner:token` or `https://partner.example/token`. The profile whose value matches a token exchange request's subject token type is executed for it. Unique within a tenant. `format: url` is the seed's; the `pattern` states the same rule for tools that do not know that format.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct SubjectTokenType(::std::string::String);
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::ops::Deref for SubjectTokenType {
     type Target = ::std::string::String;
 
@@ -1401,12 +1517,14 @@ impl ::std::ops::Deref for SubjectTokenType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<SubjectTokenType> for ::std::string::String {
     fn from(value: SubjectTokenType) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::str::FromStr for SubjectTokenType {
     type Err = self::error::ConversionError;
 
@@ -1437,6 +1555,7 @@ impl ::std::str::FromStr for SubjectTokenType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<&str> for SubjectTokenType {
     type Error = self::error::ConversionError;
 
@@ -1447,6 +1566,7 @@ impl ::std::convert::TryFrom<&str> for SubjectTokenType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for SubjectTokenType {
     type Error = self::error::ConversionError;
 
@@ -1457,6 +1577,7 @@ impl ::std::convert::TryFrom<::std::string::String> for SubjectTokenType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1474,10 +1595,12 @@ impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
 }
 
 /// ID of the action that validates the subject token. The action must be deployed and support the `custom-token-exchange` trigger.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct TokenExchangeActionId(::std::string::String);
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::ops::Deref for TokenExchangeActionId {
     type Target = ::std::string::String;
 
@@ -1486,12 +1609,14 @@ impl ::std::ops::Deref for TokenExchangeActionId {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<TokenExchangeActionId> for ::std::string::String {
     fn from(value: TokenExchangeActionId) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::str::FromStr for TokenExchangeActionId {
     type Err = self::error::ConversionError;
 
@@ -1508,6 +1633,7 @@ impl ::std::str::FromStr for TokenExchangeActionId {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<&str> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
 
@@ -1518,6 +1644,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeActionId {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
 
@@ -1528,6 +1655,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeActionId {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1545,6 +1673,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
 }
 
 /// A token exchange profile.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TokenExchangeProfile {
     pub action_id: TokenExchangeActionId,
@@ -1560,6 +1689,7 @@ pub struct TokenExchangeProfile {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl TokenExchangeProfile {
     pub fn builder() -> builder::TokenExchangeProfile {
         Default::default()
@@ -1567,10 +1697,12 @@ impl TokenExchangeProfile {
 }
 
 /// Friendly name of the profile.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct TokenExchangeProfileName(::std::string::String);
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::ops::Deref for TokenExchangeProfileName {
     type Target = ::std::string::String;
 
@@ -1579,18 +1711,21 @@ impl ::std::ops::Deref for TokenExchangeProfileName {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<TokenExchangeProfileName> for ::std::string::String {
     fn from(value: TokenExchangeProfileName) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::default::Default for TokenExchangeProfileName {
     fn default() -> Self {
         TokenExchangeProfileName("Token Exchange Profile 1".to_string())
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::str::FromStr for TokenExchangeProfileName {
     type Err = self::error::ConversionError;
 
@@ -1607,6 +1742,7 @@ impl ::std::str::FromStr for TokenExchangeProfileName {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
 
@@ -1617,6 +1753,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeProfileName {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
 
@@ -1627,6 +1764,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileName
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1644,6 +1782,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
 }
 
 /// How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
+#[cfg(feature = "token-exchange-profiles")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -1661,6 +1800,7 @@ pub enum TokenExchangeProfileType {
     CustomAuthentication,
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::fmt::Display for TokenExchangeProfileType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -1669,6 +1809,7 @@ impl ::std::fmt::Display for TokenExchangeProfileType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::str::FromStr for TokenExchangeProfileType {
     type Err = self::error::ConversionError;
 
@@ -1682,6 +1823,7 @@ impl ::std::str::FromStr for TokenExchangeProfileType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
 
@@ -1692,6 +1834,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeProfileType {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
 
@@ -1703,6 +1846,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType
 }
 
 /// How one user attribute maps to the user profile and to each protocol.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttribute {
     /// The user profile field the attribute maps to.
@@ -1724,6 +1868,7 @@ pub struct UserAttribute {
     pub strategy_overrides: ::std::option::Option<UserAttributeStrategyOverrides>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttribute {
     pub fn builder() -> builder::UserAttribute {
         Default::default()
@@ -1731,10 +1876,12 @@ impl UserAttribute {
 }
 
 /// The user profile field the attribute maps to.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeAuth0Mapping(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeAuth0Mapping {
     type Target = ::std::string::String;
 
@@ -1743,12 +1890,14 @@ impl ::std::ops::Deref for UserAttributeAuth0Mapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeAuth0Mapping> for ::std::string::String {
     fn from(value: UserAttributeAuth0Mapping) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeAuth0Mapping {
     type Err = self::error::ConversionError;
 
@@ -1765,6 +1914,7 @@ impl ::std::str::FromStr for UserAttributeAuth0Mapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeAuth0Mapping {
     type Error = self::error::ConversionError;
 
@@ -1775,6 +1925,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeAuth0Mapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeAuth0Mapping {
     type Error = self::error::ConversionError;
 
@@ -1785,6 +1936,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeAuth0Mappin
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1802,10 +1954,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
 }
 
 /// Description of the attribute.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeDescription(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeDescription {
     type Target = ::std::string::String;
 
@@ -1814,12 +1968,14 @@ impl ::std::ops::Deref for UserAttributeDescription {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeDescription> for ::std::string::String {
     fn from(value: UserAttributeDescription) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeDescription {
     type Err = self::error::ConversionError;
 
@@ -1836,6 +1992,7 @@ impl ::std::str::FromStr for UserAttributeDescription {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
     type Error = self::error::ConversionError;
 
@@ -1846,6 +2003,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeDescription {
     type Error = self::error::ConversionError;
 
@@ -1856,6 +2014,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeDescription
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1873,10 +2032,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
 }
 
 /// Display label of the attribute.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeLabel(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeLabel {
     type Target = ::std::string::String;
 
@@ -1885,12 +2046,14 @@ impl ::std::ops::Deref for UserAttributeLabel {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeLabel> for ::std::string::String {
     fn from(value: UserAttributeLabel) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeLabel {
     type Err = self::error::ConversionError;
 
@@ -1907,6 +2070,7 @@ impl ::std::str::FromStr for UserAttributeLabel {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
     type Error = self::error::ConversionError;
 
@@ -1917,6 +2081,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeLabel {
     type Error = self::error::ConversionError;
 
@@ -1927,6 +2092,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeLabel {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -1944,6 +2110,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
 }
 
 /// The OpenID Connect claim an attribute maps to.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeOidcMapping {
     /// Display name of the claim.
@@ -1953,6 +2120,7 @@ pub struct UserAttributeOidcMapping {
     pub mapping: UserAttributeOidcMappingMapping,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttributeOidcMapping {
     pub fn builder() -> builder::UserAttributeOidcMapping {
         Default::default()
@@ -1960,10 +2128,12 @@ impl UserAttributeOidcMapping {
 }
 
 /// Display name of the claim.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeOidcMappingDisplayName(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
     type Target = ::std::string::String;
 
@@ -1972,6 +2142,7 @@ impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeOidcMappingDisplayName>
 for ::std::string::String {
     fn from(value: UserAttributeOidcMappingDisplayName) -> Self {
@@ -1979,6 +2150,7 @@ for ::std::string::String {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
     type Err = self::error::ConversionError;
 
@@ -1995,6 +2167,7 @@ impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingDisplayName {
     type Error = self::error::ConversionError;
 
@@ -2005,6 +2178,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingDisplayName {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String>
 for UserAttributeOidcMappingDisplayName {
     type Error = self::error::ConversionError;
@@ -2016,6 +2190,7 @@ for UserAttributeOidcMappingDisplayName {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2033,10 +2208,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
 }
 
 /// Name of the claim.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeOidcMappingMapping(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
     type Target = ::std::string::String;
 
@@ -2045,12 +2222,14 @@ impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeOidcMappingMapping> for ::std::string::String {
     fn from(value: UserAttributeOidcMappingMapping) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
     type Err = self::error::ConversionError;
 
@@ -2067,6 +2246,7 @@ impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
     type Error = self::error::ConversionError;
 
@@ -2077,6 +2257,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeOidcMappingMapping {
     type Error = self::error::ConversionError;
 
@@ -2087,6 +2268,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeOidcMapping
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2104,6 +2286,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
 }
 
 /// The profile a template describes.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
     /// Name of the template.
@@ -2113,6 +2296,7 @@ pub struct UserAttributeProfile {
     pub user_id: UserIdMapping,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttributeProfile {
     pub fn builder() -> builder::UserAttributeProfile {
         Default::default()
@@ -2120,6 +2304,7 @@ impl UserAttributeProfile {
 }
 
 /// A user attribute profile template.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfileTemplate {
     /// Display name of the template.
@@ -2129,6 +2314,7 @@ pub struct UserAttributeProfileTemplate {
     pub template: UserAttributeProfile,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttributeProfileTemplate {
     pub fn builder() -> builder::UserAttributeProfileTemplate {
         Default::default()
@@ -2136,10 +2322,12 @@ impl UserAttributeProfileTemplate {
 }
 
 /// SAML attributes an attribute maps to.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct UserAttributeSamlMapping(pub ::std::vec::Vec<UserAttributeSamlMappingItem>);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeSamlMapping {
     type Target = ::std::vec::Vec<UserAttributeSamlMappingItem>;
 
@@ -2148,6 +2336,7 @@ impl ::std::ops::Deref for UserAttributeSamlMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeSamlMapping>
 for ::std::vec::Vec<UserAttributeSamlMappingItem> {
     fn from(value: UserAttributeSamlMapping) -> Self {
@@ -2155,6 +2344,7 @@ for ::std::vec::Vec<UserAttributeSamlMappingItem> {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<::std::vec::Vec<UserAttributeSamlMappingItem>>
 for UserAttributeSamlMapping {
     fn from(value: ::std::vec::Vec<UserAttributeSamlMappingItem>) -> Self {
@@ -2163,10 +2353,12 @@ for UserAttributeSamlMapping {
 }
 
 /// `UserAttributeSamlMappingItem`
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeSamlMappingItem(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeSamlMappingItem {
     type Target = ::std::string::String;
 
@@ -2175,12 +2367,14 @@ impl ::std::ops::Deref for UserAttributeSamlMappingItem {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeSamlMappingItem> for ::std::string::String {
     fn from(value: UserAttributeSamlMappingItem) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeSamlMappingItem {
     type Err = self::error::ConversionError;
 
@@ -2197,6 +2391,7 @@ impl ::std::str::FromStr for UserAttributeSamlMappingItem {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeSamlMappingItem {
     type Error = self::error::ConversionError;
 
@@ -2207,6 +2402,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeSamlMappingItem {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeSamlMappingItem {
     type Error = self::error::ConversionError;
 
@@ -2217,6 +2413,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeSamlMapping
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2234,10 +2431,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
 }
 
 /// SCIM attribute the attribute maps to.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeScimMapping(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeScimMapping {
     type Target = ::std::string::String;
 
@@ -2246,12 +2445,14 @@ impl ::std::ops::Deref for UserAttributeScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeScimMapping> for ::std::string::String {
     fn from(value: UserAttributeScimMapping) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeScimMapping {
     type Err = self::error::ConversionError;
 
@@ -2268,6 +2469,7 @@ impl ::std::str::FromStr for UserAttributeScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
     type Error = self::error::ConversionError;
 
@@ -2278,6 +2480,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeScimMapping {
     type Error = self::error::ConversionError;
 
@@ -2288,6 +2491,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserAttributeScimMapping
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2305,6 +2509,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
 }
 
 /// An attribute's mapping for one connection strategy.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserAttributeStrategyOverride {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2316,6 +2521,7 @@ pub struct UserAttributeStrategyOverride {
     pub scim_mapping: ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttributeStrategyOverride {
     pub fn builder() -> builder::UserAttributeStrategyOverride {
         Default::default()
@@ -2323,10 +2529,12 @@ impl UserAttributeStrategyOverride {
 }
 
 /// SCIM attribute the attribute maps to for this strategy.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct UserAttributeStrategyOverrideScimMapping(::std::string::String);
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
     type Target = ::std::string::String;
 
@@ -2335,6 +2543,7 @@ impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeStrategyOverrideScimMapping>
 for ::std::string::String {
     fn from(value: UserAttributeStrategyOverrideScimMapping) -> Self {
@@ -2342,6 +2551,7 @@ for ::std::string::String {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
     type Err = self::error::ConversionError;
 
@@ -2358,6 +2568,7 @@ impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserAttributeStrategyOverrideScimMapping {
     type Error = self::error::ConversionError;
 
@@ -2368,6 +2579,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeStrategyOverrideScimMapping 
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String>
 for UserAttributeStrategyOverrideScimMapping {
     type Error = self::error::ConversionError;
@@ -2379,6 +2591,7 @@ for UserAttributeStrategyOverrideScimMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2396,6 +2609,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping
 }
 
 /// Overrides of an attribute's mapping per connection strategy, with the same keys as the user identifier's overrides; every other key must hold a mapping of the same shape and is kept as it is.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeStrategyOverrides {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2424,6 +2638,7 @@ pub struct UserAttributeStrategyOverrides {
     >,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserAttributeStrategyOverrides {
     pub fn builder() -> builder::UserAttributeStrategyOverrides {
         Default::default()
@@ -2431,12 +2646,14 @@ impl UserAttributeStrategyOverrides {
 }
 
 /// Attribute definitions, keyed by attribute name: 1 to 64 entries, each saying how the attribute maps to the user profile, OpenID Connect, SAML and SCIM.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(transparent)]
 pub struct UserAttributes(
     pub ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
 );
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::ops::Deref for UserAttributes {
     type Target = ::std::collections::BTreeMap<::std::string::String, UserAttribute>;
 
@@ -2447,6 +2664,7 @@ impl ::std::ops::Deref for UserAttributes {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributes>
 for ::std::collections::BTreeMap<::std::string::String, UserAttribute> {
     fn from(value: UserAttributes) -> Self {
@@ -2454,6 +2672,7 @@ for ::std::collections::BTreeMap<::std::string::String, UserAttribute> {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<
     ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
 > for UserAttributes {
@@ -2465,6 +2684,7 @@ impl ::std::convert::From<
 }
 
 /// How the user identifier maps to each protocol.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
     /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
@@ -2480,6 +2700,7 @@ pub struct UserIdMapping {
     pub strategy_overrides: ::std::option::Option<UserIdStrategyOverrides>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserIdMapping {
     pub fn builder() -> builder::UserIdMapping {
         Default::default()
@@ -2487,6 +2708,7 @@ impl UserIdMapping {
 }
 
 /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -2504,6 +2726,7 @@ pub enum UserIdMappingOidcMapping {
     Sub,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::fmt::Display for UserIdMappingOidcMapping {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -2512,6 +2735,7 @@ impl ::std::fmt::Display for UserIdMappingOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::str::FromStr for UserIdMappingOidcMapping {
     type Err = self::error::ConversionError;
 
@@ -2525,6 +2749,7 @@ impl ::std::str::FromStr for UserIdMappingOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<&str> for UserIdMappingOidcMapping {
     type Error = self::error::ConversionError;
 
@@ -2535,6 +2760,7 @@ impl ::std::convert::TryFrom<&str> for UserIdMappingOidcMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::TryFrom<::std::string::String> for UserIdMappingOidcMapping {
     type Error = self::error::ConversionError;
 
@@ -2546,6 +2772,7 @@ impl ::std::convert::TryFrom<::std::string::String> for UserIdMappingOidcMapping
 }
 
 /// Overrides of the user identifier mapping per connection strategy. The keys `ad`, `adfs`, `waad`, `oidc` and `samlp` are named; every other key must hold a mapping of the same shape and is kept as it is.
+#[cfg(feature = "user-attribute-profiles")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserIdStrategyOverrides {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2571,6 +2798,7 @@ pub struct UserIdStrategyOverrides {
     pub extra: ::std::collections::BTreeMap<::std::string::String, StrategyOverride>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
 impl UserIdStrategyOverrides {
     pub fn builder() -> builder::UserIdStrategyOverrides {
         Default::default()
@@ -2578,6 +2806,7 @@ impl UserIdStrategyOverrides {
 }
 
 /// Authorization of calls to the webhook endpoint, as the service returns it: the method, and the user name (`basic`) or the header name (`custom_header`). Credentials are never returned.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum WebhookAuthorization {
@@ -2586,18 +2815,21 @@ pub enum WebhookAuthorization {
     CustomHeaderWebhookAuthorization(CustomHeaderWebhookAuthorization),
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<BasicWebhookAuthorization> for WebhookAuthorization {
     fn from(value: BasicWebhookAuthorization) -> Self {
         Self::BasicWebhookAuthorization(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<BearerWebhookAuthorization> for WebhookAuthorization {
     fn from(value: BearerWebhookAuthorization) -> Self {
         Self::BearerWebhookAuthorization(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<CustomHeaderWebhookAuthorization> for WebhookAuthorization {
     fn from(value: CustomHeaderWebhookAuthorization) -> Self {
         Self::CustomHeaderWebhookAuthorization(value)
@@ -2605,6 +2837,7 @@ impl ::std::convert::From<CustomHeaderWebhookAuthorization> for WebhookAuthoriza
 }
 
 /// Authorization of calls to the webhook endpoint, with its credential: `basic` sends `username` and `password`, `bearer` sends `token`, `custom_header` sends `header_key` and `header_value`.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(untagged)]
 pub enum WebhookAuthorizationInput {
@@ -2613,12 +2846,14 @@ pub enum WebhookAuthorizationInput {
     CustomHeaderWebhookAuthorizationInput(CustomHeaderWebhookAuthorizationInput),
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<BasicWebhookAuthorizationInput> for WebhookAuthorizationInput {
     fn from(value: BasicWebhookAuthorizationInput) -> Self {
         Self::BasicWebhookAuthorizationInput(value)
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<BearerWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
     fn from(value: BearerWebhookAuthorizationInput) -> Self {
@@ -2626,6 +2861,7 @@ for WebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<CustomHeaderWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
     fn from(value: CustomHeaderWebhookAuthorizationInput) -> Self {
@@ -2634,12 +2870,14 @@ for WebhookAuthorizationInput {
 }
 
 /// Configuration of a webhook destination.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
     pub webhook_endpoint: WebhookEndpoint,
 }
 
+#[cfg(feature = "event-streams")]
 impl WebhookConfiguration {
     pub fn builder() -> builder::WebhookConfiguration {
         Default::default()
@@ -2647,12 +2885,14 @@ impl WebhookConfiguration {
 }
 
 /// Configuration of a webhook destination, as sent on creation.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
     pub webhook_endpoint: WebhookEndpoint,
 }
 
+#[cfg(feature = "event-streams")]
 impl WebhookConfigurationInput {
     pub fn builder() -> builder::WebhookConfigurationInput {
         Default::default()
@@ -2660,6 +2900,7 @@ impl WebhookConfigurationInput {
 }
 
 /// A webhook destination, as the service returns it (without credentials).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestination {
     pub configuration: WebhookConfiguration,
@@ -2667,6 +2908,7 @@ pub struct WebhookDestination {
     pub type_: WebhookDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
 impl WebhookDestination {
     pub fn builder() -> builder::WebhookDestination {
         Default::default()
@@ -2674,6 +2916,7 @@ impl WebhookDestination {
 }
 
 /// A webhook destination, as sent on creation (with credentials).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestinationInput {
     pub configuration: WebhookConfigurationInput,
@@ -2681,6 +2924,7 @@ pub struct WebhookDestinationInput {
     pub type_: WebhookDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
 impl WebhookDestinationInput {
     pub fn builder() -> builder::WebhookDestinationInput {
         Default::default()
@@ -2688,6 +2932,7 @@ impl WebhookDestinationInput {
 }
 
 /// The destination type of a webhook.
+#[cfg(feature = "event-streams")]
 #[derive(
     ::serde::Deserialize,
     ::serde::Serialize,
@@ -2705,6 +2950,7 @@ pub enum WebhookDestinationType {
     Webhook,
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for WebhookDestinationType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
@@ -2713,6 +2959,7 @@ impl ::std::fmt::Display for WebhookDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for WebhookDestinationType {
     type Err = self::error::ConversionError;
 
@@ -2726,6 +2973,7 @@ impl ::std::str::FromStr for WebhookDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for WebhookDestinationType {
     type Error = self::error::ConversionError;
 
@@ -2736,6 +2984,7 @@ impl ::std::convert::TryFrom<&str> for WebhookDestinationType {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
     type Error = self::error::ConversionError;
 
@@ -2747,10 +2996,12 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
 }
 
 /// Endpoint that receives the events, an `https://` URL.
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct WebhookEndpoint(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for WebhookEndpoint {
     type Target = ::std::string::String;
 
@@ -2759,12 +3010,14 @@ impl ::std::ops::Deref for WebhookEndpoint {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookEndpoint> for ::std::string::String {
     fn from(value: WebhookEndpoint) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for WebhookEndpoint {
     type Err = self::error::ConversionError;
 
@@ -2780,6 +3033,7 @@ impl ::std::str::FromStr for WebhookEndpoint {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for WebhookEndpoint {
     type Error = self::error::ConversionError;
 
@@ -2790,6 +3044,7 @@ impl ::std::convert::TryFrom<&str> for WebhookEndpoint {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for WebhookEndpoint {
     type Error = self::error::ConversionError;
 
@@ -2800,6 +3055,7 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookEndpoint {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2817,10 +3073,12 @@ impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
 }
 
 /// Name of the HTTP header (an RFC 9110 token).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct WebhookHeaderKey(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for WebhookHeaderKey {
     type Target = ::std::string::String;
 
@@ -2829,12 +3087,14 @@ impl ::std::ops::Deref for WebhookHeaderKey {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookHeaderKey> for ::std::string::String {
     fn from(value: WebhookHeaderKey) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for WebhookHeaderKey {
     type Err = self::error::ConversionError;
 
@@ -2854,6 +3114,7 @@ impl ::std::str::FromStr for WebhookHeaderKey {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for WebhookHeaderKey {
     type Error = self::error::ConversionError;
 
@@ -2864,6 +3125,7 @@ impl ::std::convert::TryFrom<&str> for WebhookHeaderKey {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for WebhookHeaderKey {
     type Error = self::error::ConversionError;
 
@@ -2874,6 +3136,7 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookHeaderKey {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2891,10 +3154,12 @@ impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
 }
 
 /// User name for basic authorization; it cannot hold a colon (RFC 7617).
+#[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct WebhookUsername(::std::string::String);
 
+#[cfg(feature = "event-streams")]
 impl ::std::ops::Deref for WebhookUsername {
     type Target = ::std::string::String;
 
@@ -2903,12 +3168,14 @@ impl ::std::ops::Deref for WebhookUsername {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookUsername> for ::std::string::String {
     fn from(value: WebhookUsername) -> Self {
         value.0
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::str::FromStr for WebhookUsername {
     type Err = self::error::ConversionError;
 
@@ -2928,6 +3195,7 @@ impl ::std::str::FromStr for WebhookUsername {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<&str> for WebhookUsername {
     type Error = self::error::ConversionError;
 
@@ -2938,6 +3206,7 @@ impl ::std::convert::TryFrom<&str> for WebhookUsername {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl ::std::convert::TryFrom<::std::string::String> for WebhookUsername {
     type Error = self::error::ConversionError;
 
@@ -2948,6 +3217,7 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookUsername {
     }
 }
 
+#[cfg(feature = "event-streams")]
 impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -2966,6 +3236,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
 
 /// Types for composing complex structures.
 pub mod builder {
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct ActionDestination {
         configuration: ::std::result::Result<
@@ -2978,6 +3249,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for ActionDestination {
         fn default() -> Self {
             Self {
@@ -2987,6 +3259,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ActionDestination {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -3013,6 +3286,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<ActionDestination> for super::ActionDestination {
         type Error = super::error::ConversionError;
 
@@ -3026,6 +3300,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::ActionDestination> for ActionDestination {
         fn from(value: super::ActionDestination) -> Self {
             Self {
@@ -3035,11 +3310,13 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct ActionDestinationConfiguration {
         action_id: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for ActionDestinationConfiguration {
         fn default() -> Self {
             Self {
@@ -3048,6 +3325,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ActionDestinationConfiguration {
         pub fn action_id<T>(mut self, value: T) -> Self
         where
@@ -3063,6 +3341,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<ActionDestinationConfiguration>
     for super::ActionDestinationConfiguration {
         type Error = super::error::ConversionError;
@@ -3076,6 +3355,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::ActionDestinationConfiguration>
     for ActionDestinationConfiguration {
         fn from(value: super::ActionDestinationConfiguration) -> Self {
@@ -3085,6 +3365,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     #[derive(Clone, Debug)]
     pub struct ActionModule {
         actions_using_module_total: ::std::result::Result<u64, ::std::string::String>,
@@ -3118,6 +3399,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::default::Default for ActionModule {
         fn default() -> Self {
             Self {
@@ -3140,6 +3422,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ActionModule {
         pub fn actions_using_module_total<T>(mut self, value: T) -> Self
         where
@@ -3287,6 +3570,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::TryFrom<ActionModule> for super::ActionModule {
         type Error = super::error::ConversionError;
 
@@ -3309,6 +3593,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::From<super::ActionModule> for ActionModule {
         fn from(value: super::ActionModule) -> Self {
             Self {
@@ -3327,12 +3612,14 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     #[derive(Clone, Debug)]
     pub struct ActionModuleDependency {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
         version: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::default::Default for ActionModuleDependency {
         fn default() -> Self {
             Self {
@@ -3342,6 +3629,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ActionModuleDependency {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -3368,6 +3656,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::TryFrom<ActionModuleDependency>
     for super::ActionModuleDependency {
         type Error = super::error::ConversionError;
@@ -3382,6 +3671,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::From<super::ActionModuleDependency> for ActionModuleDependency {
         fn from(value: super::ActionModuleDependency) -> Self {
             Self {
@@ -3391,6 +3681,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     #[derive(Clone, Debug)]
     pub struct ActionModuleSecret {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -3400,6 +3691,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::default::Default for ActionModuleSecret {
         fn default() -> Self {
             Self {
@@ -3409,6 +3701,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ActionModuleSecret {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -3435,6 +3728,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::TryFrom<ActionModuleSecret> for super::ActionModuleSecret {
         type Error = super::error::ConversionError;
 
@@ -3448,6 +3742,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::From<super::ActionModuleSecret> for ActionModuleSecret {
         fn from(value: super::ActionModuleSecret) -> Self {
             Self {
@@ -3457,6 +3752,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     #[derive(Clone, Debug)]
     pub struct ActionModuleVersionReference {
         code: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -3476,6 +3772,7 @@ pub mod builder {
         version_number: ::std::result::Result<i64, ::std::string::String>,
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::default::Default for ActionModuleVersionReference {
         fn default() -> Self {
             Self {
@@ -3489,6 +3786,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ActionModuleVersionReference {
         pub fn code<T>(mut self, value: T) -> Self
         where
@@ -3565,6 +3863,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::TryFrom<ActionModuleVersionReference>
     for super::ActionModuleVersionReference {
         type Error = super::error::ConversionError;
@@ -3583,6 +3882,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "actions")]
     impl ::std::convert::From<super::ActionModuleVersionReference>
     for ActionModuleVersionReference {
         fn from(value: super::ActionModuleVersionReference) -> Self {
@@ -3597,6 +3897,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct BasicWebhookAuthorization {
         method: ::std::result::Result<
@@ -3606,6 +3907,7 @@ pub mod builder {
         username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for BasicWebhookAuthorization {
         fn default() -> Self {
             Self {
@@ -3615,6 +3917,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl BasicWebhookAuthorization {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -3641,6 +3944,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<BasicWebhookAuthorization>
     for super::BasicWebhookAuthorization {
         type Error = super::error::ConversionError;
@@ -3655,6 +3959,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::BasicWebhookAuthorization>
     for BasicWebhookAuthorization {
         fn from(value: super::BasicWebhookAuthorization) -> Self {
@@ -3665,6 +3970,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct BasicWebhookAuthorizationInput {
         method: ::std::result::Result<
@@ -3675,6 +3981,7 @@ pub mod builder {
         username: ::std::result::Result<super::WebhookUsername, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for BasicWebhookAuthorizationInput {
         fn default() -> Self {
             Self {
@@ -3685,6 +3992,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl BasicWebhookAuthorizationInput {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -3724,6 +4032,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<BasicWebhookAuthorizationInput>
     for super::BasicWebhookAuthorizationInput {
         type Error = super::error::ConversionError;
@@ -3739,6 +4048,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::BasicWebhookAuthorizationInput>
     for BasicWebhookAuthorizationInput {
         fn from(value: super::BasicWebhookAuthorizationInput) -> Self {
@@ -3750,6 +4060,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct BearerWebhookAuthorization {
         method: ::std::result::Result<
@@ -3758,6 +4069,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for BearerWebhookAuthorization {
         fn default() -> Self {
             Self {
@@ -3766,6 +4078,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl BearerWebhookAuthorization {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -3779,6 +4092,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<BearerWebhookAuthorization>
     for super::BearerWebhookAuthorization {
         type Error = super::error::ConversionError;
@@ -3790,6 +4104,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::BearerWebhookAuthorization>
     for BearerWebhookAuthorization {
         fn from(value: super::BearerWebhookAuthorization) -> Self {
@@ -3797,6 +4112,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct BearerWebhookAuthorizationInput {
         method: ::std::result::Result<
@@ -3806,6 +4122,7 @@ pub mod builder {
         token: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for BearerWebhookAuthorizationInput {
         fn default() -> Self {
             Self {
@@ -3815,6 +4132,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl BearerWebhookAuthorizationInput {
         pub fn method<T>(mut self, value: T) -> Self
         where
@@ -3839,6 +4157,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<BearerWebhookAuthorizationInput>
     for super::BearerWebhookAuthorizationInput {
         type Error = super::error::ConversionError;
@@ -3853,6 +4172,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::BearerWebhookAuthorizationInput>
     for BearerWebhookAuthorizationInput {
         fn from(value: super::BearerWebhookAuthorizationInput) -> Self {
@@ -3863,6 +4183,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct CreateEventStreamRequest {
         destination: ::std::result::Result<
@@ -3883,6 +4204,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for CreateEventStreamRequest {
         fn default() -> Self {
             Self {
@@ -3894,6 +4216,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl CreateEventStreamRequest {
         pub fn destination<T>(mut self, value: T) -> Self
         where
@@ -3946,6 +4269,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<CreateEventStreamRequest>
     for super::CreateEventStreamRequest {
         type Error = super::error::ConversionError;
@@ -3962,6 +4286,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::CreateEventStreamRequest>
     for CreateEventStreamRequest {
         fn from(value: super::CreateEventStreamRequest) -> Self {
@@ -3974,6 +4299,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     #[derive(Clone, Debug)]
     pub struct CreateTokenExchangeProfileRequest {
         action_id: ::std::result::Result<
@@ -3994,6 +4320,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::default::Default for CreateTokenExchangeProfileRequest {
         fn default() -> Self {
             Self {
@@ -4007,6 +4334,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl CreateTokenExchangeProfileRequest {
         pub fn action_id<T>(mut self, value: T) -> Self
         where
@@ -4059,6 +4387,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::convert::TryFrom<CreateTokenExchangeProfileRequest>
     for super::CreateTokenExchangeProfileRequest {
         type Error = super::error::ConversionError;
@@ -4075,6 +4404,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::convert::From<super::CreateTokenExchangeProfileRequest>
     for CreateTokenExchangeProfileRequest {
         fn from(value: super::CreateTokenExchangeProfileRequest) -> Self {
@@ -4087,6 +4417,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct CustomHeaderWebhookAuthorization {
         header_key: ::std::result::Result<
@@ -4099,6 +4430,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for CustomHeaderWebhookAuthorization {
         fn default() -> Self {
             Self {
@@ -4108,6 +4440,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl CustomHeaderWebhookAuthorization {
         pub fn header_key<T>(mut self, value: T) -> Self
         where
@@ -4134,6 +4467,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<CustomHeaderWebhookAuthorization>
     for super::CustomHeaderWebhookAuthorization {
         type Error = super::error::ConversionError;
@@ -4148,6 +4482,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::CustomHeaderWebhookAuthorization>
     for CustomHeaderWebhookAuthorization {
         fn from(value: super::CustomHeaderWebhookAuthorization) -> Self {
@@ -4158,6 +4493,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct CustomHeaderWebhookAuthorizationInput {
         header_key: ::std::result::Result<
@@ -4174,6 +4510,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for CustomHeaderWebhookAuthorizationInput {
         fn default() -> Self {
             Self {
@@ -4184,6 +4521,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl CustomHeaderWebhookAuthorizationInput {
         pub fn header_key<T>(mut self, value: T) -> Self
         where
@@ -4223,6 +4561,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<CustomHeaderWebhookAuthorizationInput>
     for super::CustomHeaderWebhookAuthorizationInput {
         type Error = super::error::ConversionError;
@@ -4238,6 +4577,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::CustomHeaderWebhookAuthorizationInput>
     for CustomHeaderWebhookAuthorizationInput {
         fn from(value: super::CustomHeaderWebhookAuthorizationInput) -> Self {
@@ -4484,6 +4824,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct EventBridgeConfiguration {
         aws_account_id: ::std::result::Result<
@@ -4497,6 +4838,7 @@ pub mod builder {
         aws_region: ::std::result::Result<super::AwsRegion, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for EventBridgeConfiguration {
         fn default() -> Self {
             Self {
@@ -4507,6 +4849,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl EventBridgeConfiguration {
         pub fn aws_account_id<T>(mut self, value: T) -> Self
         where
@@ -4550,6 +4893,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<EventBridgeConfiguration>
     for super::EventBridgeConfiguration {
         type Error = super::error::ConversionError;
@@ -4565,6 +4909,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::EventBridgeConfiguration>
     for EventBridgeConfiguration {
         fn from(value: super::EventBridgeConfiguration) -> Self {
@@ -4576,6 +4921,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct EventBridgeDestination {
         configuration: ::std::result::Result<
@@ -4588,6 +4934,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for EventBridgeDestination {
         fn default() -> Self {
             Self {
@@ -4597,6 +4944,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl EventBridgeDestination {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -4623,6 +4971,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<EventBridgeDestination>
     for super::EventBridgeDestination {
         type Error = super::error::ConversionError;
@@ -4637,6 +4986,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::EventBridgeDestination> for EventBridgeDestination {
         fn from(value: super::EventBridgeDestination) -> Self {
             Self {
@@ -4646,6 +4996,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct EventStream {
         created_at: ::std::result::Result<
@@ -4672,6 +5023,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for EventStream {
         fn default() -> Self {
             Self {
@@ -4686,6 +5038,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl EventStream {
         pub fn created_at<T>(mut self, value: T) -> Self
         where
@@ -4775,6 +5128,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<EventStream> for super::EventStream {
         type Error = super::error::ConversionError;
 
@@ -4793,6 +5147,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::EventStream> for EventStream {
         fn from(value: super::EventStream) -> Self {
             Self {
@@ -4807,11 +5162,13 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct EventStreamSubscription {
         event_type: ::std::result::Result<::std::string::String, ::std::string::String>,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for EventStreamSubscription {
         fn default() -> Self {
             Self {
@@ -4820,6 +5177,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl EventStreamSubscription {
         pub fn event_type<T>(mut self, value: T) -> Self
         where
@@ -4835,6 +5193,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<EventStreamSubscription>
     for super::EventStreamSubscription {
         type Error = super::error::ConversionError;
@@ -4848,6 +5207,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::EventStreamSubscription>
     for EventStreamSubscription {
         fn from(value: super::EventStreamSubscription) -> Self {
@@ -4857,6 +5217,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "guardian")]
     #[derive(Clone, Debug)]
     pub struct PushNotificationApnsProvider {
         bundle_id: ::std::result::Result<
@@ -4867,6 +5228,7 @@ pub mod builder {
         sandbox: ::std::result::Result<bool, ::std::string::String>,
     }
 
+    #[cfg(feature = "guardian")]
     impl ::std::default::Default for PushNotificationApnsProvider {
         fn default() -> Self {
             Self {
@@ -4877,6 +5239,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "guardian")]
     impl PushNotificationApnsProvider {
         pub fn bundle_id<T>(mut self, value: T) -> Self
         where
@@ -4918,6 +5281,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "guardian")]
     impl ::std::convert::TryFrom<PushNotificationApnsProvider>
     for super::PushNotificationApnsProvider {
         type Error = super::error::ConversionError;
@@ -4933,6 +5297,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "guardian")]
     impl ::std::convert::From<super::PushNotificationApnsProvider>
     for PushNotificationApnsProvider {
         fn from(value: super::PushNotificationApnsProvider) -> Self {
@@ -4944,6 +5309,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct StrategyOverride {
         oidc_mapping: ::std::result::Result<
@@ -4960,6 +5326,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for StrategyOverride {
         fn default() -> Self {
             Self {
@@ -4970,6 +5337,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl StrategyOverride {
         pub fn oidc_mapping<T>(mut self, value: T) -> Self
         where
@@ -5013,6 +5381,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<StrategyOverride> for super::StrategyOverride {
         type Error = super::error::ConversionError;
 
@@ -5027,6 +5396,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::StrategyOverride> for StrategyOverride {
         fn from(value: super::StrategyOverride) -> Self {
             Self {
@@ -5037,6 +5407,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     #[derive(Clone, Debug)]
     pub struct TokenExchangeProfile {
         action_id: ::std::result::Result<
@@ -5066,6 +5437,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::default::Default for TokenExchangeProfile {
         fn default() -> Self {
             Self {
@@ -5082,6 +5454,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl TokenExchangeProfile {
         pub fn action_id<T>(mut self, value: T) -> Self
         where
@@ -5171,6 +5544,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::convert::TryFrom<TokenExchangeProfile> for super::TokenExchangeProfile {
         type Error = super::error::ConversionError;
 
@@ -5189,6 +5563,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "token-exchange-profiles")]
     impl ::std::convert::From<super::TokenExchangeProfile> for TokenExchangeProfile {
         fn from(value: super::TokenExchangeProfile) -> Self {
             Self {
@@ -5203,6 +5578,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttribute {
         auth0_mapping: ::std::result::Result<
@@ -5233,6 +5609,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttribute {
         fn default() -> Self {
             Self {
@@ -5250,6 +5627,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttribute {
         pub fn auth0_mapping<T>(mut self, value: T) -> Self
         where
@@ -5364,6 +5742,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttribute> for super::UserAttribute {
         type Error = super::error::ConversionError;
 
@@ -5383,6 +5762,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttribute> for UserAttribute {
         fn from(value: super::UserAttribute) -> Self {
             Self {
@@ -5398,6 +5778,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttributeOidcMapping {
         display_name: ::std::result::Result<
@@ -5410,6 +5791,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttributeOidcMapping {
         fn default() -> Self {
             Self {
@@ -5419,6 +5801,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttributeOidcMapping {
         pub fn display_name<T>(mut self, value: T) -> Self
         where
@@ -5449,6 +5832,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttributeOidcMapping>
     for super::UserAttributeOidcMapping {
         type Error = super::error::ConversionError;
@@ -5463,6 +5847,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttributeOidcMapping>
     for UserAttributeOidcMapping {
         fn from(value: super::UserAttributeOidcMapping) -> Self {
@@ -5473,6 +5858,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttributeProfile {
         name: ::std::result::Result<::std::string::String, ::std::string::String>,
@@ -5483,6 +5869,7 @@ pub mod builder {
         user_id: ::std::result::Result<super::UserIdMapping, ::std::string::String>,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttributeProfile {
         fn default() -> Self {
             Self {
@@ -5493,6 +5880,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttributeProfile {
         pub fn name<T>(mut self, value: T) -> Self
         where
@@ -5532,6 +5920,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttributeProfile> for super::UserAttributeProfile {
         type Error = super::error::ConversionError;
 
@@ -5546,6 +5935,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttributeProfile> for UserAttributeProfile {
         fn from(value: super::UserAttributeProfile) -> Self {
             Self {
@@ -5556,6 +5946,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttributeProfileTemplate {
         display_name: ::std::result::Result<
@@ -5569,6 +5960,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttributeProfileTemplate {
         fn default() -> Self {
             Self {
@@ -5579,6 +5971,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttributeProfileTemplate {
         pub fn display_name<T>(mut self, value: T) -> Self
         where
@@ -5618,6 +6011,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttributeProfileTemplate>
     for super::UserAttributeProfileTemplate {
         type Error = super::error::ConversionError;
@@ -5633,6 +6027,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttributeProfileTemplate>
     for UserAttributeProfileTemplate {
         fn from(value: super::UserAttributeProfileTemplate) -> Self {
@@ -5644,6 +6039,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttributeStrategyOverride {
         oidc_mapping: ::std::result::Result<
@@ -5660,6 +6056,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttributeStrategyOverride {
         fn default() -> Self {
             Self {
@@ -5670,6 +6067,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttributeStrategyOverride {
         pub fn oidc_mapping<T>(mut self, value: T) -> Self
         where
@@ -5717,6 +6115,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttributeStrategyOverride>
     for super::UserAttributeStrategyOverride {
         type Error = super::error::ConversionError;
@@ -5732,6 +6131,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttributeStrategyOverride>
     for UserAttributeStrategyOverride {
         fn from(value: super::UserAttributeStrategyOverride) -> Self {
@@ -5743,6 +6143,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserAttributeStrategyOverrides {
         ad: ::std::result::Result<
@@ -5786,6 +6187,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserAttributeStrategyOverrides {
         fn default() -> Self {
             Self {
@@ -5802,6 +6204,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserAttributeStrategyOverrides {
         pub fn ad<T>(mut self, value: T) -> Self
         where
@@ -5928,6 +6331,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserAttributeStrategyOverrides>
     for super::UserAttributeStrategyOverrides {
         type Error = super::error::ConversionError;
@@ -5949,6 +6353,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserAttributeStrategyOverrides>
     for UserAttributeStrategyOverrides {
         fn from(value: super::UserAttributeStrategyOverrides) -> Self {
@@ -5966,6 +6371,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserIdMapping {
         oidc_mapping: ::std::result::Result<
@@ -5986,6 +6392,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserIdMapping {
         fn default() -> Self {
             Self {
@@ -5997,6 +6404,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserIdMapping {
         pub fn oidc_mapping<T>(mut self, value: T) -> Self
         where
@@ -6057,6 +6465,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserIdMapping> for super::UserIdMapping {
         type Error = super::error::ConversionError;
 
@@ -6072,6 +6481,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserIdMapping> for UserIdMapping {
         fn from(value: super::UserIdMapping) -> Self {
             Self {
@@ -6083,6 +6493,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     #[derive(Clone, Debug)]
     pub struct UserIdStrategyOverrides {
         ad: ::std::result::Result<
@@ -6123,6 +6534,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::default::Default for UserIdStrategyOverrides {
         fn default() -> Self {
             Self {
@@ -6139,6 +6551,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl UserIdStrategyOverrides {
         pub fn ad<T>(mut self, value: T) -> Self
         where
@@ -6249,6 +6662,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::TryFrom<UserIdStrategyOverrides>
     for super::UserIdStrategyOverrides {
         type Error = super::error::ConversionError;
@@ -6270,6 +6684,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "user-attribute-profiles")]
     impl ::std::convert::From<super::UserIdStrategyOverrides>
     for UserIdStrategyOverrides {
         fn from(value: super::UserIdStrategyOverrides) -> Self {
@@ -6287,6 +6702,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct WebhookConfiguration {
         webhook_authorization: ::std::result::Result<
@@ -6299,6 +6715,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for WebhookConfiguration {
         fn default() -> Self {
             Self {
@@ -6312,6 +6729,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl WebhookConfiguration {
         pub fn webhook_authorization<T>(mut self, value: T) -> Self
         where
@@ -6342,6 +6760,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<WebhookConfiguration> for super::WebhookConfiguration {
         type Error = super::error::ConversionError;
 
@@ -6355,6 +6774,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::WebhookConfiguration> for WebhookConfiguration {
         fn from(value: super::WebhookConfiguration) -> Self {
             Self {
@@ -6364,6 +6784,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct WebhookConfigurationInput {
         webhook_authorization: ::std::result::Result<
@@ -6376,6 +6797,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for WebhookConfigurationInput {
         fn default() -> Self {
             Self {
@@ -6389,6 +6811,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl WebhookConfigurationInput {
         pub fn webhook_authorization<T>(mut self, value: T) -> Self
         where
@@ -6419,6 +6842,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<WebhookConfigurationInput>
     for super::WebhookConfigurationInput {
         type Error = super::error::ConversionError;
@@ -6433,6 +6857,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::WebhookConfigurationInput>
     for WebhookConfigurationInput {
         fn from(value: super::WebhookConfigurationInput) -> Self {
@@ -6443,6 +6868,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct WebhookDestination {
         configuration: ::std::result::Result<
@@ -6455,6 +6881,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for WebhookDestination {
         fn default() -> Self {
             Self {
@@ -6464,6 +6891,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl WebhookDestination {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -6490,6 +6918,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<WebhookDestination> for super::WebhookDestination {
         type Error = super::error::ConversionError;
 
@@ -6503,6 +6932,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::WebhookDestination> for WebhookDestination {
         fn from(value: super::WebhookDestination) -> Self {
             Self {
@@ -6512,6 +6942,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     #[derive(Clone, Debug)]
     pub struct WebhookDestinationInput {
         configuration: ::std::result::Result<
@@ -6524,6 +6955,7 @@ pub mod builder {
         >,
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::default::Default for WebhookDestinationInput {
         fn default() -> Self {
             Self {
@@ -6533,6 +6965,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl WebhookDestinationInput {
         pub fn configuration<T>(mut self, value: T) -> Self
         where
@@ -6559,6 +6992,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::TryFrom<WebhookDestinationInput>
     for super::WebhookDestinationInput {
         type Error = super::error::ConversionError;
@@ -6573,6 +7007,7 @@ pub mod builder {
         }
     }
 
+    #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::WebhookDestinationInput>
     for WebhookDestinationInput {
         fn from(value: super::WebhookDestinationInput) -> Self {

@@ -12,6 +12,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 use crate::diagnostic::Diagnostic;
+use crate::emit::features::Features;
 use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{
@@ -34,6 +35,7 @@ pub fn emit_client(
     let internal = |cause: String| Diagnostic::new(&spec.path, format!("internal error: {cause}"));
     let mut client: syn::File = syn::parse2(client)
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
+    mark_entry_points(&mut client, model);
     reexport_types(&mut client, &model.crates.types).map_err(internal)?;
     provider_before_new(&mut client).map_err(internal)?;
     builder_without_unused_types(&mut client);
@@ -716,6 +718,42 @@ fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), Str
         return Err(missing("`application/octet-stream` content type in `send`"));
     }
     Ok(())
+}
+
+/// Marks each operation's and webhook's method of progenitor's `Client`
+/// with its features (see [`Features::marker`]), which gate it and what it
+/// reaches.
+fn mark_entry_points(file: &mut syn::File, model: &ApiModel) {
+    let features = Features::of(model);
+    if !features.gated() {
+        return;
+    }
+    for item in &mut file.items {
+        let syn::Item::Impl(block) = item else {
+            continue;
+        };
+        let is_client = block.trait_.is_none()
+            && matches!(&*block.self_ty, syn::Type::Path(path) if path.path.is_ident("Client"));
+        if !is_client {
+            continue;
+        }
+        for member in &mut block.items {
+            let syn::ImplItem::Fn(function) = member else {
+                continue;
+            };
+            let Some(operation) = model
+                .operations
+                .iter()
+                .chain(&model.webhooks)
+                .find(|operation| function.sig.ident == naming::method_name(&operation.id))
+            else {
+                continue;
+            };
+            let marker = features.marker([operation]);
+            let marker: syn::Attribute = syn::parse_quote!(#marker);
+            function.attrs.push(marker);
+        }
+    }
 }
 
 /// Moves the webhooks' methods from progenitor's `Client` (where its view

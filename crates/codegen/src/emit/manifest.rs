@@ -5,6 +5,7 @@
 //! manifests inherit them, and a test checks that every crate named here is
 //! declared there.
 
+use crate::emit::features::{ALL, Features};
 use crate::emit::progenitor::TypeDependencies;
 use crate::emit::{CrateNames, RUNTIME_CRATE};
 
@@ -22,7 +23,12 @@ pub const RUNTIME_CRATES: &[&str] = &[
     "uuid",
 ];
 
-pub fn types_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies) -> String {
+pub fn types_manifest(
+    crates: &CrateNames,
+    title: &str,
+    features: &Features,
+    uses: TypeDependencies,
+) -> String {
     let mut dependencies = vec!["serde"];
     for (used, name) in [
         (uses.chrono, "chrono"),
@@ -34,11 +40,58 @@ pub fn types_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies) 
             dependencies.push(name);
         }
     }
-    manifest(
+    let mut manifest = manifest(
         &crates.types,
         &format!("Types of the {title}, shared by its generated client and server."),
         &dependencies,
-    )
+    );
+    manifest.push_str(&feature_table(features, None, &["all"]));
+    manifest
+}
+
+/// The `[features]` table: `default` (`defaults`), `all`, and one feature
+/// per tag, each enabling the same feature of `types` (the types crate's
+/// package name), when given.
+fn feature_table(features: &Features, types: Option<&str>, defaults: &[&str]) -> String {
+    let quoted = |names: &mut dyn Iterator<Item = String>| -> String {
+        names
+            .map(|name| format!("\"{name}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut out = format!(
+        "\n[features]\ndefault = [{}]\n",
+        quoted(&mut defaults.iter().map(|name| name.to_string()))
+    );
+    let tags: &[(String, String)] = if features.gated() {
+        features.tags()
+    } else {
+        &[]
+    };
+    let of_types = |feature: &str| types.map(|types| format!("{types}/{feature}"));
+    out.push_str("## Every operation of the API.\n");
+    out.push_str(&format!(
+        "{ALL} = [{}]\n",
+        quoted(
+            &mut tags
+                .iter()
+                .map(|(feature, _)| feature.clone())
+                .chain(of_types(ALL))
+        )
+    ));
+    for (feature, tag) in tags {
+        let tag = tag.replace(['\n', '\r'], " ");
+        if tag == crate::emit::features::UNTAGGED {
+            out.push_str("## The operations without a tag.\n");
+        } else {
+            out.push_str(&format!("## The operations tagged `{tag}`.\n"));
+        }
+        out.push_str(&format!(
+            "{feature} = [{}]\n",
+            quoted(&mut of_types(feature).into_iter())
+        ));
+    }
+    out
 }
 
 /// `writes_parameters`: the client writes some parameters itself, through
@@ -46,6 +99,7 @@ pub fn types_manifest(crates: &CrateNames, title: &str, uses: TypeDependencies) 
 pub fn client_manifest(
     crates: &CrateNames,
     title: &str,
+    features: &Features,
     uses: TypeDependencies,
     writes_parameters: bool,
 ) -> String {
@@ -78,10 +132,15 @@ pub fn client_manifest(
     // with reqwest's own rustls default (aws-lc-rs).
     manifest.push_str(
         "rustls = { workspace = true, optional = true }
-
-[features]
-default = [\"native-tls\"]
-## HTTPS through the platform's TLS library (OpenSSL on Linux, which needs its
+",
+    );
+    manifest.push_str(&feature_table(
+        features,
+        Some(&crates.types),
+        &["all", "native-tls"],
+    ));
+    manifest.push_str(
+        "## HTTPS through the platform's TLS library (OpenSSL on Linux, which needs its
 ## development files to build; Secure Transport on macOS, SChannel on Windows).
 native-tls = [\"reqwest/native-tls\"]
 ## HTTPS through rustls with the `ring` provider and the platform's certificate
@@ -96,12 +155,14 @@ rustls-aws-lc = [\"reqwest/rustls\"]
     manifest
 }
 
-pub fn server_manifest(crates: &CrateNames, title: &str) -> String {
-    manifest(
+pub fn server_manifest(crates: &CrateNames, title: &str, features: &Features) -> String {
+    let mut manifest = manifest(
         &crates.server,
         &format!("Server of the {title}: a trait to implement and an axum router."),
         &[&crates.types, RUNTIME_CRATE, "axum"],
-    )
+    );
+    manifest.push_str(&feature_table(features, Some(&crates.types), &["all"]));
+    manifest
 }
 
 fn manifest(name: &str, description: &str, dependencies: &[&str]) -> String {
@@ -155,7 +216,13 @@ mod tests {
             uuid: true,
         };
         assert_eq!(
-            dependencies(&client_manifest(&crates, "Pets", uses, false)),
+            dependencies(&client_manifest(
+                &crates,
+                "Pets",
+                &Features::default(),
+                uses,
+                false
+            )),
             [
                 "chrono",
                 "pets-types",
@@ -169,6 +236,7 @@ mod tests {
             dependencies(&client_manifest(
                 &crates,
                 "Pets",
+                &Features::default(),
                 TypeDependencies::default(),
                 true
             )),

@@ -51,6 +51,10 @@ pub fn emit_types(model: &ApiModel, types: TokenStream, rewrite: &TypesRewrite) 
     }
 }
 
+/// The modules of the types crate compiled whatever the features: the
+/// rewrite adds the uses of `__checked` after gating, where it cannot see them.
+pub const ALWAYS_COMPILED: &[&str] = &["__checked"];
+
 /// Typify's generic default helpers (`defaults::default_i64::<T, V>` and
 /// kin). It registers one for every integer or boolean default it meets,
 /// even where the field then takes no default (an `Option`, a number), and an

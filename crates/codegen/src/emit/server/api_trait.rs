@@ -48,7 +48,10 @@ pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream 
         )
     };
     let docs = crate::format::doc_lines(&text);
-    let methods = service.operations.iter().map(trait_method);
+    let methods = service
+        .operations
+        .iter()
+        .map(|operation| trait_method(service, operation));
     let router_error = router_error_method(model.error_shape);
     let authorize = service.authorizes().then(|| {
         let operation = if service.webhooks {
@@ -130,7 +133,8 @@ fn router_error_method(shape: ErrorShape) -> TokenStream {
     }
 }
 
-fn trait_method(operation: &Operation) -> TokenStream {
+fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
+    let marker = service.features.marker([operation]);
     let method = naming::ident(&naming::method_name(&operation.id));
     let response = response_enum_ident(operation);
     let mut text = String::new();
@@ -195,6 +199,7 @@ fn trait_method(operation: &Operation) -> TokenStream {
     let operation_id = &operation.id;
     quote! {
         #(#[doc = #docs])*
+        #marker
         fn #method(
             &self,
             context: RequestContext<#caller>,

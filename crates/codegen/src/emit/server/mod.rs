@@ -30,6 +30,7 @@ mod validate;
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
+use crate::emit::features::Features;
 use crate::emit::{RUNTIME_CRATE, crate_ident};
 use crate::model::{ApiModel, BodyKind, Operation, RequestBody};
 use crate::naming;
@@ -43,6 +44,8 @@ pub(super) struct Service<'a> {
     pub(super) trait_ident: Ident,
     /// Whether the operations are the webhooks.
     pub(super) webhooks: bool,
+    /// The API's cargo features, which mark each operation's entry points.
+    pub(super) features: &'a Features,
 }
 
 impl Service<'_> {
@@ -86,6 +89,7 @@ impl Service<'_> {
 }
 
 pub fn emit_server(model: &ApiModel) -> TokenStream {
+    let features = Features::of(model);
     // Operations another one serves (path keys differing by a fragment only)
     // have client methods but no handler: the server has the others only.
     let views: Vec<&Operation> = model
@@ -112,11 +116,13 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         operations: &model.operations,
         trait_ident: trait_ident(model),
         webhooks: false,
+        features: &features,
     };
     let webhooks = Service {
         operations: &model.webhooks,
         trait_ident: webhooks_trait_ident(model),
         webhooks: true,
+        features: &features,
     };
     // A description of webhooks alone has no API to implement.
     let services: Vec<&Service> = [&api, &webhooks]

@@ -74,6 +74,16 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         }
     });
     let (router_ident, with_options_ident) = service.router_idents();
+    // Gated routes are statements, each under its operations' features.
+    let routed = if service.features.gated() {
+        quote! {
+            let router = axum::Router::new();
+            #(#routes)*
+            router
+        }
+    } else {
+        quote!(axum::Router::new() #(#routes)*)
+    };
     let functions = if service.webhooks {
         let text = format!(
             "The router serving `webhooks`: each webhook of the spec at `/` and its name, \
@@ -107,8 +117,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
             pub fn #with_options_ident<A: #trait_ident>(webhooks: A, options: RouterOptions) -> axum::Router {
                 let api = Arc::new(webhooks);
                 let shaper = Arc::clone(&api);
-                axum::Router::new()
-                    #(#routes)*
+                #routed
                     .fallback(runtime::not_found)
                     .method_not_allowed_fallback(runtime::method_not_allowed)
                     .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
@@ -129,8 +138,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
             pub fn #with_options_ident<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
                 let api = Arc::new(api);
                 let shaper = Arc::clone(&api);
-                axum::Router::new()
-                    #(#routes)*
+                #routed
                     .fallback(runtime::not_found)
                     .method_not_allowed_fallback(runtime::method_not_allowed)
                     .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
@@ -436,9 +444,12 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
     )
 }
 
-/// `.route(path, get(..).post(..))` per path, in document order, and the
-/// handlers dispatching by fixed query where a path and method serve
-/// several operations (`/responses?beta=true` beside `/responses`).
+/// The routes, in document order, and the handlers dispatching by fixed
+/// query where a path and method serve several operations
+/// (`/responses?beta=true` beside `/responses`). Routes are
+/// `.route(path, get(..).post(..))` calls to chain, one per path; where
+/// the API has features, statements `let router = router.route(..);`, one
+/// per path and method, each under its operations' features.
 fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let trait_ident = &service.trait_ident;
     let mut paths: Vec<&str> = Vec::new();
@@ -448,22 +459,23 @@ fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<Tok
         }
     }
     let mut dispatchers = Vec::new();
-    let routes = paths
-        .into_iter()
-        .map(|path| {
-            let full = format!("{}{path}", service.base_path(model));
-            let on_path: Vec<&Operation> = service
-                .operations
-                .iter()
-                .filter(|operation| operation.path == path)
-                .collect();
-            let mut methods: Vec<Method> = Vec::new();
-            for operation in &on_path {
-                if !methods.contains(&operation.method) {
-                    methods.push(operation.method);
-                }
+    let mut routes = Vec::new();
+    for path in paths {
+        let full = format!("{}{path}", service.base_path(model));
+        let on_path: Vec<&Operation> = service
+            .operations
+            .iter()
+            .filter(|operation| operation.path == path)
+            .collect();
+        let mut methods: Vec<Method> = Vec::new();
+        for operation in &on_path {
+            if !methods.contains(&operation.method) {
+                methods.push(operation.method);
             }
-            let mut methods = methods.into_iter().map(|method| {
+        }
+        let methods: Vec<(TokenStream, Vec<&Operation>)> = methods
+            .into_iter()
+            .map(|method| {
                 let routing = format_ident!("{}", method.as_str().to_ascii_lowercase());
                 let operations: Vec<&Operation> = on_path
                     .iter()
@@ -473,17 +485,29 @@ fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<Tok
                 let handler = match &operations[..] {
                     [operation] if operation.fixed_query.is_empty() => handler_ident(operation),
                     _ => {
-                        let (ident, dispatcher) = dispatcher(trait_ident, method, path, operations);
+                        let (ident, dispatcher) =
+                            dispatcher(trait_ident, method, path, operations.clone());
                         dispatchers.push(dispatcher);
                         ident
                     }
                 };
-                quote!(#routing(#handler::<A>))
-            });
+                (quote!(#routing(#handler::<A>)), operations)
+            })
+            .collect();
+        if service.features.gated() {
+            for (routing, operations) in methods {
+                let marker = service.features.marker(operations);
+                routes.push(quote! {
+                    #marker
+                    let router = router.route(#full, axum::routing::#routing);
+                });
+            }
+        } else {
+            let mut methods = methods.into_iter().map(|(routing, _)| routing);
             let first = methods.next();
-            quote!(.route(#full, axum::routing::#first #(.#methods)*))
-        })
-        .collect();
+            routes.push(quote!(.route(#full, axum::routing::#first #(.#methods)*)));
+        }
+    }
     (routes, dispatchers)
 }
 
