@@ -138,8 +138,10 @@ pub fn generate_with(
     // Tokens cannot cross threads, and typify's take ten times the memory
     // of their text: the types and the server are cut into pieces of text
     // printed on both cores, while the client is printed on this one.
-    let types = emit::types::emit_types(&model, progenitor.types, &types_rewrite);
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
+    let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
+    let types = emit::types::without_unused_builders(progenitor.types, &builders);
+    let types = emit::types::emit_types(&model, types, &types_rewrite, !builders.is_empty());
     let (types, client, server) = match server {
         Ok(server) => (format::cut(types), client, server),
         Err(server) => {

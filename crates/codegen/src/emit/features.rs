@@ -545,7 +545,7 @@ fn item_key_keyword(item: &[TokenTree]) -> Option<String> {
 }
 
 /// The identifier an item is known by: its name, or an impl's type.
-fn item_key(item: &[TokenTree]) -> Option<String> {
+pub(crate) fn item_key(item: &[TokenTree]) -> Option<String> {
     let mut index = 0;
     // Attributes, inner (`#![..]`) or outer.
     while let Some(TokenTree::Punct(pound)) = item.get(index)

@@ -5,8 +5,13 @@
 //! derives from parameters and inline schemas. The client crate re-exports
 //! it, and the server names its types from it.
 
-use proc_macro2::TokenStream;
+use std::collections::BTreeSet;
+
+use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 use quote::quote;
+
+use crate::emit::features::item_key;
+use crate::format::{module_body, split_items};
 
 use crate::model::{ApiModel, Method};
 use crate::naming;
@@ -14,8 +19,15 @@ use crate::naming;
 /// The types crate as tokens, to be rewritten by [`TypesRewrite`] as it is
 /// parsed: typify's output is most of the generated code, so it is parsed
 /// once, a few items at a time ([`crate::format::cut`]).
-pub fn emit_types(model: &ApiModel, types: TokenStream, rewrite: &TypesRewrite) -> TokenStream {
-    let docs = crate_docs(model);
+/// `builders`: whether typify's `builder` module is left (see
+/// [`without_unused_builders`]).
+pub fn emit_types(
+    model: &ApiModel,
+    types: TokenStream,
+    rewrite: &TypesRewrite,
+    builders: bool,
+) -> TokenStream {
+    let docs = crate_docs(model, builders);
     let nullable_module = if rewrite.nullable.is_empty() {
         quote!()
     } else {
@@ -49,6 +61,91 @@ pub fn emit_types(model: &ApiModel, types: TokenStream, rewrite: &TypesRewrite) 
 
         #checked_module
     }
+}
+
+/// The types whose builders the client names (`types::builder::X`): the
+/// request bodies its builders take.
+pub fn builders_used(client: TokenStream) -> BTreeSet<String> {
+    fn scan(tokens: TokenStream, used: &mut BTreeSet<String>) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        for (index, token) in tokens.iter().enumerate() {
+            match token {
+                TokenTree::Group(group) => scan(group.stream(), used),
+                TokenTree::Ident(ident) if ident == "types" => {
+                    if let [
+                        TokenTree::Punct(_),
+                        TokenTree::Punct(_),
+                        TokenTree::Ident(module),
+                        TokenTree::Punct(_),
+                        TokenTree::Punct(_),
+                        TokenTree::Ident(name),
+                        ..,
+                    ] = &tokens[index + 1..]
+                        && module == "builder"
+                    {
+                        used.insert(name.to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut used = BTreeSet::new();
+    scan(client, &mut used);
+    used
+}
+
+/// Typify's output without the builders of types other than `used`
+/// (`builder::X`, its impls, and `X::builder()`): a builder is half of a
+/// struct's code, and only those of request bodies are ever used (the
+/// client's body builders take them); every other type is built with its
+/// public fields.
+pub fn without_unused_builders(types: TokenStream, used: &BTreeSet<String>) -> TokenStream {
+    let is_used = |item: &[TokenTree]| item_key(item).is_some_and(|key| used.contains(&key));
+    let mut out = TokenStream::new();
+    for item in split_items(types) {
+        match module_body(item) {
+            Ok((header, body)) => {
+                let is_builder =
+                    matches!(header.last(), Some(TokenTree::Ident(name)) if name == "builder");
+                let body: TokenStream = body
+                    .into_iter()
+                    .filter(|item| !is_builder || is_used(item))
+                    .flatten()
+                    .collect();
+                if is_builder && body.is_empty() {
+                    continue;
+                }
+                out.extend(header);
+                out.extend([TokenTree::Group(Group::new(Delimiter::Brace, body))]);
+            }
+            Err(item) => {
+                if is_builder_constructor(&item) && !is_used(&item) {
+                    continue;
+                }
+                out.extend(item);
+            }
+        }
+    }
+    out
+}
+
+/// `impl X { pub fn builder() -> builder::X { .. } }`, as typify writes it.
+fn is_builder_constructor(item: &[TokenTree]) -> bool {
+    let Some(TokenTree::Group(body)) = item.last() else {
+        return false;
+    };
+    let opens_impl = item
+        .iter()
+        .any(|token| matches!(token, TokenTree::Ident(ident) if ident == "impl"));
+    let names_for = item
+        .iter()
+        .any(|token| matches!(token, TokenTree::Ident(ident) if ident == "for"));
+    let members: Vec<TokenTree> = body.stream().into_iter().take(3).collect();
+    opens_impl
+        && !names_for
+        && matches!(members.as_slice(), [TokenTree::Ident(public), TokenTree::Ident(function), TokenTree::Ident(name)]
+            if public == "pub" && function == "fn" && name == "builder")
 }
 
 /// The modules of the types crate compiled whatever the features: the
@@ -380,19 +477,24 @@ fn widen_builder(item: &mut syn::Item, fields: &[(String, String)]) {
     }
 }
 
-fn crate_docs(model: &ApiModel) -> Vec<String> {
-    let text = format!(
+fn crate_docs(model: &ApiModel, builders: bool) -> Vec<String> {
+    let mut text = format!(
         "Types of the {title} (version {version}).
 
 One Rust type per schema under `components/schemas` of the spec, shared by
 the generated client and server crates. Constrained strings are newtypes
 that can only hold valid values: build them with `TryFrom`/`FromStr`, and
-deserializing an invalid value fails with a message naming the rule.
-
-Each struct also has a builder under [`builder`], which checks required
-fields when converted into the struct.",
+deserializing an invalid value fails with a message naming the rule.",
         title = model.title,
         version = model.version,
     );
+    if builders {
+        text.push_str(
+            "\n\nEach struct a request body takes also has a builder under [`builder`]
+(the client's body builders use them), which checks required fields when
+converted into the struct; every other type is built from its public
+fields.",
+        );
+    }
     crate::format::doc_lines(&text)
 }
