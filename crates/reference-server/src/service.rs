@@ -123,7 +123,7 @@ impl TenantManagementApi for ReferenceService {
         }
         match self.state.store.create_token_exchange_profile(body) {
             Ok(profile) => {
-                tracing::info!(client = %context.caller.client_id, id = %profile.id, "created token exchange profile");
+                tracing::debug!(client = %context.caller.client_id, id = %profile.id, "created token exchange profile");
                 CreateTokenExchangeProfileResponse::Created(profile)
             }
             Err(CreateProfileError::LimitReached(LimitReached { limit })) => {
@@ -186,7 +186,7 @@ impl TenantManagementApi for ReferenceService {
     ) -> CreateEventStreamResponse {
         match self.state.store.create_event_stream(body) {
             Ok(stream) => {
-                tracing::info!(client = %context.caller.client_id, id = %*stream.id, "created event stream");
+                tracing::debug!(client = %context.caller.client_id, id = %*stream.id, "created event stream");
                 CreateEventStreamResponse::Created(stream)
             }
             Err(CreateStreamError::LimitReached(LimitReached { limit })) => {

@@ -1,0 +1,478 @@
+//! What a bad or slow client gets from a generated server (the reference
+//! server, served as the runtime recommends with `tenant_server_runtime::serve`),
+//! over a real socket with hand-written HTTP/1.1: for each kind of bad input,
+//! the documented status, a JSON error body naming the problem, no echo of a
+//! submitted secret, and a server that still answers afterwards.
+//!
+//! Every request is bounded (large bodies are declared, and only their start
+//! sent), so the suite runs in seconds and little memory.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tenant_reference_server::{AppState, Config, DEVELOPMENT_KEY, TokenIssuer, app};
+use tenant_server_runtime::ServeOptions;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+const TENANT: &str = "tenant.test";
+const PROFILES: &str = "/api/v2/token-exchange-profiles";
+const TEMPLATE: &str = "/api/v2/user-attribute-profiles/templates/uapt_workforce";
+
+/// How long any one exchange may take before the test calls the server hung.
+const PATIENCE: Duration = Duration::from_secs(10);
+
+async fn start_with(options: ServeOptions) -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let router = app(Arc::new(AppState::new(Config::development(TENANT))));
+    tokio::spawn(tenant_server_runtime::serve(listener, router, options));
+    address
+}
+
+async fn start() -> SocketAddr {
+    start_with(ServeOptions::default()).await
+}
+
+fn token(client_id: &str, scopes: &[&str]) -> String {
+    let scopes: Vec<String> = scopes.iter().map(|scope| scope.to_string()).collect();
+    TokenIssuer::new(TENANT, DEVELOPMENT_KEY).issue(client_id, &scopes, Duration::from_secs(600))
+}
+
+fn global_token() -> String {
+    token(
+        "dev-global",
+        &[
+            "create:token_exchange_profiles",
+            "create:event_streams",
+            "read:user_attribute_profiles",
+        ],
+    )
+}
+
+/// One response as read off the wire.
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    head: String,
+    body: Value,
+    raw_body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.head.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            key.eq_ignore_ascii_case(name).then(|| value.trim())
+        })
+    }
+
+    fn message(&self) -> &str {
+        self.body["message"].as_str().unwrap_or_default()
+    }
+
+    /// The status, `errorCode` and message, checking the body is the API's
+    /// JSON error body.
+    fn error(&self) -> (u16, &str, &str) {
+        assert_eq!(
+            self.header("content-type"),
+            Some("application/json"),
+            "{self:?}"
+        );
+        assert_eq!(self.body["statusCode"], self.status, "{self:?}");
+        (
+            self.status,
+            self.body["errorCode"].as_str().unwrap_or_default(),
+            self.message(),
+        )
+    }
+}
+
+/// Parses the responses in `bytes`, in order.
+fn replies(bytes: &[u8]) -> Vec<Reply> {
+    let mut replies = Vec::new();
+    let mut rest = bytes;
+    while let Some(end) = rest.windows(4).position(|window| window == b"\r\n\r\n") {
+        let head = String::from_utf8_lossy(&rest[..end]).into_owned();
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        let mut reply = Reply {
+            status,
+            head,
+            body: Value::Null,
+            raw_body: String::new(),
+        };
+        let length: usize = reply
+            .header("content-length")
+            .and_then(|length| length.parse().ok())
+            .unwrap_or(0);
+        let body = &rest[end + 4..(end + 4 + length).min(rest.len())];
+        reply.raw_body = String::from_utf8_lossy(body).into_owned();
+        reply.body = serde_json::from_slice(body).unwrap_or(Value::Null);
+        rest = &rest[end + 4 + body.len()..];
+        replies.push(reply);
+    }
+    replies
+}
+
+/// Sends `request` (the whole of it, or its first `send` bytes) and reads
+/// until the server closes the connection or `expected` responses are in.
+async fn exchange(address: SocketAddr, request: &[u8], expected: usize) -> Vec<Reply> {
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    let (mut reader, mut writer) = stream.split();
+    let mut received = Vec::new();
+    let write = async {
+        // The server may answer and close before it has read everything.
+        let _ = writer.write_all(request).await;
+        let _ = writer.flush().await;
+    };
+    let read = async {
+        let mut buffer = [0u8; 16 * 1024];
+        loop {
+            match reader.read(&mut buffer).await {
+                Ok(0) | Err(_) => break,
+                Ok(read) => received.extend_from_slice(&buffer[..read]),
+            }
+            if replies(&received).len() >= expected && complete(&received, expected) {
+                break;
+            }
+        }
+    };
+    tokio::time::timeout(PATIENCE, async { tokio::join!(write, read) })
+        .await
+        .expect("the server answers in time");
+    replies(&received)
+}
+
+/// Whether the `expected`-th response's body is all in.
+fn complete(bytes: &[u8], expected: usize) -> bool {
+    let replies = replies(bytes);
+    replies.len() >= expected
+        && replies[..expected].iter().all(|reply| {
+            let length: usize = reply
+                .header("content-length")
+                .and_then(|length| length.parse().ok())
+                .unwrap_or(0);
+            reply.raw_body.len() >= length
+        })
+}
+
+async fn one(address: SocketAddr, request: &[u8]) -> Reply {
+    exchange(address, request, 1)
+        .await
+        .into_iter()
+        .next()
+        .expect("a response")
+}
+
+/// An HTTP/1.1 request closing the connection after it.
+fn request(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut request =
+        format!("{method} {path} HTTP/1.1\r\nHost: {TENANT}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    request.push_str("\r\n");
+    let mut bytes = request.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+fn post(path: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let bearer = format!("Bearer {}", global_token());
+    request(
+        "POST",
+        path,
+        &[("Authorization", &bearer), ("Content-Type", content_type)],
+        body,
+    )
+}
+
+/// The server still serves an ordinary request.
+async fn still_answers(address: SocketAddr) {
+    let bearer = format!("Bearer {}", global_token());
+    let reply = one(
+        address,
+        &request("GET", TEMPLATE, &[("Authorization", &bearer)], b""),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["id"], "uapt_workforce");
+}
+
+fn profile_json(subject_token_type: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "name": "Partner tokens",
+        "subject_token_type": subject_token_type,
+        "action_id": "act_token_exchange",
+        "type": "custom_authentication",
+    }))
+    .unwrap()
+}
+
+#[tokio::test]
+async fn a_form_field_that_is_not_utf8_is_refused_by_name() {
+    let address = start().await;
+    let form = b"name=caf%E9&subject_token_type=urn%3Aacme%3Aa&action_id=act_token_exchange\
+                 &type=custom_authentication";
+    let reply = one(
+        address,
+        &post(PROFILES, "application/x-www-form-urlencoded", form),
+    )
+    .await;
+    assert_eq!(
+        reply.error(),
+        (
+            400,
+            "invalid_body",
+            "Invalid form body: `name` is not valid UTF-8"
+        )
+    );
+    // The same bytes in JSON are refused too.
+    let mut json_body = profile_json("urn:acme:a");
+    let at = json_body.windows(5).position(|w| w == b"Partn").unwrap();
+    json_body[at] = 0xE9;
+    let reply = one(address, &post(PROFILES, "application/json", &json_body)).await;
+    assert_eq!(reply.error().0, 400);
+    still_answers(address).await;
+}
+
+#[tokio::test]
+async fn two_authorization_headers_are_refused_not_served_with_the_first() {
+    let address = start().await;
+    let good = format!("Bearer {}", global_token());
+    for pair in [
+        [good.as_str(), "Bearer forged"],
+        ["Bearer forged", good.as_str()],
+    ] {
+        let reply = one(
+            address,
+            &request(
+                "GET",
+                TEMPLATE,
+                &[("Authorization", pair[0]), ("Authorization", pair[1])],
+                b"",
+            ),
+        )
+        .await;
+        assert_eq!(
+            reply.error(),
+            (
+                400,
+                "invalid_request",
+                "The request carries more than one Authorization header; send exactly one"
+            )
+        );
+        assert!(!reply.raw_body.contains("forged"), "{reply:?}");
+    }
+    still_answers(address).await;
+}
+
+#[tokio::test]
+async fn json_in_another_encoding_than_utf8_is_named() {
+    let address = start().await;
+    let utf8 = profile_json("urn:acme:encoded");
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend_from_slice(&utf8);
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(utf8.iter().flat_map(|byte| [*byte, 0]));
+    let bare_utf16: Vec<u8> = utf8.iter().flat_map(|byte| [*byte, 0]).collect();
+    for (body, found) in [
+        (bom, "without a byte order mark; found the UTF-8 one"),
+        (utf16, "found UTF-16 with a byte order mark"),
+        (bare_utf16, "found UTF-16 or UTF-32"),
+    ] {
+        let reply = one(address, &post(PROFILES, "application/json", &body)).await;
+        assert_eq!(
+            reply.error(),
+            (
+                400,
+                "invalid_body",
+                format!("Invalid JSON body: the body must be UTF-8 JSON ({found})").as_str()
+            )
+        );
+    }
+    still_answers(address).await;
+}
+
+#[tokio::test]
+async fn long_targets_and_header_floods_get_json_414_and_431() {
+    let address = start().await;
+    let bearer = format!("Bearer {}", global_token());
+    let long = format!("{TEMPLATE}?q={}", "a".repeat(10_000));
+    let reply = one(
+        address,
+        &request("GET", &long, &[("Authorization", &bearer)], b""),
+    )
+    .await;
+    assert_eq!(reply.error().0, 414);
+    assert_eq!(reply.error().1, "uri_too_long");
+    assert!(reply.message().contains("at most 8192"), "{reply:?}");
+
+    let names: Vec<String> = (0..150).map(|index| format!("X-Flood-{index}")).collect();
+    let mut flood: Vec<(&str, &str)> = names.iter().map(|name| (name.as_str(), "1")).collect();
+    flood.push(("Authorization", &bearer));
+    let reply = one(address, &request("GET", TEMPLATE, &flood, b"")).await;
+    assert_eq!(
+        reply.error(),
+        (
+            431,
+            "headers_too_large",
+            "The request has 153 headers; the server reads at most 100"
+        )
+    );
+
+    let big = "v".repeat(40 * 1024);
+    let reply = one(
+        address,
+        &request(
+            "GET",
+            TEMPLATE,
+            &[("Authorization", &bearer), ("X-Big", &big)],
+            b"",
+        ),
+    )
+    .await;
+    assert_eq!(reply.error().0, 431);
+    assert!(reply.message().contains("at most 32768"), "{reply:?}");
+    still_answers(address).await;
+}
+
+fn short_timeouts() -> ServeOptions {
+    ServeOptions::default()
+        .header_timeout(Duration::from_secs(1))
+        .request_timeout(Duration::from_secs(2))
+}
+
+/// Sends `bytes` one a second on a new connection; returns what the server
+/// answered and how long it kept the connection.
+async fn trickle(address: SocketAddr, bytes: &[u8]) -> (Vec<u8>, Duration) {
+    let started = Instant::now();
+    trickle_on(TcpStream::connect(address).await.unwrap(), bytes, started).await
+}
+
+#[tokio::test]
+async fn a_client_sending_its_headers_a_byte_a_second_is_cut_off() {
+    let address = start_with(short_timeouts()).await;
+    let head = request("GET", TEMPLATE, &[("X-Slow", "yes")], b"");
+    let (received, held) = trickle(address, &head).await;
+    assert!(
+        received.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&received)
+    );
+    assert!(held < Duration::from_secs(4), "held for {held:?}");
+    still_answers(address).await;
+}
+
+#[tokio::test]
+async fn a_client_sending_its_body_a_byte_a_second_gets_408() {
+    let address = start_with(short_timeouts()).await;
+    let body = profile_json("urn:acme:slow");
+    let whole = post(PROFILES, "application/json", &body);
+    let head_length = whole.len() - body.len();
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(address).await.unwrap();
+    stream.write_all(&whole[..head_length]).await.unwrap();
+    let (received, held) = trickle_on(stream, &body, started).await;
+    let reply = replies(&received).into_iter().next().expect("a 408");
+    assert_eq!(
+        reply.error(),
+        (
+            408,
+            "request_timeout",
+            "The request was not received and answered within 2 s"
+        )
+    );
+    assert!(held < Duration::from_secs(5), "held for {held:?}");
+    still_answers(address).await;
+}
+
+/// Sends `bytes` one a second on `stream`, opened at `started`.
+async fn trickle_on(mut stream: TcpStream, bytes: &[u8], started: Instant) -> (Vec<u8>, Duration) {
+    let mut received = Vec::new();
+    let mut buffer = [0u8; 4096];
+    for byte in bytes {
+        tokio::select! {
+            read = stream.read(&mut buffer) => match read {
+                Ok(0) | Err(_) => return (received, started.elapsed()),
+                Ok(read) => received.extend_from_slice(&buffer[..read]),
+            },
+            () = tokio::time::sleep(Duration::from_secs(1)) => {
+                if stream.write_all(std::slice::from_ref(byte)).await.is_err() {
+                    break;
+                }
+            }
+        }
+        assert!(started.elapsed() < PATIENCE, "never cut off");
+    }
+    let _ = tokio::time::timeout(PATIENCE, stream.read_to_end(&mut received)).await;
+    (received, started.elapsed())
+}
+
+#[tokio::test]
+async fn an_idle_connection_is_closed_after_the_header_timeout() {
+    let address = start_with(short_timeouts()).await;
+    let started = Instant::now();
+    let mut idle = TcpStream::connect(address).await.unwrap();
+    let mut buffer = Vec::new();
+    let read = tokio::time::timeout(PATIENCE, idle.read_to_end(&mut buffer)).await;
+    assert!(read.is_ok(), "still open after {PATIENCE:?}");
+    assert!(started.elapsed() < Duration::from_secs(4));
+}
+
+#[tokio::test]
+async fn connections_past_the_limit_are_closed_and_served_again_once_others_close() {
+    let address = start_with(ServeOptions::default().max_connections(4)).await;
+    let mut open = Vec::new();
+    for _ in 0..4 {
+        open.push(TcpStream::connect(address).await.unwrap());
+    }
+    // The four are accepted: each gets its answer.
+    let bearer = format!("Bearer {}", global_token());
+    let ask = request("GET", TEMPLATE, &[("Authorization", &bearer)], b"");
+    let ask_again = String::from_utf8(ask.clone())
+        .unwrap()
+        .replace("Connection: close\r\n", "");
+    for stream in &mut open {
+        stream.write_all(ask_again.as_bytes()).await.unwrap();
+        let mut buffer = [0u8; 64];
+        let read = tokio::time::timeout(PATIENCE, stream.read(&mut buffer))
+            .await
+            .unwrap()
+            .unwrap();
+        assert!(buffer[..read].starts_with(b"HTTP/1.1 200"));
+    }
+    for _ in 0..3 {
+        let mut extra = TcpStream::connect(address).await.unwrap();
+        let _ = extra.write_all(&ask).await;
+        let mut buffer = Vec::new();
+        let read = tokio::time::timeout(PATIENCE, extra.read_to_end(&mut buffer))
+            .await
+            .expect("closed at once");
+        assert!(
+            read.is_err() || buffer.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&buffer)
+        );
+    }
+    drop(open);
+    // The slots come back as the server notices the closes.
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let replies = exchange(address, &ask, 1).await;
+        if replies.first().is_some_and(|reply| reply.status == 200) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "never served again");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
