@@ -476,3 +476,225 @@ async fn connections_past_the_limit_are_closed_and_served_again_once_others_clos
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
+
+/// A token signed with the tenant's key carrying `claims` over the valid
+/// ones of a global client.
+fn token_with(claims: Value) -> String {
+    let now = chrono::Utc::now().timestamp();
+    let mut all = json!({
+        "iss": format!("https://{TENANT}/"),
+        "sub": "dev-global@clients",
+        "aud": format!("https://{TENANT}/api/v2/"),
+        "iat": now,
+        "exp": now + 600,
+        "scope": "create:token_exchange_profiles create:event_streams read:user_attribute_profiles read:actions read:guardian_factors",
+        "azp": "dev-global",
+        "gty": "client-credentials",
+    });
+    for (claim, value) in claims.as_object().unwrap() {
+        all[claim] = value.clone();
+    }
+    TokenIssuer::new(TENANT, DEVELOPMENT_KEY).sign(&all)
+}
+
+/// Every operation of the API, as raw requests with `token`.
+fn every_operation(token: &str) -> Vec<Vec<u8>> {
+    let bearer = format!("Bearer {token}");
+    let auth = [("Authorization", bearer.as_str())];
+    let with_body = [
+        ("Authorization", bearer.as_str()),
+        ("Content-Type", "application/json"),
+    ];
+    vec![
+        request("GET", TEMPLATE, &auth, b""),
+        request("GET", "/api/v2/actions/modules/mod_1", &auth, b""),
+        request(
+            "GET",
+            "/api/v2/guardian/factors/push-notification/providers/apns",
+            &auth,
+            b"",
+        ),
+        request("POST", PROFILES, &with_body, &profile_json("urn:acme:azp")),
+        request(
+            "POST",
+            "/api/v2/event-streams",
+            &with_body,
+            br#"{"destination":{"type":"action","configuration":{"action_id":"act_post_login"}}}"#,
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn tokens_are_refused_each_with_its_own_reason() {
+    let address = start().await;
+    let now = chrono::Utc::now().timestamp();
+    let header_and_claims = |header: &str| {
+        let encode = |text: &str| -> String {
+            const ALPHABET: &[u8] =
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+            let mut out = String::new();
+            for chunk in text.as_bytes().chunks(3) {
+                let mut bits = 0u32;
+                for (index, byte) in chunk.iter().enumerate() {
+                    bits |= u32::from(*byte) << (16 - 8 * index);
+                }
+                for index in 0..=chunk.len() {
+                    out.push(ALPHABET[((bits >> (18 - 6 * index)) & 63) as usize] as char);
+                }
+            }
+            out
+        };
+        let signed = token_with(json!({}));
+        let claims = signed.split('.').nth(1).unwrap().to_string();
+        format!(
+            "{}.{claims}.{}",
+            encode(header),
+            signed.split('.').nth(2).unwrap()
+        )
+    };
+    let cases = [
+        (
+            token_with(json!({"nbf": now + 3600})),
+            "Invalid token: not valid yet (its nbf is in the future)",
+        ),
+        (
+            header_and_claims(r#"{"alg":"none","typ":"JWT"}"#),
+            "Invalid token: unsigned tokens (alg none) are not accepted; tokens are signed with HS256",
+        ),
+        (
+            header_and_claims(r#"{"alg":"HS512","typ":"JWT"}"#),
+            "Invalid token: signed with HS512; tokens are signed with HS256",
+        ),
+        (
+            token_with(json!({"aud": [format!("https://{TENANT}/api/v2/")]})),
+            "Invalid token: `aud` is a list; tokens carry one audience, this API's URL, as a string",
+        ),
+        (
+            token_with(json!({"azp": "ghost", "sub": "ghost@clients"})),
+            "Invalid token: it was issued to a client this tenant does not know",
+        ),
+    ];
+    for (token, message) in cases {
+        for operation in every_operation(&token) {
+            let reply = one(address, &operation).await;
+            assert_eq!(
+                reply.error(),
+                (401, "invalid_token", message),
+                "{}",
+                String::from_utf8_lossy(&operation)
+            );
+        }
+    }
+    // The same operations with a good token are served.
+    for operation in every_operation(&token_with(json!({}))) {
+        let reply = one(address, &operation).await;
+        assert!(
+            [200, 201, 404].contains(&reply.status),
+            "{reply:?} for {}",
+            String::from_utf8_lossy(&operation)
+        );
+    }
+}
+
+fn token_request(content_type: &str, body: &[u8]) -> Vec<u8> {
+    request(
+        "POST",
+        "/oauth/token",
+        &[("Content-Type", content_type)],
+        body,
+    )
+}
+
+#[tokio::test]
+async fn the_token_endpoint_never_echoes_a_secret_and_answers_in_json() {
+    let address = start().await;
+    let audience = format!("https://{TENANT}/api/v2/");
+    let numeric_secret = json!({
+        "grant_type": "client_credentials", "client_id": "dev-global",
+        "client_secret": 987_654_321, "audience": audience,
+    });
+    let reply = one(
+        address,
+        &token_request("application/json", numeric_secret.to_string().as_bytes()),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.body["error"], "invalid_request");
+    assert_eq!(
+        reply.body["error_description"],
+        "`client_secret` must be a string"
+    );
+    assert!(!reply.raw_body.contains("987654321"), "{reply:?}");
+
+    let wrong = format!(
+        "grant_type=client_credentials&client_id=dev-global&client_secret=s3cr3t-guess&audience={audience}"
+    );
+    let reply = one(
+        address,
+        &token_request("application/x-www-form-urlencoded", wrong.as_bytes()),
+    )
+    .await;
+    assert_eq!(reply.status, 401);
+    assert!(!reply.raw_body.contains("s3cr3t-guess"), "{reply:?}");
+
+    let twice = format!(
+        "grant_type=client_credentials&client_id=dev-global&client_secret=a1&client_secret=dev-global-secret&audience={audience}"
+    );
+    let reply = one(
+        address,
+        &token_request("application/x-www-form-urlencoded", twice.as_bytes()),
+    )
+    .await;
+    assert_eq!(reply.status, 400);
+    assert!(!reply.raw_body.contains("dev-global-secret"), "{reply:?}");
+
+    // A body past the limit: declared, its start sent.
+    let mut huge = format!(
+        "POST /oauth/token HTTP/1.1\r\nHost: {TENANT}\r\nConnection: close\r\n\
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n",
+        4 * 1024 * 1024
+    )
+    .into_bytes();
+    huge.extend(std::iter::repeat_n(b'a', 64 * 1024));
+    let reply = one(address, &huge).await;
+    assert_eq!(reply.status, 413, "{reply:?}");
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    assert_eq!(reply.body["error"], "invalid_request");
+    still_answers(address).await;
+}
+
+#[tokio::test]
+async fn a_scope_the_client_was_not_granted_is_refused_not_dropped() {
+    let address = start().await;
+    let audience = format!("https://{TENANT}/api/v2/");
+    let ask = |scope: &str| {
+        format!(
+            "grant_type=client_credentials&client_id=dev-reader&client_secret=dev-reader-secret\
+             &audience={audience}&scope={scope}"
+        )
+    };
+    let reply = one(
+        address,
+        &token_request(
+            "application/x-www-form-urlencoded",
+            ask("read:actions+create:event_streams").as_bytes(),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, 403, "{reply:?}");
+    assert_eq!(reply.body["error"], "access_denied");
+    assert_eq!(
+        reply.body["error_description"],
+        "Client has not been granted scopes: create:event_streams"
+    );
+    let reply = one(
+        address,
+        &token_request(
+            "application/x-www-form-urlencoded",
+            ask("read:actions").as_bytes(),
+        ),
+    )
+    .await;
+    assert_eq!(reply.status, 200, "{reply:?}");
+    assert_eq!(reply.body["scope"], "read:actions");
+}
