@@ -1,4 +1,5 @@
-//! The recommended way to serve a generated router: HTTP/1.1 over TCP with
+//! The recommended way to serve a generated router: HTTP/1.1 (no HTTP/2) over
+//! TCP with
 //! the limits a router cannot set by itself, since they concern the
 //! connection rather than a request.
 //!
@@ -12,14 +13,17 @@
 //!   otherwise;
 //! - the whole request, body included, must be received and answered within
 //!   [`ServeOptions::request_timeout`] (30 s by default): the client gets 408
-//!   in the API's error body (`request_timeout`) and the connection closes;
+//!   with the platform's error body ([`crate::ErrorBody`], `errorCode`
+//!   `request_timeout`; it is answered outside the router, so its
+//!   `router_error` hook does not see it) and the connection closes;
 //! - at most [`ServeOptions::max_connections`] connections are open at once
 //!   (1,024 by default); one more is closed as soon as it is accepted, and
 //!   the next is accepted once an open one closes.
 //!
 //! It also lets the router answer request heads past its own limits
 //! ([`crate::MAX_URI_LENGTH`], [`crate::MAX_HEADERS`],
-//! [`crate::MAX_HEADER_BYTES`]) with 414 and 431 in the API's error body: the
+//! [`crate::MAX_HEADER_BYTES`]) with 414 and 431 through its `router_error`
+//! hook, in the API's error body: the
 //! HTTP layer's limits (more than 1,024 headers, or about 400 KiB of head)
 //! still close the connection with an empty 431 first.
 
