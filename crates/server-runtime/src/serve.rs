@@ -1,7 +1,6 @@
-//! The recommended way to serve a generated router: HTTP/1.1 (no HTTP/2) over
-//! TCP with
-//! the limits a router cannot set by itself, since they concern the
-//! connection rather than a request.
+//! The recommended way to serve a generated router: HTTP/1.1 (no HTTP/2)
+//! over TCP with the limits a router cannot set by itself, since they concern
+//! the connection rather than a request.
 //!
 //! `axum::serve` waits for a client for ever: one sending a byte a second
 //! holds its connection and its task indefinitely, and any number of idle
@@ -23,9 +22,9 @@
 //! It also lets the router answer request heads past its own limits
 //! ([`crate::MAX_URI_LENGTH`], [`crate::MAX_HEADERS`],
 //! [`crate::MAX_HEADER_BYTES`]) with 414 and 431 through its `router_error`
-//! hook, in the API's error body: the
-//! HTTP layer's limits (more than 1,024 headers, or about 400 KiB of head)
-//! still close the connection with an empty 431 first.
+//! hook, in the API's error body: the HTTP layer's limits (more than 1,024
+//! headers, or about 400 KiB of head) still close the connection with an
+//! empty 431 first.
 
 use std::convert::Infallible;
 use std::future::Future;
