@@ -384,7 +384,10 @@ fn destinations_and_webhook_authorization_follow_the_published_definition() {
         expected.extend(echoed.map(str::to_string));
         assert_eq!(property_names(&spec, output), expected, "{output}");
     }
-    assert_eq!(schema(&spec, "WebhookEndpoint")["pattern"], "^https://");
+    assert_eq!(
+        schema(&spec, "WebhookEndpoint")["pattern"],
+        r"^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\[[0-9A-Fa-f:.]+\])(:[0-9]{1,5})?([/?#]\S*)?$"
+    );
     let eventbridge = schema(&spec, "EventBridgeConfiguration");
     assert_eq!(
         eventbridge["properties"]["aws_account_id"]["pattern"],

@@ -92,6 +92,8 @@ pub fn app(state: Arc<AppState>) -> Router {
     Router::new()
         .route("/oauth/token", post(oauth::token))
         .route("/oauth/token/", post(oauth::token))
+        // A token request is a few fields: a larger body is refused early.
+        .layer(axum::extract::DefaultBodyLimit::max(oauth::BODY_LIMIT))
         .with_state(state)
         .merge(api)
         .layer(tower_http::trace::TraceLayer::new_for_http())

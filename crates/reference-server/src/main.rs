@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use tenant_reference_server::{
     AppState, Config, DEVELOPMENT_KEY, Fixtures, RateLimit, TokenIssuer, app,
 };
+use tenant_server_runtime::ServeOptions;
 
 #[derive(Parser)]
 #[command(
@@ -65,6 +66,16 @@ struct ServeArgs {
     /// Length of a rate-limit window, in seconds.
     #[arg(long, default_value_t = 60)]
     rate_window: u64,
+    /// Seconds a client may take to send a request's headers (or stay idle
+    /// between requests) before its connection is closed.
+    #[arg(long, default_value_t = 10)]
+    header_timeout: u64,
+    /// Seconds a request may take, body and answer included, before it gets 408.
+    #[arg(long, default_value_t = 30)]
+    request_timeout: u64,
+    /// Connections open at once; more are closed as they arrive.
+    #[arg(long, default_value_t = 1024)]
+    max_connections: usize,
     #[command(flatten)]
     tenant: TenantArgs,
 }
@@ -114,7 +125,9 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "info,tower_http=debug".into()),
+                // One line per request (tower_http=debug) is a kilobyte of
+                // log per request under load: opt in with RUST_LOG.
+                .unwrap_or_else(|_| "info".into()),
         )
         .init();
     let fixtures = match &args.fixtures {
@@ -139,11 +152,19 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .await
         .map_err(|err| format!("cannot listen on {}: {err}", args.listen))?;
     tracing::info!(address = %args.listen, tenant = %args.tenant.tenant, "serving the tenant management API under /api/v2");
-    axum::serve(listener, app(Arc::new(AppState::new(config))))
-        .with_graceful_shutdown(async {
+    let options = ServeOptions::default()
+        .header_timeout(Duration::from_secs(args.header_timeout))
+        .request_timeout(Duration::from_secs(args.request_timeout))
+        .max_connections(args.max_connections);
+    tenant_server_runtime::serve_with_shutdown(
+        listener,
+        app(Arc::new(AppState::new(config))),
+        options,
+        async {
             let _ = tokio::signal::ctrl_c().await;
             tracing::info!("shutting down");
-        })
-        .await
-        .map_err(|err| err.to_string())
+        },
+    )
+    .await
+    .map_err(|err| err.to_string())
 }

@@ -7,12 +7,14 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::json;
 
 use crate::AppState;
 
-#[derive(Debug, Deserialize)]
+/// The largest token request read, in bytes.
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+#[derive(Debug)]
 struct TokenRequest {
     grant_type: String,
     client_id: String,
@@ -20,6 +22,26 @@ struct TokenRequest {
     audience: String,
     /// Space-separated subset of the client's scopes; all of them when absent.
     scope: Option<String>,
+}
+
+impl TokenRequest {
+    /// Reads the request's fields. A message never repeats a value: the
+    /// wrong one may be the secret.
+    fn from_fields(fields: &serde_json::Map<String, serde_json::Value>) -> Result<Self, String> {
+        let text = |name: &str| match fields.get(name) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(text)) => Ok(Some(text.clone())),
+            Some(_) => Err(format!("`{name}` must be a string")),
+        };
+        let required = |name: &str| text(name)?.ok_or_else(|| format!("`{name}` is required"));
+        Ok(Self {
+            grant_type: required("grant_type")?,
+            client_id: required("client_id")?,
+            client_secret: required("client_secret")?,
+            audience: required("audience")?,
+            scope: text("scope")?,
+        })
+    }
 }
 
 fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
@@ -34,14 +56,32 @@ fn oauth_error(status: StatusCode, error: &str, description: &str) -> Response {
 pub async fn token(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
-    body: axum::body::Bytes,
+    body: Result<axum::body::Bytes, axum::extract::rejection::BytesRejection>,
 ) -> Response {
+    let body = match body {
+        Ok(body) => body,
+        // Past the body limit (413) or a broken upload: the OAuth error
+        // body, not axum's plain text.
+        Err(rejection) => {
+            return oauth_error(
+                rejection.status(),
+                "invalid_request",
+                &rejection.body_text(),
+            );
+        }
+    };
     let is_json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.starts_with("application/json"));
     let request: Result<TokenRequest, String> = if is_json {
-        serde_json::from_slice(&body).map_err(|err| err.to_string())
+        match serde_json::from_slice(&body) {
+            Ok(serde_json::Value::Object(fields)) => TokenRequest::from_fields(&fields),
+            Ok(_) => Err("The body must be a JSON object".to_string()),
+            // serde_json's messages name the offending character, never the
+            // submitted text.
+            Err(err) => Err(format!("The body is not JSON: {err}")),
+        }
     } else {
         parse_form(&body)
     };
@@ -72,12 +112,25 @@ pub async fn token(
     }
     let scopes: Vec<String> = match &request.scope {
         None => client.scopes.clone(),
-        Some(asked) => asked
-            .split_whitespace()
-            .filter(|scope| client.scopes.iter().any(|granted| granted == scope))
-            .map(str::to_string)
-            .collect(),
+        Some(asked) => asked.split_whitespace().map(str::to_string).collect(),
     };
+    // As the platform does: a scope the client was not granted refuses the
+    // request rather than leaving the scope out of the token.
+    let ungranted: Vec<&str> = scopes
+        .iter()
+        .filter(|scope| !client.scopes.contains(scope))
+        .map(String::as_str)
+        .collect();
+    if !ungranted.is_empty() {
+        return oauth_error(
+            StatusCode::FORBIDDEN,
+            "access_denied",
+            &format!(
+                "Client has not been granted scopes: {}",
+                ungranted.join(", ")
+            ),
+        );
+    }
     let lifetime = state.token_lifetime;
     let access_token = state.issuer.issue(&client.client_id, &scopes, lifetime);
     Json(json!({
@@ -90,13 +143,11 @@ pub async fn token(
 }
 
 fn parse_form(body: &[u8]) -> Result<TokenRequest, String> {
-    let fields: serde_json::Map<String, serde_json::Value> = form_urlencoded::parse(body)
-        .map(|(key, value)| {
-            (
-                key.into_owned(),
-                serde_json::Value::String(value.into_owned()),
-            )
-        })
-        .collect();
-    serde_json::from_value(serde_json::Value::Object(fields)).map_err(|err| err.to_string())
+    let fields = tenant_server_runtime::form_to_value(body)
+        .map_err(|err| format!("Invalid form body: {err}"))?
+        .to_json();
+    let serde_json::Value::Object(fields) = fields else {
+        return Err("Invalid form body".to_string());
+    };
+    TokenRequest::from_fields(&fields)
 }

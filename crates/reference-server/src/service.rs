@@ -67,17 +67,17 @@ impl TenantManagementApi for ReferenceService {
             .issuer
             .verify(request.token)
             .map_err(|err| AuthError::Unauthenticated(err.to_string()))?;
-        if request.operation_id == GLOBAL_CLIENT_OPERATION {
-            let global = self
-                .state
-                .fixtures
-                .client(&claims.azp)
-                .is_some_and(|client| client.global);
-            if !global {
-                return Err(AuthError::Unauthenticated(
-                    "Client is not global".to_string(),
-                ));
-            }
+        // A token signed with the tenant's key but issued to no client of the
+        // tenant (a client since removed, a hand-made token) is nobody's.
+        let Some(client) = self.state.fixtures.client(&claims.azp) else {
+            return Err(AuthError::Unauthenticated(
+                "Invalid token: it was issued to a client this tenant does not know".to_string(),
+            ));
+        };
+        if request.operation_id == GLOBAL_CLIENT_OPERATION && !client.global {
+            return Err(AuthError::Unauthenticated(
+                "Client is not global".to_string(),
+            ));
         }
         let scopes: Vec<String> = claims.scopes().map(str::to_string).collect();
         let allowed = request.required_scopes.is_empty()
@@ -123,7 +123,7 @@ impl TenantManagementApi for ReferenceService {
         }
         match self.state.store.create_token_exchange_profile(body) {
             Ok(profile) => {
-                tracing::info!(client = %context.caller.client_id, id = %profile.id, "created token exchange profile");
+                tracing::debug!(client = %context.caller.client_id, id = %profile.id, "created token exchange profile");
                 CreateTokenExchangeProfileResponse::Created(profile)
             }
             Err(CreateProfileError::LimitReached(LimitReached { limit })) => {
@@ -186,7 +186,7 @@ impl TenantManagementApi for ReferenceService {
     ) -> CreateEventStreamResponse {
         match self.state.store.create_event_stream(body) {
             Ok(stream) => {
-                tracing::info!(client = %context.caller.client_id, id = %*stream.id, "created event stream");
+                tracing::debug!(client = %context.caller.client_id, id = %*stream.id, "created event stream");
                 CreateEventStreamResponse::Created(stream)
             }
             Err(CreateStreamError::LimitReached(LimitReached { limit })) => {

@@ -1,7 +1,10 @@
 //! The in-memory store of created resources. Each create checks the
 //! tenant's limit and uniqueness and inserts under one lock, so concurrent
-//! identical requests create exactly one resource.
+//! identical requests create exactly one resource. Uniqueness is checked in
+//! an index of the unique field, so a create costs the same however many
+//! resources the tenant has.
 
+use std::collections::HashSet;
 use std::sync::Mutex;
 
 use tenant_api_server::types;
@@ -36,7 +39,11 @@ pub struct Store {
 #[derive(Default)]
 struct Inner {
     token_exchange_profiles: Vec<types::TokenExchangeProfile>,
+    /// The `subject_token_type` of every profile.
+    subject_token_types: HashSet<String>,
     event_streams: Vec<types::EventStream>,
+    /// The name of every named stream.
+    stream_names: HashSet<String>,
 }
 
 impl Store {
@@ -48,20 +55,28 @@ impl Store {
         }
     }
 
+    /// How many token exchange profiles the tenant has.
+    pub fn token_exchange_profiles(&self) -> usize {
+        self.inner
+            .lock()
+            .expect("store lock")
+            .token_exchange_profiles
+            .len()
+    }
+
     pub fn create_token_exchange_profile(
         &self,
         request: types::CreateTokenExchangeProfileRequest,
     ) -> Result<types::TokenExchangeProfile, CreateProfileError> {
         let mut inner = self.inner.lock().expect("store lock");
-        let profiles = &mut inner.token_exchange_profiles;
-        if profiles.len() >= self.entity_limit {
+        if inner.token_exchange_profiles.len() >= self.entity_limit {
             return Err(CreateProfileError::LimitReached(LimitReached {
                 limit: self.entity_limit,
             }));
         }
-        if profiles
-            .iter()
-            .any(|profile| profile.subject_token_type == request.subject_token_type)
+        if !inner
+            .subject_token_types
+            .insert(request.subject_token_type.to_string())
         {
             return Err(CreateProfileError::Duplicate);
         }
@@ -75,7 +90,7 @@ impl Store {
             created_at: now,
             updated_at: now,
         };
-        profiles.push(profile.clone());
+        inner.token_exchange_profiles.push(profile.clone());
         Ok(profile)
     }
 
@@ -91,11 +106,8 @@ impl Store {
                 limit: self.entity_limit,
             }));
         }
-        if request.name.is_some()
-            && inner
-                .event_streams
-                .iter()
-                .any(|stream| stream.name == request.name)
+        if let Some(name) = &request.name
+            && !inner.stream_names.insert(name.to_string())
         {
             return Err(CreateStreamError::NameTaken);
         }

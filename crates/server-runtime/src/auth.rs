@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 use crate::errors::router_error_response;
@@ -137,9 +137,7 @@ impl<'a> Credential<'a> {
         query: Option<&'a str>,
         schemes: &[SecurityScheme],
     ) -> Result<Self, Response> {
-        let authorization = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|value| value.to_str().ok());
+        let authorization = one_authorization(headers)?.and_then(|value| value.to_str().ok());
         let by_name = schemes.iter().find_map(|scheme| {
             let token = match (scheme.credential, authorization) {
                 (CredentialIn::Bearer, Some(value)) => parse_bearer(value),
@@ -157,10 +155,15 @@ impl<'a> Credential<'a> {
         }
         let api_key = schemes.iter().find_map(|scheme| {
             let token = match scheme.credential {
-                CredentialIn::Header(name) => headers
-                    .get(name)
-                    .and_then(|value| value.to_str().ok())
-                    .map(Cow::Borrowed),
+                CredentialIn::Header(name) => {
+                    if headers.get_all(name).iter().nth(1).is_some() {
+                        return Some(Err(repeated_credential(name)));
+                    }
+                    headers
+                        .get(name)
+                        .and_then(|value| value.to_str().ok())
+                        .map(Cow::Borrowed)
+                }
                 CredentialIn::Query(name) => query.and_then(|query| {
                     form_urlencoded::parse(query.as_bytes())
                         .find_map(|(key, value)| (key == name).then_some(value))
@@ -169,13 +172,13 @@ impl<'a> Credential<'a> {
                 CredentialIn::Bearer | CredentialIn::Http(_) => None,
             }
             .filter(|token| !token.is_empty())?;
-            Some(Self {
+            Some(Ok(Self {
                 scheme: scheme.name,
                 token,
                 scopes: scheme.scopes,
-            })
+            }))
         });
-        api_key.ok_or_else(|| missing_credential(authorization.is_some(), schemes))
+        api_key.unwrap_or_else(|| Err(missing_credential(authorization.is_some(), schemes)))
     }
 
     /// The request `authorize` decides on, carrying this credential and the
@@ -192,6 +195,34 @@ impl<'a> Credential<'a> {
             required_scopes: self.scopes,
             headers,
         }
+    }
+}
+
+/// The request's one `Authorization` header, if any. Two are refused rather
+/// than one of them served: a proxy, a rate limiter or a log in front of the
+/// server may have read the other, and the caller would be whoever the
+/// server picked.
+fn one_authorization(headers: &HeaderMap) -> Result<Option<&HeaderValue>, Response> {
+    let mut values = headers.get_all(header::AUTHORIZATION).iter();
+    let first = values.next();
+    if values.next().is_some() {
+        return Err(repeated_credential("Authorization"));
+    }
+    Ok(first)
+}
+
+/// The 400 for a request carrying the credential header `name` twice, with
+/// RFC 6750's challenge when that header is `Authorization`.
+fn repeated_credential(name: &str) -> Response {
+    let refusal = router_error_response(
+        StatusCode::BAD_REQUEST,
+        format!("The request carries more than one {name} header; send exactly one"),
+        "invalid_request",
+    );
+    if name.eq_ignore_ascii_case("authorization") {
+        challenge(refusal, Some("invalid_request"))
+    } else {
+        refusal
     }
 }
 
@@ -308,7 +339,7 @@ pub fn parse_bearer(value: &str) -> Option<&str> {
 /// The token of the request's `Authorization: Bearer <token>` header, or the
 /// 401 response naming what is wrong with it.
 pub fn bearer_token(headers: &HeaderMap) -> Result<&str, Response> {
-    let Some(value) = headers.get(header::AUTHORIZATION) else {
+    let Some(value) = one_authorization(headers)? else {
         // No credentials at all: the challenge carries no error code.
         return Err(challenge(
             router_error_response(
@@ -514,6 +545,41 @@ mod tests {
             HeaderValue::from_static("a=b; session=\"s3\""),
         );
         assert_eq!(found(&cookies, Some("other=1"), KEYS), pair("cookie", "s3"));
+    }
+
+    #[test]
+    fn a_credential_header_given_twice_is_refused_whichever_reads_it() {
+        let mut twice = headers(Some("Bearer first"));
+        twice.append(
+            header::AUTHORIZATION,
+            HeaderValue::from_static("Bearer second"),
+        );
+        let refused = [
+            bearer_token(&twice).unwrap_err(),
+            Credential::find(&twice, None, DISCORD).unwrap_err(),
+        ];
+        let mut keys = HeaderMap::new();
+        keys.append("api-key", HeaderValue::from_static("k1"));
+        keys.append("api-key", HeaderValue::from_static("k2"));
+        let refused_keys = Credential::find(&keys, None, KEYS).unwrap_err();
+        for (response, name) in refused
+            .into_iter()
+            .map(|response| (response, "Authorization"))
+            .chain([(refused_keys, "api-key")])
+        {
+            assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+            let challenge = response.headers().get(header::WWW_AUTHENTICATE);
+            assert_eq!(
+                challenge.is_some_and(|value| value == r#"Bearer error="invalid_request""#),
+                name == "Authorization"
+            );
+            let body = json_body(response);
+            assert_eq!(body["errorCode"], "invalid_request");
+            assert_eq!(
+                body["message"],
+                format!("The request carries more than one {name} header; send exactly one")
+            );
+        }
     }
 
     #[test]

@@ -237,7 +237,28 @@ pub fn decode_body<'a>(
     if *media_type == FORM {
         form_to_value(body).map_err(|err| invalid(format!("Invalid form body: {err}")))
     } else {
+        if let Some(problem) = not_utf8_json(body) {
+            return Err(invalid(format!(
+                "Invalid JSON body: the body must be UTF-8 JSON ({problem})"
+            )));
+        }
         Value::from_slice(body).map_err(|err| invalid(format!("Invalid JSON body: {err}")))
+    }
+}
+
+/// What gives a body away as another encoding than the UTF-8 RFC 8259
+/// requires, which the parser would only report as an unexpected character
+/// at column 1: a byte order mark, or the zero bytes UTF-16 and UTF-32 put
+/// beside every ASCII character (JSON text starts with one).
+fn not_utf8_json(body: &[u8]) -> Option<&'static str> {
+    match body {
+        [0xEF, 0xBB, 0xBF, ..] => Some("without a byte order mark; found the UTF-8 one"),
+        [0x00, 0x00, 0xFE, 0xFF, ..] | [0xFF, 0xFE, 0x00, 0x00, ..] => {
+            Some("found UTF-32 with a byte order mark")
+        }
+        [0xFE, 0xFF, ..] | [0xFF, 0xFE, ..] => Some("found UTF-16 with a byte order mark"),
+        [0x00, _, ..] | [_, 0x00, ..] => Some("found UTF-16 or UTF-32"),
+        _ => None,
     }
 }
 
@@ -275,9 +296,27 @@ pub fn into_typed_by<T: serde::de::DeserializeOwned>(
 /// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
 /// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`. Values
 /// stay strings, borrowed from `body` when they needed no decoding.
+///
+/// Text must be UTF-8 once percent-decoded: a field that is not is refused by
+/// name (as a JSON body with such bytes is), never stored with replacement
+/// characters.
 pub fn form_to_value(body: &[u8]) -> Result<Value<'_>, String> {
     let mut root = Value::Object(Object::new());
-    for (key, value) in form_urlencoded::parse(body) {
+    for pair in body.split(|byte| *byte == b'&') {
+        if pair.is_empty() {
+            continue;
+        }
+        let (key, value) = match pair.iter().position(|byte| *byte == b'=') {
+            Some(equals) => (&pair[..equals], &pair[equals + 1..]),
+            None => (pair, &b""[..]),
+        };
+        let key = form_text(key).map_err(|_| {
+            format!(
+                "a field name is not valid UTF-8 (`{}`)",
+                String::from_utf8_lossy(&percent_decode(key))
+            )
+        })?;
+        let value = form_text(value).map_err(|_| format!("`{key}` is not valid UTF-8"))?;
         if let (Value::Object(object), false) = (&mut root, key.contains('[')) {
             // A plain field, the common case: no path to walk.
             if key.is_empty() {
@@ -299,6 +338,44 @@ pub fn form_to_value(body: &[u8]) -> Result<Value<'_>, String> {
         insert(&mut root, &key, segments, Value::String(value))?;
     }
     Ok(root)
+}
+
+/// A form's key or value as text: `+` is a space and `%XX` the byte XX (a `%`
+/// not followed by two hex digits stays as it is, as browsers do), and the
+/// bytes must be UTF-8. Borrowed when there was nothing to decode.
+fn form_text(raw: &[u8]) -> Result<Cow<'_, str>, std::str::Utf8Error> {
+    match percent_decode(raw) {
+        Cow::Borrowed(bytes) => std::str::from_utf8(bytes).map(Cow::Borrowed),
+        Cow::Owned(bytes) => String::from_utf8(bytes)
+            .map(Cow::Owned)
+            .map_err(|err| err.utf8_error()),
+    }
+}
+
+fn percent_decode(raw: &[u8]) -> Cow<'_, [u8]> {
+    if !raw.iter().any(|byte| matches!(byte, b'+' | b'%')) {
+        return Cow::Borrowed(raw);
+    }
+    let hex = |byte: u8| (byte as char).to_digit(16).map(|digit| digit as u8);
+    let mut decoded = Vec::with_capacity(raw.len());
+    let mut index = 0;
+    while index < raw.len() {
+        let byte = raw[index];
+        let escaped = (byte == b'%')
+            .then(|| Some(hex(*raw.get(index + 1)?)? << 4 | hex(*raw.get(index + 2)?)?))
+            .flatten();
+        match (byte, escaped) {
+            (_, Some(escaped)) => {
+                decoded.push(escaped);
+                index += 3;
+                continue;
+            }
+            (b'+', None) => decoded.push(b' '),
+            (byte, None) => decoded.push(byte),
+        }
+        index += 1;
+    }
+    Cow::Owned(decoded)
 }
 
 fn key_segments(key: &str) -> Result<Vec<&str>, String> {
@@ -446,6 +523,50 @@ mod tests {
                 "o": [{"k": "v"}, {"k": "w"}],
             })
         );
+    }
+
+    #[test]
+    fn form_text_is_percent_decoded_as_browsers_send_it() {
+        assert_eq!(
+            form("a=%41%zz%4&b=1+2%2B3&c&d=").unwrap(),
+            json!({"a": "A%zz%4", "b": "1 2+3", "c": "", "d": ""})
+        );
+    }
+
+    #[test]
+    fn text_that_is_not_utf8_is_refused_by_field() {
+        assert_eq!(
+            form("name=ok&bio=caf%E9").unwrap_err(),
+            "`bio` is not valid UTF-8"
+        );
+        assert_eq!(
+            form_to_value(b"bio=caf\xE9").unwrap_err(),
+            "`bio` is not valid UTF-8"
+        );
+        assert_eq!(
+            form("n%FFme=1").unwrap_err(),
+            "a field name is not valid UTF-8 (`n\u{FFFD}me`)"
+        );
+    }
+
+    #[test]
+    fn json_in_another_encoding_is_named() {
+        let message = |body: &[u8]| {
+            let refused = decode_body(&with_content_type(JSON), body, &[JSON]).unwrap_err();
+            assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+            not_utf8_json(body).unwrap()
+        };
+        assert_eq!(
+            message(b"\xEF\xBB\xBF{}"),
+            "without a byte order mark; found the UTF-8 one"
+        );
+        assert_eq!(
+            message(b"\xFF\xFE{\x00}\x00"),
+            "found UTF-16 with a byte order mark"
+        );
+        assert_eq!(message(b"{\x00}\x00"), "found UTF-16 or UTF-32");
+        assert_eq!(not_utf8_json(br#"{"a":"\u0000"}"#), None);
+        assert_eq!(not_utf8_json(b"1"), None);
     }
 
     #[test]

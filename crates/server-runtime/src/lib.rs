@@ -12,6 +12,10 @@
 //! Hand-written code around a generated server (a reference implementation, a
 //! rate limiter in front of it, tests) uses the same functions, so an error
 //! body or a token is read and written the same way everywhere.
+//!
+//! Serve a generated router with [`serve`]: unlike `axum::serve`, it cuts off
+//! clients that send slowly or not at all and bounds the number of open
+//! connections ([`ServeOptions`]).
 
 // The error of a request step is the response refusing it. It is built once
 // and returned straight to axum, never stored: boxing it would buy nothing.
@@ -28,6 +32,7 @@ pub mod params;
 mod response;
 mod router_error;
 mod routing;
+mod serve;
 
 pub use auth::{
     AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
@@ -45,5 +50,9 @@ pub use errors::{
     path_rejected, raw_path_rejected, status, validation_failed,
 };
 pub use response::{json_response, json_response_as};
-pub use router_error::{RouterError, RouterErrorFuture, RouterErrorLayer, RouterErrorService};
+pub use router_error::{
+    MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_LENGTH, RouterError, RouterErrorFuture,
+    RouterErrorLayer, RouterErrorService,
+};
 pub use routing::query_has;
+pub use serve::{ServeOptions, serve, serve_with_shutdown};

@@ -19,7 +19,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use axum::http::{HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, Request, StatusCode, header};
 use axum::response::Response;
 
 use crate::checks::{Violation, Violations};
@@ -80,15 +80,17 @@ impl RouterError {
         }
     }
 
-    /// The status the router chose: 400, 401, 403, 404, 405, 413, 415 or 501.
+    /// The status the router chose: 400, 401, 403, 404, 405, 413, 414, 415,
+    /// 431 or 501.
     pub fn status(&self) -> StatusCode {
         self.written.status()
     }
 
     /// A stable code naming the error: `invalid_body`, `invalid_parameters`,
     /// `invalid_path`, `missing_token`, `malformed_token`, `invalid_token`,
-    /// `insufficient_scope`, `not_found`, `method_not_allowed`,
-    /// `unsupported_media_type`, `not_implemented`, ...
+    /// `insufficient_scope`, `invalid_request` (a credential header given
+    /// twice), `not_found`, `method_not_allowed`, `unsupported_media_type`,
+    /// `uri_too_long`, `headers_too_large`, `not_implemented`, ...
     pub fn code(&self) -> &'static str {
         self.mark.code
     }
@@ -200,9 +202,9 @@ pub struct RouterErrorService<S, F> {
     shape: F,
 }
 
-impl<S, F, R> tower_service::Service<R> for RouterErrorService<S, F>
+impl<S, F, B> tower_service::Service<Request<B>> for RouterErrorService<S, F>
 where
-    S: tower_service::Service<R, Response = Response>,
+    S: tower_service::Service<Request<B>, Response = Response>,
     F: Fn(RouterError) -> Response + Clone,
 {
     type Response = Response;
@@ -213,19 +215,84 @@ where
         self.inner.poll_ready(cx)
     }
 
-    fn call(&mut self, request: R) -> Self::Future {
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if let Some(refusal) = oversized_head(&request) {
+            return RouterErrorFuture {
+                inner: None,
+                refused: Some(refusal),
+                shape: Some(self.shape.clone()),
+            };
+        }
         RouterErrorFuture {
-            inner: self.inner.call(request),
+            inner: Some(self.inner.call(request)),
+            refused: None,
             shape: Some(self.shape.clone()),
         }
     }
+}
+
+/// The longest request target (path and query) a generated router reads, in
+/// bytes; a longer one gets 414.
+pub const MAX_URI_LENGTH: usize = 8 * 1024;
+/// The most request headers a generated router reads; more get 431. It is
+/// hyper's own default, so a server on hyper's defaults refuses the same
+/// requests (with an empty body: [`crate::serve`] raises hyper's limit so
+/// that this one answers, in the API's error body).
+pub const MAX_HEADERS: usize = 100;
+/// The most bytes of request headers (names and values) a generated router
+/// reads; more get 431.
+pub const MAX_HEADER_BYTES: usize = 32 * 1024;
+
+/// The 414 or 431 for a request whose target or headers are past the
+/// router's limits, in the API's error body: the HTTP server in front
+/// answers its own (larger) limits with an empty body.
+fn oversized_head<B>(request: &Request<B>) -> Option<Response> {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |target| target.as_str().len());
+    if target > MAX_URI_LENGTH {
+        return Some(crate::errors::router_error_response(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "The request target is {target} bytes long; the server reads at most {MAX_URI_LENGTH}"
+            ),
+            "uri_too_long",
+        ));
+    }
+    let headers = request.headers();
+    if headers.len() > MAX_HEADERS {
+        return Some(crate::errors::router_error_response(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!(
+                "The request has {} headers; the server reads at most {MAX_HEADERS}",
+                headers.len()
+            ),
+            "headers_too_large",
+        ));
+    }
+    let bytes: usize = headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len())
+        .sum();
+    (bytes > MAX_HEADER_BYTES).then(|| {
+        crate::errors::router_error_response(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            format!(
+                "The request's headers are {bytes} bytes long; the server reads at most {MAX_HEADER_BYTES}"
+            ),
+            "headers_too_large",
+        )
+    })
 }
 
 pin_project_lite::pin_project! {
     /// The future of [`RouterErrorService`].
     pub struct RouterErrorFuture<Fut, F> {
         #[pin]
-        inner: Fut,
+        inner: Option<Fut>,
+        // The router's answer to a request it refused before routing it.
+        refused: Option<Response>,
         shape: Option<F>,
     }
 }
@@ -239,7 +306,11 @@ where
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.project();
-        let mut response = std::task::ready!(this.inner.poll(cx))?;
+        let mut response = match (this.refused.take(), this.inner.as_pin_mut()) {
+            (Some(refused), _) => refused,
+            (None, Some(inner)) => std::task::ready!(inner.poll(cx))?,
+            (None, None) => panic!("RouterErrorFuture polled after completion"),
+        };
         let Some(mark) = response.extensions_mut().remove::<Mark>() else {
             return Poll::Ready(Ok(response));
         };
@@ -393,22 +464,71 @@ mod tests {
             seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             error.into_problem_response()
         });
-        let mut service = layer.layer(tower_service_fn(|marked: bool| {
-            if marked {
+        let mut service = layer.layer(tower_service_fn(|marked: Request<bool>| {
+            if *marked.body() {
                 marked_rejection()
             } else {
                 crate::error_response(StatusCode::CONFLICT, "exists", "conflict")
             }
         }));
-        let plain = service.call(false).await.unwrap();
+        let plain = service.call(Request::new(false)).await.unwrap();
         assert_eq!(plain.headers()[header::CONTENT_TYPE], "application/json");
         assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 0);
-        let shaped = service.call(true).await.unwrap();
+        let shaped = service.call(Request::new(true)).await.unwrap();
         assert_eq!(
             shaped.headers()[header::CONTENT_TYPE],
             "application/problem+json"
         );
         assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn heads_past_the_limits_are_refused_through_the_hook() {
+        use tower_layer::Layer;
+        use tower_service::Service;
+        let layer = RouterErrorLayer::new(RouterError::into_problem_response);
+        let mut service = layer.layer(tower_service_fn(|_: Request<()>| {
+            crate::error_response(StatusCode::OK, "served", "ok")
+        }));
+        let long = format!("/x?q={}", "a".repeat(MAX_URI_LENGTH));
+        let mut many = Request::builder().uri("/x");
+        for index in 0..=MAX_HEADERS {
+            many = many.header(format!("x-{index}"), "1");
+        }
+        let large = Request::builder()
+            .uri("/x")
+            .header("x-big", "b".repeat(MAX_HEADER_BYTES))
+            .body(())
+            .unwrap();
+        for (request, status, detail) in [
+            (
+                Request::builder().uri(long).body(()).unwrap(),
+                StatusCode::URI_TOO_LONG,
+                "The request target is 8197 bytes long; the server reads at most 8192",
+            ),
+            (
+                many.body(()).unwrap(),
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "The request has 101 headers; the server reads at most 100",
+            ),
+            (
+                large,
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "The request's headers are 32773 bytes long; the server reads at most 32768",
+            ),
+        ] {
+            let (got, content_type, body) = body_of(service.call(request).await.unwrap()).await;
+            assert_eq!(
+                (got, content_type.as_str()),
+                (status, "application/problem+json")
+            );
+            assert_eq!(body["detail"], detail);
+        }
+        let fine = Request::builder()
+            .uri(format!("/x?q={}", "a".repeat(MAX_URI_LENGTH - 5)))
+            .body(())
+            .unwrap();
+        assert_eq!(service.call(fine).await.unwrap().status(), StatusCode::OK);
     }
 
     /// A service answering each request with `answer(request)`.

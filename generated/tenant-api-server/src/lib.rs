@@ -1256,7 +1256,9 @@ mod validate {
         if let Some(text) = check::expect_string(value, at, out) {
             {
                 static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::translated("^https://", "^https://"));
+                check::Pattern::new(
+                    "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
+                ));
                 check::pattern(text, &PATTERN, at, out);
             }
         }

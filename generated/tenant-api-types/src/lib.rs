@@ -2768,7 +2768,7 @@ impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
     }
 }
 
-/// Endpoint that receives the events, an `https://` URL.
+/// Endpoint that receives the events, an `https://` URL with a host (a name or a bracketed IPv6 address), an optional port, and no user name or password in it.
 #[cfg(feature = "event-streams")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
@@ -2798,9 +2798,17 @@ impl ::std::str::FromStr for WebhookEndpoint {
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
         static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^https://").unwrap() });
+        {
+            ::regress::Regex::new(
+                    "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
+                )
+                .unwrap()
+        });
         if PATTERN.find(value).is_none() {
-            return Err("doesn't match pattern \"^https://\"".into());
+            return Err(
+                "doesn't match pattern \"^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$\""
+                    .into(),
+            );
         }
         Ok(Self(value.to_string()))
     }
