@@ -23,9 +23,9 @@ import schemathesis.engine.observations as _observations
 from hypothesis import strategies as st
 
 # Schemathesis (4.32.5) scans 2xx bodies for same-origin URLs and crashes
-# the whole run ("Invalid IPv6 URL", from urllib's urlsplit) on a string such
-# as `https://[x` - a webhook endpoint the spec allows (`^https://`) and the
-# server echoes. A string urlsplit cannot parse is no same-origin link.
+# the whole run (a ValueError from urllib's urlsplit) on a string it cannot
+# parse, such as `https://[1]` - a bracketed host the webhook endpoint's
+# pattern allows and the server echoes. Such a string is no same-origin link.
 _same_origin_path = _observations._same_origin_path
 
 

@@ -346,7 +346,7 @@ pub trait TenantManagementApi: Send + Sync + 'static {
         request: AuthorizationRequest<'_>,
     ) -> impl Future<Output = Result<Self::Caller, AuthError>> + Send;
 
-    /// Answers an error the router finds by itself: a request the spec's rules refuse (400, naming every broken rule), a missing or refused token (401, 403), an unknown path or method (404, 405), a body too large or of a media type the operation does not take (413, 415), an operation this server does not implement (501).
+    /// Answers an error the router finds by itself: a request the spec's rules refuse (400, naming every broken rule), a missing or refused token (401, 403), an unknown path or method (404, 405), a body too large or of a media type the operation does not take (413, 415), a URI or headers too long (414, 431), an operation this server does not implement (501).
     ///
     /// The default answers with the API's error body (`statusCode`, `error`, `message`, `errorCode` and, for a refused request, `errors`). Override it to answer in the API's own error schema, built from the error's status, code, message and violations; a `WWW-Authenticate` challenge the router set is kept unless the response sets one.
     fn router_error(&self, error: RouterError) -> Response {

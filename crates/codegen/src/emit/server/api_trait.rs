@@ -120,7 +120,8 @@ fn router_error_method(shape: ErrorShape) -> TokenStream {
         "Answers an error the router finds by itself: a request the spec's rules refuse \
          (400, naming every broken rule), a missing or refused token (401, 403), an unknown \
          path or method (404, 405), a body too large or of a media type the operation does \
-         not take (413, 415), an operation this server does not implement (501).\n\n\
+         not take (413, 415), a URI or headers too long (414, 431), an operation this \
+         server does not implement (501).\n\n\
          The default answers with {said}. Override it to answer in the API's own error \
          schema, built from the error's status, code, message and violations; a \
          `WWW-Authenticate` challenge the router set is kept unless the response sets one."
