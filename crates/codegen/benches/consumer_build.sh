@@ -12,9 +12,14 @@
 # 4 GiB at most.
 #
 #   bash crates/codegen/benches/consumer_build.sh [SPEC] [TAG]
+#   BASELINE=5f5ad95 bash crates/codegen/benches/consumer_build.sh
 #
 # SPEC defaults to ../shared/specs/platform-management-api.oas.json, TAG to
-# `users`; `STEPS=check` measures `cargo check` only. Exits non-zero when a step fails or a target is missed.
+# `users`; `STEPS=check` measures `cargo check` only. BASELINE, a git
+# revision, also builds the crates that revision generates (with its own
+# runtime crate), cold in the same way, and prints this revision's
+# every-tag build time against it (target: at most half). Exits non-zero
+# when a step fails or a target is missed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 
@@ -29,73 +34,7 @@ mkdir -p "$work"
 cargo build --release --quiet -p xtask
 target/release/xtask codegen --spec "$spec" --crate-prefix api --out "$work/workspace" >/dev/null
 
-python3 - "$work/workspace" "$tag" <<'PY'
-import os, sys, tomllib
-
-out, tag = sys.argv[1], sys.argv[2]
-root = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["dependencies"]
-generated = ["api-types", "api-client", "api-server"]
-names = set()
-for crate in generated:
-    manifest = tomllib.load(open(os.path.join(out, "generated", crate, "Cargo.toml"), "rb"))
-    names.update(manifest.get("dependencies", {}))
-    features = manifest.get("features", {})
-    if tag not in features:
-        sys.exit(f"{crate} has no feature `{tag}`")
-
-
-def toml_value(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-consumers = {
-    "every-tag": {},
-    "one-tag": {"default-features": False, "features": [tag]},
-    # Builds the dependencies, untimed.
-    "no-tag": {"default-features": False},
-}
-lines = [
-    "[workspace]",
-    'resolver = "3"',
-    "members = " + toml_value([f"generated/{c}" for c in generated] + [f"consumers/{c}" for c in consumers]),
-    "",
-    "[workspace.package]",
-    'edition = "2024"',
-    'rust-version = "1.88"',
-    'license = "Apache-2.0"',
-    "publish = false",
-    "",
-    "[workspace.dependencies]",
-]
-for name in sorted(names - set(generated)):
-    spec = root[name]
-    if isinstance(spec, dict) and "path" in spec:
-        spec = dict(spec, path=os.path.abspath(spec["path"]))
-    lines.append(f"{name} = {toml_value(spec)}")
-lines.append('api-types = { path = "generated/api-types", default-features = false }')
-open(os.path.join(out, "Cargo.toml"), "w").write("\n".join(lines) + "\n")
-for consumer, options in consumers.items():
-    folder = os.path.join(out, "consumers", consumer)
-    os.makedirs(os.path.join(folder, "src"), exist_ok=True)
-    deps = "\n".join(
-        f"{crate} = " + toml_value(dict({"path": f"../../generated/{crate}"}, **options))
-        for crate in ["api-client", "api-server"]
-    )
-    open(os.path.join(folder, "Cargo.toml"), "w").write(
-        f'[package]\nname = "{consumer}"\nversion = "0.1.0"\nedition.workspace = true\n'
-        f"publish = false\n\n[dependencies]\n{deps}\n"
-    )
-    open(os.path.join(folder, "src", "lib.rs"), "w").write(
-        "//! A consumer of the generated crates.\n"
-        "pub use api_client as client;\npub use api_server as server;\n"
-    )
-PY
+python3 crates/codegen/benches/scratch_workspace.py "$work/workspace" --consumers "$tag"
 cp Cargo.lock "$work/workspace/Cargo.lock"
 manifest="$work/workspace/Cargo.toml"
 cargo fetch --quiet --manifest-path "$manifest"
@@ -128,6 +67,34 @@ done
 if [ -z "${build_wall[one-tag]:-}" ]; then
     exit "$failed"
 fi
+if [ -n "${BASELINE:-}" ]; then
+    base_src="$work/baseline-src"
+    git worktree add --quiet --detach "$base_src" "$BASELINE"
+    trap 'git worktree remove --force "$base_src"' EXIT
+    CARGO_TARGET_DIR="$work/baseline-xtask" cargo build --release --quiet \
+        --manifest-path "$base_src/Cargo.toml" -p xtask
+    base_ws="$work/baseline"
+    "$work/baseline-xtask/release/xtask" codegen --spec "$spec" --crate-prefix api --out "$base_ws" >/dev/null
+    python3 crates/codegen/benches/scratch_workspace.py "$base_ws" --source "$base_src"
+    cp "$base_src/Cargo.lock" "$base_ws/Cargo.lock"
+    base_manifest="$base_ws/Cargo.toml"
+    cargo fetch --quiet --manifest-path "$base_manifest"
+    # Its dependencies first, untimed: those the generated crates name.
+    deps=()
+    while read -r name; do deps+=(-p "$name"); done <"$base_ws/dependencies.txt"
+    cargo build --quiet --offline --manifest-path "$base_manifest" "${deps[@]}"
+    /usr/bin/time -f '%e %U %S %M' -o "$work/build-baseline.time" \
+        cargo build --quiet --offline --manifest-path "$base_manifest" --workspace
+    read -r wall user sys peak_kib <"$work/build-baseline.time"
+    echo "  cargo build, $BASELINE's crates: wall ${wall} s, CPU $(awk -v u="$user" -v s="$sys" 'BEGIN { print u + s }') s, peak $((peak_kib / 1024)) MiB"
+    wc -l "$base_ws"/generated/*/src/lib.rs | sed 's/^/    /'
+    half=$(awk -v a="${build_wall[every-tag]}" -v b="$wall" 'BEGIN { printf "%.2f", a / b }')
+    echo "  build of every tag / $BASELINE's: ${half} (target at most 0.50)"
+    if awk -v r="$half" 'BEGIN { exit !(r > 0.5) }'; then
+        echo "  MISSED: ratio ${half}"
+        failed=1
+    fi
+fi
 ratio=$(awk -v a="${build_wall[one-tag]}" -v b="${build_wall[every-tag]}" 'BEGIN { printf "%.2f", a / b }')
 echo "  build of \`$tag\` alone / every tag: ${ratio} (target below ${target_ratio})"
 if awk -v r="$ratio" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }'; then
@@ -135,5 +102,5 @@ if awk -v r="$ratio" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }'; then
     failed=1
 fi
 echo "  cores $(nproc), load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-rm -rf "$work/target"
+rm -rf "$work/target" "$work/baseline-xtask"
 exit "$failed"

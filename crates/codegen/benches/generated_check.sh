@@ -61,59 +61,7 @@ for spec in "${specs[@]}"; do
     # A workspace around the three crates, with the real workspace's
     # versions of the runtime crates they name (path dependencies made
     # absolute).
-    python3 - "$work/workspace" <<'PY'
-import json, os, sys, tomllib
-
-out = sys.argv[1]
-root = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["dependencies"]
-members = sorted(
-    os.path.join("generated", name)
-    for name in os.listdir(os.path.join(out, "generated"))
-    if os.path.isfile(os.path.join(out, "generated", name, "Cargo.toml"))
-)
-names = set()
-for member in members:
-    manifest = tomllib.load(open(os.path.join(out, member, "Cargo.toml"), "rb"))
-    names.update(manifest.get("dependencies", {}))
-
-
-def toml_value(value):
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {toml_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return json.dumps(value)
-
-
-lines = [
-    "[workspace]",
-    'resolver = "3"',
-    f"members = {toml_value(members)}",
-    "",
-    "[workspace.package]",
-    'edition = "2024"',
-    'rust-version = "1.88"',
-    'license = "Apache-2.0"',
-    "publish = false",
-    "",
-    "[workspace.dependencies]",
-]
-for name in sorted(names):
-    if name in root:
-        spec = root[name]
-        if isinstance(spec, dict) and "path" in spec:
-            spec = dict(spec, path=os.path.abspath(spec["path"]))
-    else:
-        # A generated crate, by its path inside this workspace.
-        spec = {"path": os.path.join("generated", name)}
-        # The client and server enable the types' features they need.
-        if name.endswith("-types"):
-            spec["default-features"] = False
-    lines.append(f"{name} = {toml_value(spec)}")
-open(os.path.join(out, "Cargo.toml"), "w").write("\n".join(lines) + "\n")
-PY
+    python3 crates/codegen/benches/scratch_workspace.py "$work/workspace"
     cp Cargo.lock "$work/workspace/Cargo.lock"
     # Download first, so the network is not timed.
     cargo fetch --quiet --manifest-path "$work/workspace/Cargo.toml"
