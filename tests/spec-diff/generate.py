@@ -401,6 +401,39 @@ case("ref-retargeted", [('        kind:\n          $ref: "#/components/schemas/W
 case("self-referencing-schema", [(NOTE, NOTE.replace("    WidgetKind:", "        parent:\n          $ref: \"#/components/schemas/Widget\"\n    WidgetKind:"))],
      ["compatible response response-optional-property-added"], note="a reference cycle: the walk ends")
 
+# Pairs added after the bound pairs keep the numbers of those: each gives the
+# edits of its before and after version of base.yaml.
+later = []
+def case2(name, before_edits, after_edits, expected, note=""):
+    later.append((name, before_edits, after_edits, expected, note))
+
+SERVERS = """servers:
+  - url: https://{host}/api/v1
+    variables:
+      host:
+        default: example.com
+"""
+GADGETS = ("components:\n  securitySchemes:", """  /gadgets:
+    get:
+      operationId: list_gadgets
+      responses:
+        "200":
+          description: The gadgets.
+components:
+  securitySchemes:""")
+case2("servers-removed-with-path", [GADGETS], [(SERVERS, "")],
+      ["possibly-breaking request server-url-removed", "breaking request api-path-removed"],
+      note="issue 21: a missing server URL is no new API version, so it acknowledges nothing (this used to pass CI)")
+case2("servers-added-with-version-and-path-removed", [GADGETS, (SERVERS, "")], [(SERVER, "  - url: https://{host}/api/v2\n")],
+      ["compatible request server-url-added", "breaking request api-path-removed"],
+      note="issue 21: the base had no server URL, so no version changed: nothing is acknowledged")
+case2("server-version-removed-with-breaking-change", [], [(SERVER, "  - url: https://{host}/api\n"), (CW_NAME, CW_NAME.replace("64", "32"))],
+      ["possibly-breaking request server-url-removed", "compatible request server-url-added", "breaking request request-max-length-decreased"],
+      note="issue 21: a path prefix without a version is no new version")
+case2("server-path-changed-same-version", [], [(SERVER, "  - url: https://{host}/widgets/v1\n"), (CW_NAME, CW_NAME.replace("64", "32"))],
+      ["possibly-breaking request server-url-removed", "compatible request server-url-added", "breaking request request-max-length-decreased"],
+      note="issue 21: the prefix changed but the version did not")
+
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
 BOUNDS = [("maxLength", "max-length"), ("minLength", "min-length"), ("maximum", "maximum"), ("minimum", "minimum"),
@@ -443,4 +476,13 @@ for j, (name, before_block, after_block, expected) in enumerate(pairs, n + 1):
     open(os.path.join(d, "before.yaml"), "w").write(apply(base, [(EXPAND, before_block)]))
     open(os.path.join(d, "after.yaml"), "w").write(apply(base, [(EXPAND, after_block)]))
     open(os.path.join(d, "expected.txt"), "w").write("".join(e + "\n" for e in expected))
-print(n + len(pairs), "cases")
+m = n + len(pairs)
+for k, (name, before_edits, after_edits, expected, note) in enumerate(later, m + 1):
+    d = os.path.join(out, f"{k:03d}-{name}")
+    os.makedirs(d)
+    open(os.path.join(d, "before.yaml"), "w").write(apply(base, before_edits))
+    open(os.path.join(d, "after.yaml"), "w").write(apply(base, after_edits))
+    text = ("# " + note + "\n") if note else ""
+    text += "".join(e + "\n" for e in expected)
+    open(os.path.join(d, "expected.txt"), "w").write(text)
+print(m + len(later), "cases")

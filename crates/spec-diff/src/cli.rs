@@ -86,7 +86,7 @@ pub fn spec_diff(root: &Path, options: &Options, out: &mut dyn Write, err: &mut 
             if unacknowledged > 0 {
                 let _ = writeln!(
                     err,
-                    "error: {unacknowledged} breaking change(s) not acknowledged: list each under `{}` in {} (rule, pointer, reason), or move the API to a new path prefix",
+                    "error: {unacknowledged} breaking change(s) not acknowledged: list each under `{}` in {} (rule, pointer, reason), or move the API to a new version in the server URL path (`/api/v2` -> `/api/v3`)",
                     ack::EXTENSION,
                     options.spec.display()
                 );

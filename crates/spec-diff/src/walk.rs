@@ -327,17 +327,26 @@ impl<'a> Walker<'a> {
         if old == new {
             return;
         }
-        let old_prefix = old.first().map(|u| path_prefix(u));
-        let new_prefix = new.first().map(|u| path_prefix(u));
-        if old_prefix != new_prefix {
+        // Only an explicit new version in the path of a server URL present in
+        // both versions is a new API version: a missing, removed or merely
+        // different URL says nothing about the version, so it must never
+        // acknowledge the changes beside it (that would let a revision pass CI
+        // by deleting `servers`).
+        if let (Some(old_url), Some(new_url)) = (old.first(), new.first())
+            && let (old_path, new_path) = (path_prefix(old_url), path_prefix(new_url))
+            && let Some(new_version) = version_segment(&new_path)
+            && version_segment(&old_path) != Some(new_version)
+        {
+            let old_version = version_segment(&old_path);
             self.push(
                 "server-url-prefix-changed",
                 Level::Breaking,
                 Direction::Request,
                 format!(
-                    "the API path prefix changed from `{}` to `{}` (a new API version: acknowledges every breaking change)",
-                    old_prefix.unwrap_or_default(),
-                    new_prefix.unwrap_or_default()
+                    "the API version in the server URL path changed from `{}` to `{new_version}` (`{}` -> `{}`): a new API version, which acknowledges every breaking change",
+                    old_version.unwrap_or("none"),
+                    old_path,
+                    new_path,
                 ),
                 Some("/servers/0/url"),
                 Some("/servers/0/url"),
@@ -347,25 +356,29 @@ impl<'a> Walker<'a> {
         for (i, url) in old.iter().enumerate() {
             if !new.contains(url) {
                 let pointer = format!("/servers/{i}/url");
+                let head = if new.is_empty() { "" } else { "/servers" };
                 self.push(
                     "server-url-removed",
                     Level::PossiblyBreaking,
                     Direction::Request,
-                    format!("server URL `{url}` removed"),
+                    format!(
+                        "server URL `{url}` removed (not a new API version: acknowledges nothing)"
+                    ),
                     Some(&pointer),
-                    Some("/servers"),
+                    Some(head),
                 );
             }
         }
         for (i, url) in new.iter().enumerate() {
             if !old.contains(url) {
                 let pointer = format!("/servers/{i}/url");
+                let base = if old.is_empty() { "" } else { "/servers" };
                 self.push(
                     "server-url-added",
                     Level::Compatible,
                     Direction::Request,
                     format!("server URL `{url}` added"),
-                    Some("/servers"),
+                    Some(base),
                     Some(&pointer),
                 );
             }
@@ -1950,6 +1963,19 @@ pub fn path_prefix(url: &str) -> String {
     path.trim_end_matches('/').to_string()
 }
 
+/// The version segment of a server URL path (`/api/v2` -> `v2`): the last
+/// segment that is `v` followed by a number (`v2`, `v2.1`). `None` when the
+/// path names no version, so a path that changes otherwise is no new version.
+pub fn version_segment(path: &str) -> Option<&str> {
+    path.rsplit('/').find(|segment| {
+        segment.strip_prefix(['v', 'V']).is_some_and(|number| {
+            !number.is_empty()
+                && number.starts_with(|c: char| c.is_ascii_digit())
+                && number.chars().all(|c| c.is_ascii_digit() || c == '.')
+        })
+    })
+}
+
 /// The pointer of `keyword` in schema `v` at `p` when present, else of the schema itself.
 fn keyword_pointer(v: &Value, p: &str, keyword: &str) -> String {
     if v.get(keyword).is_some() {
@@ -2070,6 +2096,16 @@ mod tests {
         assert_eq!(path_prefix("https://example.com/api/v3/"), "/api/v3");
         assert_eq!(path_prefix("https://example.com"), "");
         assert_eq!(path_prefix("/api/v2"), "/api/v2");
+    }
+
+    #[test]
+    fn only_a_version_segment_is_a_version() {
+        assert_eq!(version_segment("/api/v2"), Some("v2"));
+        assert_eq!(version_segment("/v2.1/things"), Some("v2.1"));
+        assert_eq!(version_segment("/api"), None);
+        assert_eq!(version_segment(""), None);
+        assert_eq!(version_segment("/api/video"), None);
+        assert_eq!(version_segment("/api/{version}"), None);
     }
 
     #[test]
