@@ -254,7 +254,8 @@ case("one-of-member-added", [(SHAPE, '''        - $ref: "#/components/schemas/Sq
           square: "#/components/schemas/Square"
           triangle: "#/components/schemas/Triangle"
 '''), ("    Metadata:", TRIANGLE)],
-     ["possibly-breaking response response-one-of-member-added", "possibly-breaking response response-discriminator-mapping-added", "compatible n/a schema-component-added"])
+     ["breaking response response-one-of-member-added", "possibly-breaking response response-discriminator-mapping-added", "compatible n/a schema-component-added"],
+     note="issue 21: breaking, not possibly: the generated client's union is an enum, which fails on the new member and breaks exhaustive matches")
 case("one-of-member-removed", [(SHAPE, '''      discriminator:
         propertyName: type
         mapping:
@@ -341,11 +342,13 @@ case("response-header-type-changed", [(RESET, RESET.replace("integer", "string")
 OPSEC = "        - oauth: [create:widgets]\n"
 case("security-scope-added", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["breaking request security-scope-added"])
 case("security-scope-removed", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["compatible request security-scope-removed"], reverse=True)
-case("security-requirement-removed", [(OPSEC, "")], ["breaking request security-requirement-removed"])
+case("security-requirement-removed", [(OPSEC, "")], ["possibly-breaking request security-requirement-removed"],
+     note="issue 21: not breaking: it asks less; only callers that used this alternative must switch to the one left")
 case("security-requirement-added", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security:\n        - bearer: []\n        - oauth: [read:widgets]\n")], ["compatible request security-requirement-added"])
 case("security-added-to-open-operation", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security: []\n")], ["breaking request security-requirement-added"], reverse=True)
 case("security-scheme-added", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-added"])
-case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["breaking request security-scheme-removed"], reverse=True)
+case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-removed"], reverse=True,
+     note="issue 21: defining a scheme asks nothing of callers; operations that stop accepting one are reported by the requirement rules")
 case("security-scheme-type-changed", [("      scheme: bearer\n", "      scheme: basic\n")], ["breaking request security-scheme-type-changed"])
 case("security-scheme-bearer-format-changed", [("bearerFormat: JWT", "bearerFormat: opaque")], ["possibly-breaking request security-scheme-bearer-format-changed"])
 SCOPES = "            read:widgets: Read widgets\n"
@@ -433,6 +436,45 @@ case2("server-version-removed-with-breaking-change", [], [(SERVER, "  - url: htt
 case2("server-path-changed-same-version", [], [(SERVER, "  - url: https://{host}/widgets/v1\n"), (CW_NAME, CW_NAME.replace("64", "32"))],
       ["possibly-breaking request server-url-removed", "compatible request server-url-added", "breaking request request-max-length-decreased"],
       note="issue 21: the prefix changed but the version did not")
+
+# Issue 21: classifications corrected where the peer's verdict is right.
+OP_SECURITY = "      security:\n        - bearer: []\n" + OPSEC
+case2("security-requirements-removed-operation-open", [], [(OP_SECURITY, "      security: []\n")],
+      ["compatible request security-requirement-removed", "compatible request security-requirement-removed"],
+      note="issue 21: removing requirements asks less of callers; here the operation is open afterwards")
+CW_SIZE_INT = "        size:\n          type: integer\n          minimum: 1"
+CW_SIZE_NUM = "        size:\n          type: number\n          minimum: 1"
+case2("request-type-widened", [], [(CW_SIZE_INT, CW_SIZE_NUM)], ["compatible request request-type-widened"],
+      note="issue 21: every integer is a number, so every request valid before still is")
+case2("request-type-narrowed", [(CW_SIZE_INT, CW_SIZE_NUM)], [], ["breaking request request-type-narrowed"])
+W_SIZE_NUM = W_SIZE.replace("integer", "number")
+case2("response-type-narrowed", [(W_SIZE, W_SIZE_NUM)], [], ["compatible response response-type-narrowed"],
+      note="issue 21: every integer the server now sends is a number the old reader accepts")
+case2("response-type-widened", [], [(W_SIZE, W_SIZE_NUM)], ["breaking response response-type-widened"],
+      note="a reader of integers may now get 1.5")
+EXPAND_NUM = EXPAND.replace("type: string\n            maxLength: 20", "type: number")
+case2("parameter-number-to-string", [(EXPAND, EXPAND_NUM)], [(EXPAND, EXPAND.replace("            maxLength: 20\n", ""))],
+      ["compatible request request-type-widened"],
+      note="issue 21: a query parameter travels as text, so every number is still a valid string")
+case2("parameter-string-to-number", [(EXPAND, EXPAND.replace("            maxLength: 20\n", ""))], [(EXPAND, EXPAND_NUM)],
+      ["breaking request request-type-changed"], note="a string is no number: changed, not narrowed (as pair 017)")
+CW_KIND = '        kind:\n          $ref: "#/components/schemas/WidgetKind"\n        size:\n          type: integer\n          minimum: 1'
+CW_KIND_INLINE = '        kind:\n          type: string\n          enum: [small, large]\n        size:\n          type: integer\n          minimum: 1'
+case2("inline-schema-replaced-by-ref", [(CW_KIND, CW_KIND_INLINE)], [], ["compatible n/a rust-api-changed", "compatible n/a rust-api-changed"],
+      note="issue 21: the same schema, written once inline and once as a $ref, is no HTTP change; only the Rust field's type is renamed")
+case2("ref-replaced-by-inline-schema", [], [(CW_KIND, CW_KIND_INLINE)], ["compatible n/a rust-api-changed"],
+      note="issue 21: the reverse")
+ANY_REF = "        note:\n          type: string\n        state:\n          anyOf:\n            - $ref: \"#/components/schemas/WidgetKind\"\n            - type: integer\n    WidgetKind:"
+ANY_INLINE = "        note:\n          type: string\n        state:\n          anyOf:\n            - type: integer\n            - type: string\n              enum: [small, large]\n    WidgetKind:"
+case2("any-of-enum-member-inlined", [(NOTE, ANY_REF)], [(NOTE, ANY_INLINE)], ["compatible n/a rust-api-changed", "compatible n/a rust-api-changed", "compatible n/a rust-api-changed"],
+      note="issue 21: an anyOf member given by $ref replaced by the equal inline enum (and moved) is no member removed; the Rust union's variants change")
+case2("empty-pattern-added", [], [(SECRET, SECRET + "          pattern: \"\"\n")], ["compatible n/a rust-api-changed"],
+      note="issue 21: an empty pattern matches every string: no HTTP constraint (typify still makes the field a pattern newtype)")
+case2("pattern-set-from-empty", [(SECRET, SECRET + "          pattern: \"\"\n")], [(SECRET, SECRET + "          pattern: \"^[a-z]+$\"\n")],
+      ["breaking request request-pattern-added"], note="an empty pattern was no constraint, so this one is new")
+ESCAPED = [('$ref: "#/components/schemas/Metadata"', '$ref: "#/components/schemas/Meta~1da~0ta"'), ("    Metadata:\n", '    "Meta/da~ta":\n')]
+case2("escaped-schema-name-changed", ESCAPED, ESCAPED + [(META, "      maxProperties: 10\n" + META)], ["breaking request request-max-properties-added"],
+      note="a schema whose name needs escaping in a pointer (`/`, `~`) is still found used by requests (escaped once, unescaped once)")
 
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}

@@ -336,8 +336,8 @@ impl Surface {
 /// object, enum or constrained string gets.
 pub fn rust_type(doc: &Value, schema: &Value, context: &str) -> String {
     let ty = if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-        tenant_codegen::model::refs::schema_name(target)
-            .map(type_name)
+        crate::walk::component_schema(target)
+            .map(|name| type_name(&name))
             .unwrap_or_else(|| {
                 let (resolved, _) = resolve(doc, schema, String::new());
                 rust_type(doc, resolved, context)

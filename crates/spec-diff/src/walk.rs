@@ -82,6 +82,8 @@ pub const RULES: &[&str] = &[
 /// Schema rules, without their direction prefix.
 pub const SCHEMA_RULES: &[&str] = &[
     "type-changed",
+    "type-widened",
+    "type-narrowed",
     "format-added",
     "format-removed",
     "format-changed",
@@ -246,6 +248,7 @@ pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
         usage,
         changes: Vec::new(),
         seen: BTreeSet::new(),
+        as_text: false,
     };
     walker.servers();
     walker.security_schemes();
@@ -261,6 +264,9 @@ struct Walker<'a> {
     changes: Vec<Change>,
     /// Pairs of (base, head) schema pointers compared through differing `$ref`s.
     seen: BTreeSet<(String, String)>,
+    /// Set while a parameter's schema is compared: its value travels as
+    /// text, so any scalar that becomes a string is still accepted.
+    as_text: bool,
 }
 
 /// One side of a comparison: a node and its pointer.
@@ -397,9 +403,11 @@ impl<'a> Walker<'a> {
         for (name, scheme) in old {
             let pointer = pointer_join(root, name);
             let Some(new_scheme) = new.get(name) else {
+                // Defining a scheme asks nothing of callers; the operations
+                // that stop accepting it are reported by the requirement rules.
                 self.push(
                     "security-scheme-removed",
-                    Level::Breaking,
+                    Level::Compatible,
                     Direction::Request,
                     format!("security scheme `{name}` removed"),
                     Some(&pointer),
@@ -728,12 +736,14 @@ impl<'a> Walker<'a> {
                 _ => {}
             }
             if let (Some(s), Some(t)) = (param.get("schema"), new_param.get("schema")) {
+                self.as_text = true;
                 self.schema(
                     (s, pointer_join(pointer, "schema")),
                     (t, pointer_join(new_pointer, "schema")),
                     Usage::REQUEST,
                     &format!("{} parameter {}", key.0, key.1),
                 );
+                self.as_text = false;
             }
         }
         for (key, (param, pointer)) in &new_params {
@@ -1049,16 +1059,28 @@ impl<'a> Walker<'a> {
         let new_pointer = new.security_pointer.clone();
         let schemes =
             |r: &BTreeMap<String, BTreeSet<String>>| r.keys().cloned().collect::<Vec<_>>();
+        // Fewer requirements ask less of callers. Only a caller that used a
+        // removed alternative while others remain must switch to one of them.
+        let open_after = new_req.is_empty() || new_req.iter().any(BTreeMap::is_empty);
         for requirement in &old_req {
             let key = schemes(requirement);
             match new_req.iter().find(|r| schemes(r) == key) {
                 None => self.push(
                     "security-requirement-removed",
-                    Level::Breaking,
+                    if open_after || requirement.is_empty() {
+                        Level::Compatible
+                    } else {
+                        Level::PossiblyBreaking
+                    },
                     Direction::Request,
                     format!(
-                        "security requirement `{}` of {label} removed",
-                        show_requirement(requirement)
+                        "security requirement `{}` of {label} removed{}",
+                        show_requirement(requirement),
+                        if open_after {
+                            " (the operation no longer requires credentials)"
+                        } else {
+                            " (callers that used it must use another alternative)"
+                        }
                     ),
                     Some(&old_pointer),
                     Some(&new_pointer),
@@ -1169,6 +1191,11 @@ impl<'a> Walker<'a> {
         {
             return; // compared once, where the component is defined
         }
+        if (old_ref.is_some() || new_ref.is_some())
+            && equivalent(&self.base.document, old.0, &self.head.document, new.0)
+        {
+            return; // an inline schema replaced by an equal `$ref`, or the reverse
+        }
         let old = resolve(&self.base.document, old.0, old.1);
         let new = resolve(&self.head.document, new.0, new.1);
         if (old_ref.is_some() || new_ref.is_some())
@@ -1180,22 +1207,53 @@ impl<'a> Walker<'a> {
         let (sp, tp) = (old.1.as_str(), new.1.as_str());
         let at = |p: &str, key: &str| pointer_join(p, key);
 
-        let old_type = s.get("type");
-        let new_type = t.get("type");
-        if old_type != new_type && old_type.is_some() && new_type.is_some() {
+        if let (Some(old_types), Some(new_types)) = (types(s), types(t))
+            && old_types != new_types
+        {
+            let (old_type, new_type) = (s.get("type"), t.get("type"));
+            let widened = covers(&new_types, &old_types, self.as_text);
+            let narrowed = covers(&old_types, &new_types, false);
+            let (kind, effect, how) = match (widened, narrowed) {
+                // Every value valid before still is: senders are safe,
+                // a reader of the old type may get a value it cannot hold.
+                (true, _) => (
+                    "type-widened",
+                    Effect {
+                        request: Level::Compatible,
+                        response: Level::Breaking,
+                    },
+                    "widened",
+                ),
+                (false, true) => (
+                    "type-narrowed",
+                    Effect {
+                        request: Level::Breaking,
+                        response: Level::Compatible,
+                    },
+                    "narrowed",
+                ),
+                (false, false) => ("type-changed", INCOMPATIBLE, "changed"),
+            };
             self.push_schema(
-                "type-changed",
-                INCOMPATIBLE,
+                kind,
+                effect,
                 usage,
                 format!(
-                    "type of `{name}` changed from {} to {}",
+                    "type of `{name}` {how} from {} to {}{}",
                     show(old_type),
-                    show(new_type)
+                    show(new_type),
+                    if self.as_text && widened && !covers(&new_types, &old_types, false) {
+                        " (the value travels as text, so every old value is still valid)"
+                    } else {
+                        ""
+                    }
                 ),
                 Some(&at(sp, "type")),
                 Some(&at(tp, "type")),
             );
-            return;
+            if !widened && !narrowed {
+                return;
+            }
         }
 
         self.keyword_change(s, t, sp, tp, usage, name, "format", "format");
@@ -1331,7 +1389,12 @@ impl<'a> Walker<'a> {
         keyword: &str,
         kind: &str,
     ) {
-        let (a, b) = (s.get(keyword), t.get(keyword));
+        // An empty pattern matches every string: it constrains nothing.
+        let constrains = |x: &&Value| x.as_str() != Some("");
+        let (a, b) = (
+            s.get(keyword).filter(constrains),
+            t.get(keyword).filter(constrains),
+        );
         let (suffix, effect) = match (a, b) {
             (None, Some(_)) => ("added", TIGHTENED),
             (Some(_), None) => ("removed", LOOSENED),
@@ -1651,10 +1714,19 @@ impl<'a> Walker<'a> {
             _ => "all-of",
         };
         // allOf members add constraints; oneOf/anyOf members add alternatives.
-        let (added, removed) = if keyword == "allOf" {
-            (TIGHTENED, LOOSENED)
-        } else {
-            (LOOSENED, TIGHTENED)
+        // A new oneOf member in a response breaks the generated client: the
+        // union is a Rust enum, so the old client fails to decode the new
+        // member and code matching the enum exhaustively stops compiling.
+        let (added, removed) = match keyword {
+            "allOf" => (TIGHTENED, LOOSENED),
+            "oneOf" => (
+                Effect {
+                    request: Level::Compatible,
+                    response: Level::Breaking,
+                },
+                TIGHTENED,
+            ),
+            _ => (LOOSENED, TIGHTENED),
         };
         let key = |i: usize, m: &Value| -> String {
             m.get("$ref")
@@ -1666,8 +1738,9 @@ impl<'a> Walker<'a> {
         let new_keys: Vec<String> = new.iter().enumerate().map(|(i, m)| key(i, m)).collect();
         let (sk, tk) = (pointer_join(sp, keyword), pointer_join(tp, keyword));
         let short = |k: &str| k.trim_start_matches(SCHEMAS).to_string();
+        let partners = self.pair_members(&old, &new, &old_keys, &new_keys);
         for (i, k) in old_keys.iter().enumerate() {
-            match new_keys.iter().position(|n| n == k) {
+            match partners[i] {
                 None => self.push_schema(
                     &format!("{kind}-member-removed"),
                     removed,
@@ -1685,7 +1758,7 @@ impl<'a> Walker<'a> {
             }
         }
         for (j, k) in new_keys.iter().enumerate() {
-            if !old_keys.contains(k) {
+            if !partners.contains(&Some(j)) {
                 self.push_schema(
                     &format!("{kind}-member-added"),
                     added,
@@ -1696,6 +1769,38 @@ impl<'a> Walker<'a> {
                 );
             }
         }
+    }
+
+    /// The new member each old member of a composition stands for: the one
+    /// with the same `$ref`, else one equivalent to it (a `$ref` replaced by
+    /// the schema it names, or the reverse), else the inline member at the
+    /// same place.
+    fn pair_members(
+        &self,
+        old: &[Value],
+        new: &[Value],
+        old_keys: &[String],
+        new_keys: &[String],
+    ) -> Vec<Option<usize>> {
+        let mut partners: Vec<Option<usize>> = vec![None; old.len()];
+        let mut taken = vec![false; new.len()];
+        let rules: [&dyn Fn(usize, usize) -> bool; 3] = [
+            &|i, j| !old_keys[i].starts_with('#') && old_keys[i] == new_keys[j],
+            &|i, j| equivalent(&self.base.document, &old[i], &self.head.document, &new[j]),
+            &|i, j| old_keys[i].starts_with('#') && old_keys[i] == new_keys[j],
+        ];
+        for rule in rules {
+            for (i, partner) in partners.iter_mut().enumerate() {
+                if partner.is_some() {
+                    continue;
+                }
+                if let Some(j) = (0..new.len()).find(|&j| !taken[j] && rule(i, j)) {
+                    taken[j] = true;
+                    *partner = Some(j);
+                }
+            }
+        }
+        partners
     }
 
     fn discriminator(
@@ -1976,6 +2081,138 @@ pub fn version_segment(path: &str) -> Option<&str> {
     })
 }
 
+/// Keywords that only document a schema: two schemas that differ in these
+/// alone accept the same values.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "$comment",
+    "externalDocs",
+];
+
+/// Whether schema `a` of document `a_doc` and schema `b` of `b_doc` are the
+/// same schema once every `$ref` is followed (through the generator's one
+/// resolver) and annotations are set aside. A pair met again while it is
+/// being compared is taken as equal, so recursive schemas compare too.
+pub fn equivalent(a_doc: &Value, a: &Value, b_doc: &Value, b: &Value) -> bool {
+    Equivalence {
+        docs: (a_doc, b_doc),
+        assumed: BTreeSet::new(),
+    }
+    .schemas((a, String::new()), (b, String::new()))
+}
+
+/// Keywords whose value maps names to schemas: their keys are names, not
+/// keywords, so none of them is an annotation.
+const NAMED_SCHEMAS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "dependentSchemas",
+    "$defs",
+    "definitions",
+];
+
+/// Keywords whose value is data, compared as written.
+const DATA: &[&str] = &["enum", "const", "default", "example", "examples"];
+
+struct Equivalence<'d> {
+    docs: (&'d Value, &'d Value),
+    /// Pairs of resolved pointers being compared (or found equal).
+    assumed: BTreeSet<(String, String)>,
+}
+
+impl Equivalence<'_> {
+    fn schemas(&mut self, a: (&Value, String), b: (&Value, String)) -> bool {
+        let through_ref = a.0.get("$ref").is_some() || b.0.get("$ref").is_some();
+        let a = resolve(self.docs.0, a.0, a.1);
+        let b = resolve(self.docs.1, b.0, b.1);
+        if through_ref && !self.assumed.insert((a.1.clone(), b.1.clone())) {
+            return true;
+        }
+        let (Value::Object(x), Value::Object(y)) = (a.0, b.0) else {
+            return self.values((a.0, a.1), (b.0, b.1));
+        };
+        let keys = |m: &serde_json::Map<String, Value>| -> BTreeSet<String> {
+            m.keys()
+                .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
+                .cloned()
+                .collect()
+        };
+        keys(x) == keys(y)
+            && keys(x).iter().all(|k| {
+                let (u, v) = (
+                    (&x[k], pointer_join(&a.1, k)),
+                    (&y[k], pointer_join(&b.1, k)),
+                );
+                if DATA.contains(&k.as_str()) {
+                    u.0 == v.0
+                } else if NAMED_SCHEMAS.contains(&k.as_str()) {
+                    self.named(u, v)
+                } else {
+                    self.values(u, v)
+                }
+            })
+    }
+
+    /// A map of names to schemas: the same names, each an equivalent schema.
+    fn named(&mut self, a: (&Value, String), b: (&Value, String)) -> bool {
+        let (Value::Object(x), Value::Object(y)) = (a.0, b.0) else {
+            return a.0 == b.0;
+        };
+        x.len() == y.len()
+            && x.iter().all(|(name, u)| {
+                y.get(name).is_some_and(|v| {
+                    self.schemas((u, pointer_join(&a.1, name)), (v, pointer_join(&b.1, name)))
+                })
+            })
+    }
+
+    /// A keyword's value: a schema, a list of schemas, or a plain value.
+    fn values(&mut self, a: (&Value, String), b: (&Value, String)) -> bool {
+        match (a.0, b.0) {
+            (Value::Object(_), Value::Object(_)) => self.schemas(a, b),
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y).enumerate().all(|(i, (u, v))| {
+                        self.values((u, format!("{}/{i}", a.1)), (v, format!("{}/{i}", b.1)))
+                    })
+            }
+            (x, y) => x == y,
+        }
+    }
+}
+
+/// The types a schema allows besides `null` (nullability is its own rule):
+/// `type: T` or, in 3.1, `type: [T, "null"]`. `None` when it names none.
+fn types(schema: &Value) -> Option<BTreeSet<String>> {
+    let named: BTreeSet<String> = match schema.get("type")? {
+        Value::String(one) => BTreeSet::from([one.clone()]),
+        Value::Array(many) => many
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_string)
+            .collect(),
+        _ => return None,
+    };
+    let named: BTreeSet<String> = named.into_iter().filter(|t| t != "null").collect();
+    (!named.is_empty()).then_some(named)
+}
+
+/// Whether every value of the types `narrow` is a value of the types `wide`:
+/// an integer is a number, and, for a value that travels as text (a
+/// parameter or header), every scalar is a string.
+fn covers(wide: &BTreeSet<String>, narrow: &BTreeSet<String>, as_text: bool) -> bool {
+    narrow.iter().all(|ty| {
+        wide.contains(ty)
+            || (ty == "integer" && wide.contains("number"))
+            || (as_text
+                && wide.contains("string")
+                && matches!(ty.as_str(), "integer" | "number" | "boolean"))
+    })
+}
+
 /// The pointer of `keyword` in schema `v` at `p` when present, else of the schema itself.
 fn keyword_pointer(v: &Value, p: &str, keyword: &str) -> String {
     if v.get(keyword).is_some() {
@@ -2028,15 +2265,24 @@ pub fn schema_usage(doc: &Value) -> BTreeMap<String, Usage> {
     usage
 }
 
+/// The name of the component schema a `$ref` names, as the key is written
+/// in `components/schemas` (its pointer token unescaped here, once, so the
+/// name matches the key whatever `refs::schema_name` does with escapes).
+pub fn component_schema(reference: &str) -> Option<String> {
+    let token = refs::target_pointer(reference)?.strip_prefix("/components/schemas/")?;
+    (!token.contains('/')).then(|| token.replace("~1", "/").replace("~0", "~"))
+}
+
 /// Adds to `found` every component schema `value` refers to, transitively.
 /// Responses, parameters and headers named by `$ref` are followed too.
 fn collect_refs(doc: &Value, value: &Value, found: &mut BTreeSet<String>) {
     match value {
         Value::Object(map) => {
             if let Some(target) = map.get("$ref").and_then(Value::as_str) {
-                if let Some(name) = refs::schema_name(target) {
-                    if found.insert(name.to_string())
-                        && let Some(schema) = doc.pointer(&refs::schema_pointer(name))
+                if let Some(name) = component_schema(target) {
+                    if found.insert(name)
+                        && let Some(schema) =
+                            refs::target_pointer(target).and_then(|p| doc.pointer(p))
                     {
                         collect_refs(doc, schema, found);
                     }
@@ -2088,6 +2334,52 @@ mod tests {
             classify(INCOMPATIBLE, Usage::default()),
             (Level::Compatible, Direction::NotApplicable, "schema")
         );
+    }
+
+    #[test]
+    fn an_integer_is_a_number_and_a_text_value_any_scalar() {
+        let set = |types: &[&str]| types.iter().map(|t| t.to_string()).collect::<BTreeSet<_>>();
+        assert!(covers(&set(&["number"]), &set(&["integer"]), false));
+        assert!(!covers(&set(&["integer"]), &set(&["number"]), false));
+        assert!(!covers(&set(&["string"]), &set(&["number"]), false));
+        assert!(covers(
+            &set(&["string"]),
+            &set(&["number", "boolean"]),
+            true
+        ));
+        assert!(!covers(&set(&["string"]), &set(&["object"]), true));
+        let schema = serde_json::json!({"type": ["integer", "null"]});
+        assert_eq!(types(&schema), Some(set(&["integer"])));
+    }
+
+    #[test]
+    fn equivalence_follows_references_and_ignores_annotations_only() {
+        let a = serde_json::json!({"components": {"schemas": {
+            "Kind": {"type": "string", "enum": ["a", "b"], "description": "Kinds."},
+            "Tree": {"properties": {"kids": {"items": {"$ref": "#/components/schemas/Tree"}}}}
+        }}});
+        let b = serde_json::json!({"components": {"schemas": {
+            "Tree": {"properties": {"kids": {"items": {"$ref": "#/components/schemas/Tree"}}}}
+        }}});
+        let inline = serde_json::json!({"type": "string", "enum": ["a", "b"]});
+        let by_ref = serde_json::json!({"$ref": "#/components/schemas/Kind"});
+        assert!(equivalent(&a, &by_ref, &b, &inline));
+        assert!(!equivalent(
+            &a,
+            &by_ref,
+            &b,
+            &serde_json::json!({"type": "string", "enum": ["a"]})
+        ));
+        let tree = serde_json::json!({"$ref": "#/components/schemas/Tree"});
+        assert!(equivalent(&a, &tree, &b, &tree));
+        // A property named like an annotation is a property.
+        let titled = serde_json::json!({"properties": {"title": {"type": "string"}}});
+        assert!(!equivalent(
+            &a,
+            &titled,
+            &b,
+            &serde_json::json!({"properties": {}})
+        ));
     }
 
     #[test]
