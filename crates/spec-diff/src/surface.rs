@@ -168,6 +168,11 @@ impl Surface {
 
     /// The type named `name` generated for `schema`, and the inline types inside it.
     fn types(&mut self, doc: &Value, name: &str, schema: &Value, pointer: &str, usage: Usage) {
+        // One type per name: a schema that names itself again (a nullable
+        // inline type is `Option` of itself) is modelled once and ends.
+        if self.items.contains_key(&format!("types {name}")) {
+            return;
+        }
         let add_type = |surface: &mut Surface, signature: String| {
             surface.add(
                 format!("types {name}"),

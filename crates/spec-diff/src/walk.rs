@@ -76,11 +76,45 @@ pub const RULES: &[&str] = &[
     "security-scope-removed",
     "schema-component-removed",
     "schema-component-added",
+    "webhook-removed",
+    "webhook-added",
     "rust-api-changed",
 ];
 
 /// Schema rules, without their direction prefix.
 pub const SCHEMA_RULES: &[&str] = &[
+    "exclusive-maximum-added",
+    "exclusive-maximum-removed",
+    "exclusive-maximum-increased",
+    "exclusive-maximum-decreased",
+    "exclusive-minimum-added",
+    "exclusive-minimum-removed",
+    "exclusive-minimum-increased",
+    "exclusive-minimum-decreased",
+    "max-contains-added",
+    "max-contains-removed",
+    "max-contains-increased",
+    "max-contains-decreased",
+    "min-contains-added",
+    "min-contains-removed",
+    "min-contains-increased",
+    "min-contains-decreased",
+    "content-media-type-added",
+    "content-media-type-removed",
+    "content-media-type-changed",
+    "content-encoding-added",
+    "content-encoding-removed",
+    "content-encoding-changed",
+    "const-added",
+    "const-removed",
+    "const-changed",
+    "contains-added",
+    "contains-removed",
+    "dependent-required-added",
+    "dependent-required-removed",
+    "keyword-changed",
+    "body-schema-added",
+    "body-schema-removed",
     "type-changed",
     "type-widened",
     "type-narrowed",
@@ -253,6 +287,7 @@ pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     walker.servers();
     walker.security_schemes();
     walker.paths();
+    walker.webhooks();
     walker.components();
     walker.changes
 }
@@ -267,6 +302,18 @@ struct Walker<'a> {
     /// Set while a parameter's schema is compared: its value travels as
     /// text, so any scalar that becomes a string is still accepted.
     as_text: bool,
+}
+
+/// Two versions of one schema, where each is, how the schema is used and
+/// what messages call it: what every schema rule reads.
+#[derive(Clone, Copy)]
+struct SchemaPair<'v> {
+    old: &'v Value,
+    new: &'v Value,
+    old_at: &'v str,
+    new_at: &'v str,
+    usage: Usage,
+    name: &'v str,
 }
 
 /// One side of a comparison: a node and its pointer.
@@ -876,11 +923,32 @@ impl<'a> Walker<'a> {
                 continue;
             };
             let new_pointer = pointer_join(&new_content, media_type);
-            let (Some(old_schema), Some(new_schema)) = (
+            let (old_schema, new_schema) = match (
                 schema_node(&old_pointer, old_entry),
                 schema_node(&new_pointer, new_entry),
-            ) else {
-                continue;
+            ) {
+                (Some(old_schema), Some(new_schema)) => (old_schema, new_schema),
+                (None, None) => continue,
+                // No schema allows any body: one constrains it, and the reverse.
+                (old_schema, new_schema) => {
+                    let added = old_schema.is_none();
+                    self.push_schema(
+                        if added {
+                            "body-schema-added"
+                        } else {
+                            "body-schema-removed"
+                        },
+                        if added { TIGHTENED } else { LOOSENED },
+                        usage,
+                        format!(
+                            "the {what} ({media_type}) {} a schema",
+                            if added { "now has" } else { "no longer has" }
+                        ),
+                        Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
+                        Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
+                    );
+                    continue;
+                }
             };
             self.schema(
                 old_schema,
@@ -1138,6 +1206,92 @@ impl<'a> Walker<'a> {
         }
     }
 
+    // --- webhooks -----------------------------------------------------------
+
+    /// Webhooks are requests the API sends: their payloads are compared as
+    /// responses (what callers receive) and what callers answer as requests.
+    fn webhooks(&mut self) {
+        let old_hooks = webhooks(&self.base.document);
+        let new_hooks = webhooks(&self.head.document);
+        for (key, old) in &old_hooks {
+            let label = format!("webhook `{}` ({})", key.0, key.1.to_uppercase());
+            let Some(new) = new_hooks.get(key) else {
+                self.push(
+                    "webhook-removed",
+                    Level::PossiblyBreaking,
+                    Direction::Response,
+                    format!("{label} removed: the API no longer sends it"),
+                    Some(&old.pointer),
+                    Some("/webhooks"),
+                );
+                continue;
+            };
+            let body = |doc: &'a Value, op: &OperationView<'a>| {
+                op.value
+                    .get("requestBody")
+                    .map(|b| resolve(doc, b, pointer_join(&op.pointer, "requestBody")))
+            };
+            if let (Some(old_body), Some(new_body)) = (
+                body(&self.base.document, old),
+                body(&self.head.document, new),
+            ) {
+                self.content(
+                    old_body,
+                    new_body,
+                    Usage::RESPONSE,
+                    &format!("payload of {label}"),
+                );
+            }
+            let responses = |op: &OperationView<'a>| {
+                op.value
+                    .get("responses")
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let (old_responses, new_responses) = (responses(old), responses(new));
+            for (status, response) in &old_responses {
+                let Some(new_response) = new_responses.get(status) else {
+                    continue;
+                };
+                let old_node = resolve(
+                    &self.base.document,
+                    response,
+                    pointer_join(&pointer_join(&old.pointer, "responses"), status),
+                );
+                let new_node = resolve(
+                    &self.head.document,
+                    new_response,
+                    pointer_join(&pointer_join(&new.pointer, "responses"), status),
+                );
+                // Copies: the nodes borrow from maps cloned above.
+                let (old_value, new_value) = (old_node.0.clone(), new_node.0.clone());
+                self.content(
+                    (&old_value, old_node.1),
+                    (&new_value, new_node.1),
+                    Usage::REQUEST,
+                    &format!("answer {status} to {label}"),
+                );
+            }
+        }
+        for (key, new) in &new_hooks {
+            if !old_hooks.contains_key(key) {
+                self.push(
+                    "webhook-added",
+                    Level::Compatible,
+                    Direction::Response,
+                    format!(
+                        "webhook `{}` ({}) added: the API may send it",
+                        key.0,
+                        key.1.to_uppercase()
+                    ),
+                    Some("/webhooks"),
+                    Some(&new.pointer),
+                );
+            }
+        }
+    }
+
     // --- components -------------------------------------------------------
 
     fn components(&mut self) {
@@ -1205,6 +1359,14 @@ impl<'a> Walker<'a> {
         }
         let (s, t) = (old.0, new.0);
         let (sp, tp) = (old.1.as_str(), new.1.as_str());
+        let pair = SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        };
         let at = |p: &str, key: &str| pointer_join(p, key);
 
         if let (Some(old_types), Some(new_types)) = (types(s), types(t))
@@ -1256,32 +1418,10 @@ impl<'a> Walker<'a> {
             }
         }
 
-        self.keyword_change(s, t, sp, tp, usage, name, "format", "format");
+        self.keyword_change(&pair, "format", "format");
+        self.nullable_change(&pair);
         self.flag_change(
-            s,
-            t,
-            sp,
-            tp,
-            usage,
-            name,
-            "nullable",
-            "nullable",
-            Effect {
-                request: Level::Compatible,
-                response: Level::Breaking,
-            },
-            Effect {
-                request: Level::Breaking,
-                response: Level::Compatible,
-            },
-        );
-        self.flag_change(
-            s,
-            t,
-            sp,
-            tp,
-            usage,
-            name,
+            &pair,
             "readOnly",
             "read-only",
             Effect {
@@ -1291,12 +1431,7 @@ impl<'a> Walker<'a> {
             HARMLESS,
         );
         self.flag_change(
-            s,
-            t,
-            sp,
-            tp,
-            usage,
-            name,
+            &pair,
             "writeOnly",
             "write-only",
             Effect {
@@ -1305,30 +1440,8 @@ impl<'a> Walker<'a> {
             },
             HARMLESS,
         );
-        self.flag_change(
-            s,
-            t,
-            sp,
-            tp,
-            usage,
-            name,
-            "deprecated",
-            "deprecated",
-            HARMLESS,
-            HARMLESS,
-        );
-        self.flag_change(
-            s,
-            t,
-            sp,
-            tp,
-            usage,
-            name,
-            "uniqueItems",
-            "unique-items",
-            TIGHTENED,
-            LOOSENED,
-        );
+        self.flag_change(&pair, "deprecated", "deprecated", HARMLESS, HARMLESS);
+        self.flag_change(&pair, "uniqueItems", "unique-items", TIGHTENED, LOOSENED);
         if s.get("default") != t.get("default") {
             self.push_schema(
                 "default-changed",
@@ -1355,13 +1468,22 @@ impl<'a> Walker<'a> {
             ("minItems", "min-items", false),
             ("maxProperties", "max-properties", true),
             ("minProperties", "min-properties", false),
+            ("exclusiveMaximum", "exclusive-maximum", true),
+            ("exclusiveMinimum", "exclusive-minimum", false),
+            ("maxContains", "max-contains", true),
+            ("minContains", "min-contains", false),
         ] {
-            self.bound_change(s, t, sp, tp, usage, name, keyword, kind, upper);
+            self.bound_change(&pair, keyword, kind, upper);
         }
-        self.keyword_change(s, t, sp, tp, usage, name, "pattern", "pattern");
-        self.enum_change(s, t, sp, tp, usage, name);
-        self.properties(s, t, sp, tp, usage, name);
-        self.additional_properties(s, t, sp, tp, usage, name);
+        self.keyword_change(&pair, "pattern", "pattern");
+        self.keyword_change(&pair, "contentMediaType", "content-media-type");
+        self.keyword_change(&pair, "contentEncoding", "content-encoding");
+        self.enum_change(&pair);
+        self.const_change(&pair);
+        self.dependent_required(&pair);
+        self.unclassified(&pair);
+        self.properties(&pair);
+        self.additional_properties(&pair);
         if let (Some(a), Some(b)) = (s.get("items"), t.get("items")) {
             self.schema(
                 (a, at(sp, "items")),
@@ -1370,25 +1492,31 @@ impl<'a> Walker<'a> {
                 &format!("{name}[]"),
             );
         }
-        for keyword in ["oneOf", "anyOf", "allOf"] {
-            self.composition(s, t, sp, tp, usage, name, keyword);
+        if let (Some(a), Some(b)) = (s.get("contentSchema"), t.get("contentSchema")) {
+            self.schema(
+                (a, at(sp, "contentSchema")),
+                (b, at(tp, "contentSchema")),
+                usage,
+                &format!("{name} (decoded content)"),
+            );
         }
-        self.discriminator(s, t, sp, tp, usage, name);
+        self.contains(&pair);
+        for keyword in ["oneOf", "anyOf", "allOf"] {
+            self.composition(&pair, keyword);
+        }
+        self.discriminator(&pair);
     }
 
     /// A keyword whose presence constrains values (`format`, `pattern`).
-    #[allow(clippy::too_many_arguments)]
-    fn keyword_change(
-        &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
-        keyword: &str,
-        kind: &str,
-    ) {
+    fn keyword_change(&mut self, pair: &SchemaPair<'_>, keyword: &str, kind: &str) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         // An empty pattern matches every string: it constrains nothing.
         let constrains = |x: &&Value| x.as_str() != Some("");
         let (a, b) = (
@@ -1422,20 +1550,22 @@ impl<'a> Walker<'a> {
     }
 
     /// A boolean keyword; `set` is the effect of turning it on, `unset` of turning it off.
-    #[allow(clippy::too_many_arguments)]
     fn flag_change(
         &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
+        pair: &SchemaPair<'_>,
         keyword: &str,
         kind: &str,
         set: Effect,
         unset: Effect,
     ) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         let on = |v: &Value| v.get(keyword).and_then(Value::as_bool) == Some(true);
         let (suffix, effect, verb) = match (on(s), on(t)) {
             (false, true) => ("added", set, "set"),
@@ -1453,24 +1583,24 @@ impl<'a> Walker<'a> {
     }
 
     /// A numeric bound: `upper` bounds (max*) tighten when they decrease.
-    #[allow(clippy::too_many_arguments)]
-    fn bound_change(
-        &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
-        keyword: &str,
-        kind: &str,
-        upper: bool,
-    ) {
-        let (a, b) = (
-            s.get(keyword).and_then(Value::as_f64),
-            t.get(keyword).and_then(Value::as_f64),
-        );
+    fn bound_change(&mut self, pair: &SchemaPair<'_>, keyword: &str, kind: &str, upper: bool) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
+        // 3.0 writes an exclusive bound as `true` beside `maximum`; 3.1 as
+        // the bound itself. Setting the flag makes the bound exclusive.
+        let bound = |v: &Value| match v.get(keyword) {
+            Some(Value::Bool(true)) => Some(f64::NAN),
+            other => other.and_then(Value::as_f64),
+        };
+        let (a, b) = (bound(s), bound(t));
         let (suffix, tightened) = match (a, b) {
+            (Some(x), Some(y)) if x.is_nan() || y.is_nan() => return,
             (None, Some(_)) => ("added", true),
             (Some(_), None) => ("removed", false),
             (Some(x), Some(y)) if y < x => ("decreased", upper),
@@ -1493,7 +1623,15 @@ impl<'a> Walker<'a> {
         );
     }
 
-    fn enum_change(&mut self, s: &Value, t: &Value, sp: &str, tp: &str, usage: Usage, name: &str) {
+    fn enum_change(&mut self, pair: &SchemaPair<'_>) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         let values = |v: &Value| v.get("enum").and_then(Value::as_array).cloned();
         let (sp_enum, tp_enum) = (pointer_join(sp, "enum"), pointer_join(tp, "enum"));
         match (values(s), values(t)) {
@@ -1543,7 +1681,15 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn properties(&mut self, s: &Value, t: &Value, sp: &str, tp: &str, usage: Usage, name: &str) {
+    fn properties(&mut self, pair: &SchemaPair<'_>) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         let empty = serde_json::Map::new();
         let old = s
             .get("properties")
@@ -1646,15 +1792,15 @@ impl<'a> Walker<'a> {
         }
     }
 
-    fn additional_properties(
-        &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
-    ) {
+    fn additional_properties(&mut self, pair: &SchemaPair<'_>) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         // Absent means any member is allowed, as `true` does.
         let openness = |v: &Value| match v.get("additionalProperties") {
             None | Some(Value::Bool(true)) => 2,
@@ -1692,17 +1838,15 @@ impl<'a> Walker<'a> {
         );
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn composition(
-        &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
-        keyword: &str,
-    ) {
+    fn composition(&mut self, pair: &SchemaPair<'_>, keyword: &str) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         let members = |v: &Value| v.get(keyword).and_then(Value::as_array).cloned();
         let (old, new) = match (members(s), members(t)) {
             (None, None) => return,
@@ -1771,6 +1915,186 @@ impl<'a> Walker<'a> {
         }
     }
 
+    /// `null` allowed or not: 3.0's `nullable: true`, or `null` among the
+    /// types of 3.1.
+    fn nullable_change(&mut self, pair: &SchemaPair<'_>) {
+        let nullable = |v: &Value| {
+            v.get("nullable").and_then(Value::as_bool) == Some(true)
+                || match v.get("type") {
+                    Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+                    Some(Value::String(t)) => t == "null",
+                    _ => false,
+                }
+        };
+        let place = |v: &Value, at: &str| {
+            if v.get("nullable").is_some() {
+                pointer_join(at, "nullable")
+            } else if v.get("type").is_some_and(Value::is_array) {
+                pointer_join(at, "type")
+            } else {
+                at.to_string()
+            }
+        };
+        let (effect, what) = match (nullable(pair.old), nullable(pair.new)) {
+            (false, true) => (
+                Effect {
+                    request: Level::Compatible,
+                    response: Level::Breaking,
+                },
+                ("added", "now allows"),
+            ),
+            (true, false) => (
+                Effect {
+                    request: Level::Breaking,
+                    response: Level::Compatible,
+                },
+                ("removed", "no longer allows"),
+            ),
+            _ => return,
+        };
+        self.push_schema(
+            &format!("nullable-{}", what.0),
+            effect,
+            pair.usage,
+            format!("`{}` {} `null`", pair.name, what.1),
+            Some(&place(pair.old, pair.old_at)),
+            Some(&place(pair.new, pair.new_at)),
+        );
+    }
+
+    /// `const`, the one value a schema allows: a new one breaks both sides,
+    /// whatever the other keywords say.
+    fn const_change(&mut self, pair: &SchemaPair<'_>) {
+        let (a, b) = (pair.old.get("const"), pair.new.get("const"));
+        let (suffix, effect) = match (a, b) {
+            (None, Some(_)) => ("added", TIGHTENED),
+            (Some(_), None) => ("removed", LOOSENED),
+            (Some(x), Some(y)) if x != y => ("changed", INCOMPATIBLE),
+            _ => return,
+        };
+        self.push_schema(
+            &format!("const-{suffix}"),
+            effect,
+            pair.usage,
+            format!(
+                "const of `{}` {suffix}: {} -> {}",
+                pair.name,
+                show_or(a, "none"),
+                show_or(b, "none")
+            ),
+            Some(&keyword_pointer(pair.old, pair.old_at, "const")),
+            Some(&keyword_pointer(pair.new, pair.new_at, "const")),
+        );
+    }
+
+    /// `contains`: an array must hold an item of this schema.
+    fn contains(&mut self, pair: &SchemaPair<'_>) {
+        let keyword = "contains";
+        let (old_at, new_at) = (
+            keyword_pointer(pair.old, pair.old_at, keyword),
+            keyword_pointer(pair.new, pair.new_at, keyword),
+        );
+        let (suffix, effect) = match (pair.old.get(keyword), pair.new.get(keyword)) {
+            (Some(a), Some(b)) => {
+                return self.schema(
+                    (a, old_at),
+                    (b, new_at),
+                    pair.usage,
+                    &format!("{} (contains)", pair.name),
+                );
+            }
+            (None, Some(_)) => ("added", TIGHTENED),
+            (Some(_), None) => ("removed", LOOSENED),
+            (None, None) => return,
+        };
+        self.push_schema(
+            &format!("contains-{suffix}"),
+            effect,
+            pair.usage,
+            format!("`contains` {suffix} on `{}`", pair.name),
+            Some(&old_at),
+            Some(&new_at),
+        );
+    }
+
+    /// `dependentRequired`: a property present requires others.
+    fn dependent_required(&mut self, pair: &SchemaPair<'_>) {
+        let keyword = "dependentRequired";
+        let entries = |v: &Value| -> BTreeSet<(String, String)> {
+            v.get(keyword)
+                .and_then(Value::as_object)
+                .map(|map| {
+                    map.iter()
+                        .flat_map(|(present, required)| {
+                            required
+                                .as_array()
+                                .into_iter()
+                                .flatten()
+                                .filter_map(Value::as_str)
+                                .map(move |r| (present.clone(), r.to_string()))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let (old, new) = (entries(pair.old), entries(pair.new));
+        let (old_at, new_at) = (
+            keyword_pointer(pair.old, pair.old_at, keyword),
+            keyword_pointer(pair.new, pair.new_at, keyword),
+        );
+        for (suffix, effect, entries, verb) in [
+            (
+                "removed",
+                LOOSENED,
+                old.difference(&new),
+                "no longer requires",
+            ),
+            ("added", TIGHTENED, new.difference(&old), "now requires"),
+        ] {
+            for (present, required) in entries {
+                self.push_schema(
+                    &format!("dependent-required-{suffix}"),
+                    effect,
+                    pair.usage,
+                    format!("`{}`: property `{present}` {verb} `{required}`", pair.name),
+                    Some(&old_at),
+                    Some(&new_at),
+                );
+            }
+        }
+    }
+
+    /// Keywords whose effect on the values allowed spec-diff does not work
+    /// out (conditionals, tuples, names by pattern, negation, what is left
+    /// unevaluated): any change to one is reported for review.
+    fn unclassified(&mut self, pair: &SchemaPair<'_>) {
+        for keyword in UNCLASSIFIED {
+            let (a, b) = (pair.old.get(*keyword), pair.new.get(*keyword));
+            let same = match (a, b) {
+                (None, None) => true,
+                (Some(a), Some(b)) => equivalent(&self.base.document, a, &self.head.document, b),
+                _ => false,
+            };
+            if same {
+                continue;
+            }
+            self.push_schema(
+                "keyword-changed",
+                Effect {
+                    request: Level::PossiblyBreaking,
+                    response: Level::PossiblyBreaking,
+                },
+                pair.usage,
+                format!(
+                    "`{keyword}` of `{}` changed (spec-diff does not classify it: review what it allows)",
+                    pair.name
+                ),
+                Some(&keyword_pointer(pair.old, pair.old_at, keyword)),
+                Some(&keyword_pointer(pair.new, pair.new_at, keyword)),
+            );
+        }
+    }
+
     /// The new member each old member of a composition stands for: the one
     /// with the same `$ref`, else one equivalent to it (a `$ref` replaced by
     /// the schema it names, or the reverse), else the inline member at the
@@ -1803,15 +2127,15 @@ impl<'a> Walker<'a> {
         partners
     }
 
-    fn discriminator(
-        &mut self,
-        s: &Value,
-        t: &Value,
-        sp: &str,
-        tp: &str,
-        usage: Usage,
-        name: &str,
-    ) {
+    fn discriminator(&mut self, pair: &SchemaPair<'_>) {
+        let SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        } = *pair;
         let keyword = "discriminator";
         let (sk, tk) = (pointer_join(sp, keyword), pointer_join(tp, keyword));
         let (old, new) = match (s.get(keyword), t.get(keyword)) {
@@ -1918,12 +2242,26 @@ pub struct OperationView<'a> {
 
 /// Every operation by (path, method).
 pub fn operations(doc: &Value) -> BTreeMap<(String, String), OperationView<'_>> {
+    operations_under(doc, "paths")
+}
+
+/// Every webhook (3.1) by (name, method): requests the API sends.
+pub fn webhooks(doc: &Value) -> BTreeMap<(String, String), OperationView<'_>> {
+    operations_under(doc, "webhooks")
+}
+
+fn operations_under<'d>(
+    doc: &'d Value,
+    section: &str,
+) -> BTreeMap<(String, String), OperationView<'d>> {
     let mut found = BTreeMap::new();
-    let Some(paths) = doc.get("paths").and_then(Value::as_object) else {
+    let Some(paths) = doc.get(section).and_then(Value::as_object) else {
         return found;
     };
     for (path, item) in paths {
-        let item_pointer = pointer_join("/paths", path);
+        let item_pointer = pointer_join(&format!("/{section}"), path);
+        // A path item given by `$ref` is the one it names.
+        let (item, _) = resolve(doc, item, item_pointer.clone());
         let path_parameters = item
             .get("parameters")
             .map(|p| (p, pointer_join(&item_pointer, "parameters")));
@@ -2080,6 +2418,20 @@ pub fn version_segment(path: &str) -> Option<&str> {
         })
     })
 }
+
+/// Keywords compared only for equality (see `Walker::unclassified`).
+const UNCLASSIFIED: &[&str] = &[
+    "if",
+    "then",
+    "else",
+    "not",
+    "prefixItems",
+    "patternProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "dependentSchemas",
+];
 
 /// Keywords that only document a schema: two schemas that differ in these
 /// alone accept the same values.
@@ -2244,6 +2596,15 @@ fn show_or(value: Option<&Value>, absent: &str) -> String {
 pub fn schema_usage(doc: &Value) -> BTreeMap<String, Usage> {
     let mut request = BTreeSet::new();
     let mut response = BTreeSet::new();
+    // What a webhook carries, callers receive; what they answer, they send.
+    for hook in webhooks(doc).values() {
+        if let Some(body) = hook.value.get("requestBody") {
+            collect_refs(doc, body, &mut response);
+        }
+        if let Some(responses) = hook.value.get("responses") {
+            collect_refs(doc, responses, &mut request);
+        }
+    }
     for op in operations(doc).values() {
         for (param, _) in parameters(doc, op).values() {
             collect_refs(doc, param, &mut request);
