@@ -18,6 +18,7 @@ pub mod ack;
 pub mod cli;
 pub mod naming;
 pub mod render;
+pub mod rules;
 pub mod surface;
 pub mod walk;
 

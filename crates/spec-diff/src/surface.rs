@@ -16,7 +16,7 @@ use tenant_codegen::load::LoadedSpec;
 
 use crate::naming::{field_name, method_name, status_variant, type_name};
 use crate::walk::{Usage, operations, parameters, resolve, schema_usage};
-use crate::{Audience, Change, Direction, Level, RustEffect, locate};
+use crate::{Audience, Change, RustEffect, locate};
 
 /// What kind of public item, which decides who is affected by its change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -156,7 +156,7 @@ impl Surface {
             for (name, schema) in schemas {
                 let used = usage.get(name).copied().unwrap_or_default();
                 let pointer = pointer_join("/components/schemas", name);
-                surface.types(doc, &type_name(name), schema, &pointer, used);
+                surface.types(doc, &type_name(name), (schema, &pointer), used);
             }
         }
         surface
@@ -167,7 +167,8 @@ impl Surface {
     }
 
     /// The type named `name` generated for `schema`, and the inline types inside it.
-    fn types(&mut self, doc: &Value, name: &str, schema: &Value, pointer: &str, usage: Usage) {
+    fn types(&mut self, doc: &Value, name: &str, node: (&Value, &str), usage: Usage) {
+        let (schema, pointer) = node;
         // One type per name: a schema that names itself again (a nullable
         // inline type is `Option` of itself) is modelled once and ends.
         if self.items.contains_key(&format!("types {name}")) {
@@ -212,8 +213,7 @@ impl Surface {
                         self.types(
                             doc,
                             &format!("{name}Variant0"),
-                            only,
-                            &member_pointer,
+                            (only, &member_pointer),
                             usage,
                         );
                     }
@@ -240,7 +240,7 @@ impl Surface {
                         },
                     );
                     if member.get("$ref").is_none() {
-                        self.types(doc, &context, member, &member_pointer, usage);
+                        self.types(doc, &context, (member, &member_pointer), usage);
                     }
                 }
                 return;
@@ -292,7 +292,7 @@ impl Surface {
                         usage,
                     },
                 );
-                self.inline_types(doc, &context, property_schema, &field_pointer, usage);
+                self.inline_types(doc, &context, (property_schema, &field_pointer), usage);
             }
             return;
         }
@@ -301,19 +301,13 @@ impl Surface {
             add_type(self, "newtype String (validated)".into());
         } else {
             add_type(self, format!("type alias of {ty}"));
-            self.inline_types(doc, name, schema, pointer, usage);
+            self.inline_types(doc, name, (schema, pointer), usage);
         }
     }
 
     /// Named types for inline objects, enums and constrained strings nested in a field.
-    fn inline_types(
-        &mut self,
-        doc: &Value,
-        context: &str,
-        schema: &Value,
-        pointer: &str,
-        usage: Usage,
-    ) {
+    fn inline_types(&mut self, doc: &Value, context: &str, node: (&Value, &str), usage: Usage) {
+        let (schema, pointer) = node;
         if schema.get("$ref").is_some() {
             return;
         }
@@ -321,9 +315,9 @@ impl Surface {
             let item_context = format!("{context}Item");
             let items_pointer = pointer_join(pointer, "items");
             if rust_type(doc, items, &item_context) == item_context {
-                self.types(doc, &item_context, items, &items_pointer, usage);
+                self.types(doc, &item_context, (items, &items_pointer), usage);
             } else {
-                self.inline_types(doc, &item_context, items, &items_pointer, usage);
+                self.inline_types(doc, &item_context, (items, &items_pointer), usage);
             }
             return;
         }
@@ -332,7 +326,7 @@ impl Surface {
             .trim_end_matches('>')
             == context
         {
-            self.types(doc, context, schema, pointer, usage);
+            self.types(doc, context, (schema, pointer), usage);
         }
     }
 }
@@ -750,10 +744,11 @@ pub fn attach(
                 } else {
                     (None, Some(locate(head, target)))
                 };
+                let (level, direction, rule) = crate::rules::RUST_API_CHANGED.usual().classify();
                 changes.push(Change {
-                    rule: "rust-api-changed".to_string(),
-                    level: Level::Compatible,
-                    direction: Direction::NotApplicable,
+                    rule,
+                    level,
+                    direction,
                     message: format!(
                         "the generated Rust API changed with no HTTP-level change here: {}",
                         surface_change.effect.text

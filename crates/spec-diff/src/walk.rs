@@ -15,259 +15,14 @@ use tenant_codegen::diagnostic::pointer_join;
 use tenant_codegen::load::LoadedSpec;
 use tenant_codegen::model::refs;
 
-use crate::{Change, Direction, Level, locate};
+pub use crate::rules::Usage;
+use crate::rules::{self, BoundRules, CompositionRules, FlagRules, KeywordRules, Verdict};
+use crate::{Change, locate};
 
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 const SCHEMAS: &str = refs::SCHEMA_REF_PREFIX;
-
-/// Every rule id the walker reports. Schema rules (the second list) are
-/// reported with the prefix of the direction that decides their level:
-/// `request-`, `response-`, or `schema-` (both sides alike, or unused).
-pub const RULES: &[&str] = &[
-    "server-url-prefix-changed",
-    "server-url-removed",
-    "server-url-added",
-    "security-scheme-removed",
-    "security-scheme-added",
-    "security-scheme-type-changed",
-    "security-scheme-bearer-format-changed",
-    "security-scheme-flow-removed",
-    "security-scheme-flow-added",
-    "security-scheme-url-changed",
-    "security-scheme-scope-removed",
-    "security-scheme-scope-added",
-    "api-path-removed",
-    "api-path-added",
-    "api-method-removed",
-    "api-method-added",
-    "operation-moved",
-    "operation-id-changed",
-    "operation-deprecated",
-    "operation-undeprecated",
-    "operation-lifecycle-changed",
-    "request-parameter-removed",
-    "request-parameter-became-required",
-    "request-parameter-became-optional",
-    "request-required-parameter-added",
-    "request-optional-parameter-added",
-    "request-body-removed",
-    "request-required-body-added",
-    "request-optional-body-added",
-    "request-body-became-required",
-    "request-body-became-optional",
-    "request-media-type-removed",
-    "request-media-type-added",
-    "response-media-type-removed",
-    "response-media-type-added",
-    "response-success-status-removed",
-    "response-non-success-status-removed",
-    "response-success-status-added",
-    "response-non-success-status-added",
-    "response-required-header-removed",
-    "response-optional-header-removed",
-    "response-header-became-optional",
-    "response-header-became-required",
-    "response-header-added",
-    "security-requirement-removed",
-    "security-requirement-added",
-    "security-scope-added",
-    "security-scope-removed",
-    "schema-component-removed",
-    "schema-component-added",
-    "webhook-removed",
-    "webhook-added",
-    "rust-api-changed",
-];
-
-/// Schema rules, without their direction prefix.
-pub const SCHEMA_RULES: &[&str] = &[
-    "exclusive-maximum-added",
-    "exclusive-maximum-removed",
-    "exclusive-maximum-increased",
-    "exclusive-maximum-decreased",
-    "exclusive-minimum-added",
-    "exclusive-minimum-removed",
-    "exclusive-minimum-increased",
-    "exclusive-minimum-decreased",
-    "max-contains-added",
-    "max-contains-removed",
-    "max-contains-increased",
-    "max-contains-decreased",
-    "min-contains-added",
-    "min-contains-removed",
-    "min-contains-increased",
-    "min-contains-decreased",
-    "content-media-type-added",
-    "content-media-type-removed",
-    "content-media-type-changed",
-    "content-encoding-added",
-    "content-encoding-removed",
-    "content-encoding-changed",
-    "const-added",
-    "const-removed",
-    "const-changed",
-    "contains-added",
-    "contains-removed",
-    "dependent-required-added",
-    "dependent-required-removed",
-    "keyword-changed",
-    "body-schema-added",
-    "body-schema-removed",
-    "type-changed",
-    "type-widened",
-    "type-narrowed",
-    "format-added",
-    "format-removed",
-    "format-changed",
-    "nullable-added",
-    "nullable-removed",
-    "read-only-added",
-    "read-only-removed",
-    "write-only-added",
-    "write-only-removed",
-    "deprecated-added",
-    "deprecated-removed",
-    "unique-items-added",
-    "unique-items-removed",
-    "default-changed",
-    "max-length-added",
-    "max-length-removed",
-    "max-length-increased",
-    "max-length-decreased",
-    "min-length-added",
-    "min-length-removed",
-    "min-length-increased",
-    "min-length-decreased",
-    "maximum-added",
-    "maximum-removed",
-    "maximum-increased",
-    "maximum-decreased",
-    "minimum-added",
-    "minimum-removed",
-    "minimum-increased",
-    "minimum-decreased",
-    "max-items-added",
-    "max-items-removed",
-    "max-items-increased",
-    "max-items-decreased",
-    "min-items-added",
-    "min-items-removed",
-    "min-items-increased",
-    "min-items-decreased",
-    "max-properties-added",
-    "max-properties-removed",
-    "max-properties-increased",
-    "max-properties-decreased",
-    "min-properties-added",
-    "min-properties-removed",
-    "min-properties-increased",
-    "min-properties-decreased",
-    "pattern-added",
-    "pattern-removed",
-    "pattern-changed",
-    "enum-added",
-    "enum-removed",
-    "enum-value-added",
-    "enum-value-removed",
-    "property-removed",
-    "property-became-required",
-    "property-became-optional",
-    "required-property-added",
-    "optional-property-added",
-    "additional-properties-loosened",
-    "additional-properties-tightened",
-    "one-of-member-added",
-    "one-of-member-removed",
-    "any-of-member-added",
-    "any-of-member-removed",
-    "all-of-member-added",
-    "all-of-member-removed",
-    "discriminator-added",
-    "discriminator-removed",
-    "discriminator-property-changed",
-    "discriminator-mapping-added",
-    "discriminator-mapping-removed",
-    "discriminator-mapping-changed",
-];
-
-/// Whether `rule` is one the walker reports (see [`RULES`] and [`SCHEMA_RULES`]).
-pub fn is_known_rule(rule: &str) -> bool {
-    RULES.contains(&rule)
-        || ["request-", "response-", "schema-"].iter().any(|prefix| {
-            rule.strip_prefix(prefix)
-                .is_some_and(|kind| SCHEMA_RULES.contains(&kind))
-        })
-}
-
-/// Where a schema is used: in what clients send, in what they receive, or both.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Usage {
-    pub request: bool,
-    pub response: bool,
-}
-
-impl Usage {
-    pub const REQUEST: Usage = Usage {
-        request: true,
-        response: false,
-    };
-    pub const RESPONSE: Usage = Usage {
-        request: false,
-        response: true,
-    };
-
-    fn union(self, other: Usage) -> Usage {
-        Usage {
-            request: self.request || other.request,
-            response: self.response || other.response,
-        }
-    }
-}
-
-/// How a schema-level difference affects each direction: the level when the
-/// schema describes a request, and when it describes a response.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Effect {
-    pub request: Level,
-    pub response: Level,
-}
-
-/// A constraint made stricter: breaks senders (requests), safe for receivers.
-pub const TIGHTENED: Effect = Effect {
-    request: Level::Breaking,
-    response: Level::Compatible,
-};
-/// A constraint relaxed: safe for senders, receivers may get values they did not expect.
-pub const LOOSENED: Effect = Effect {
-    request: Level::Compatible,
-    response: Level::PossiblyBreaking,
-};
-const INCOMPATIBLE: Effect = Effect {
-    request: Level::Breaking,
-    response: Level::Breaking,
-};
-const HARMLESS: Effect = Effect {
-    request: Level::Compatible,
-    response: Level::Compatible,
-};
-
-/// The level, direction and rule-id prefix of a schema difference `effect`
-/// for a schema used as `usage`. The direction is the side that decides the
-/// level; a schema used nowhere only changes the generated types.
-pub fn classify(effect: Effect, usage: Usage) -> (Level, Direction, &'static str) {
-    match (usage.request, usage.response) {
-        (false, false) => (Level::Compatible, Direction::NotApplicable, "schema"),
-        (true, false) => (effect.request, Direction::Request, "request"),
-        (false, true) => (effect.response, Direction::Response, "response"),
-        (true, true) => match effect.request.cmp(&effect.response) {
-            std::cmp::Ordering::Less => (effect.request, Direction::Request, "request"),
-            std::cmp::Ordering::Greater => (effect.response, Direction::Response, "response"),
-            std::cmp::Ordering::Equal => (effect.request, Direction::Both, "schema"),
-        },
-    }
-}
 
 /// Every HTTP-level change from `base` to `head`, without Rust effects.
 pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
@@ -316,49 +71,26 @@ struct SchemaPair<'v> {
     name: &'v str,
 }
 
+/// Where a change is in the base version and in the new one.
+type Places<'p> = (Option<&'p str>, Option<&'p str>);
+
 /// One side of a comparison: a node and its pointer.
 type Node<'a> = (&'a Value, String);
 
 impl<'a> Walker<'a> {
-    fn push(
-        &mut self,
-        rule: &str,
-        level: Level,
-        direction: Direction,
-        message: String,
-        base: Option<&str>,
-        head: Option<&str>,
-    ) {
+    /// Records a change: its level, direction and id come from `verdict`.
+    fn report(&mut self, verdict: Verdict, message: String, places: Places<'_>) {
+        let (level, direction, rule) = verdict.classify();
         self.changes.push(Change {
-            rule: rule.to_string(),
+            rule,
             level,
             direction,
             message,
-            base: base.map(|p| locate(self.base, p)),
-            head: head.map(|p| locate(self.head, p)),
+            base: places.0.map(|p| locate(self.base, p)),
+            head: places.1.map(|p| locate(self.head, p)),
             rust: Vec::new(),
             acknowledged: None,
         });
-    }
-
-    fn push_schema(
-        &mut self,
-        kind: &str,
-        effect: Effect,
-        usage: Usage,
-        message: String,
-        base: Option<&str>,
-        head: Option<&str>,
-    ) {
-        let (level, direction, prefix) = classify(effect, usage);
-        self.push(
-            &format!("{prefix}-{kind}"),
-            level,
-            direction,
-            message,
-            base,
-            head,
-        );
     }
 
     // --- servers ---------------------------------------------------------
@@ -391,34 +123,24 @@ impl<'a> Walker<'a> {
             && version_segment(&old_path) != Some(new_version)
         {
             let old_version = version_segment(&old_path);
-            self.push(
-                "server-url-prefix-changed",
-                Level::Breaking,
-                Direction::Request,
-                format!(
+            self.report(rules::SERVER_URL_PREFIX_CHANGED.usual(), format!(
                     "the API version in the server URL path changed from `{}` to `{new_version}` (`{}` -> `{}`): a new API version, which acknowledges every breaking change",
                     old_version.unwrap_or("none"),
                     old_path,
                     new_path,
-                ),
-                Some("/servers/0/url"),
-                Some("/servers/0/url"),
-            );
+                ), (Some("/servers/0/url"), Some("/servers/0/url")));
             return;
         }
         for (i, url) in old.iter().enumerate() {
             if !new.contains(url) {
                 let pointer = format!("/servers/{i}/url");
                 let head = if new.is_empty() { "" } else { "/servers" };
-                self.push(
-                    "server-url-removed",
-                    Level::PossiblyBreaking,
-                    Direction::Request,
+                self.report(
+                    rules::SERVER_URL_REMOVED.usual(),
                     format!(
                         "server URL `{url}` removed (not a new API version: acknowledges nothing)"
                     ),
-                    Some(&pointer),
-                    Some(head),
+                    (Some(&pointer), Some(head)),
                 );
             }
         }
@@ -426,13 +148,10 @@ impl<'a> Walker<'a> {
             if !old.contains(url) {
                 let pointer = format!("/servers/{i}/url");
                 let base = if old.is_empty() { "" } else { "/servers" };
-                self.push(
-                    "server-url-added",
-                    Level::Compatible,
-                    Direction::Request,
+                self.report(
+                    rules::SERVER_URL_ADDED.usual(),
                     format!("server URL `{url}` added"),
-                    Some(base),
-                    Some(&pointer),
+                    (Some(base), Some(&pointer)),
                 );
             }
         }
@@ -452,38 +171,29 @@ impl<'a> Walker<'a> {
             let Some(new_scheme) = new.get(name) else {
                 // Defining a scheme asks nothing of callers; the operations
                 // that stop accepting it are reported by the requirement rules.
-                self.push(
-                    "security-scheme-removed",
-                    Level::Compatible,
-                    Direction::Request,
+                self.report(
+                    rules::SECURITY_SCHEME_REMOVED.usual(),
                     format!("security scheme `{name}` removed"),
-                    Some(&pointer),
-                    Some(root),
+                    (Some(&pointer), Some(root)),
                 );
                 continue;
             };
             for field in ["type", "scheme", "in", "name", "bearerFormat"] {
                 if scheme.get(field) != new_scheme.get(field) {
                     let field_pointer = pointer_join(&pointer, field);
-                    let (rule, level) = if field == "bearerFormat" {
-                        (
-                            "security-scheme-bearer-format-changed",
-                            Level::PossiblyBreaking,
-                        )
+                    let rule = if field == "bearerFormat" {
+                        &rules::SECURITY_SCHEME_BEARER_FORMAT_CHANGED
                     } else {
-                        ("security-scheme-type-changed", Level::Breaking)
+                        &rules::SECURITY_SCHEME_TYPE_CHANGED
                     };
-                    self.push(
-                        rule,
-                        level,
-                        Direction::Request,
+                    self.report(
+                        rule.usual(),
                         format!(
                             "`{field}` of security scheme `{name}` changed from {} to {}",
                             show(scheme.get(field)),
                             show(new_scheme.get(field))
                         ),
-                        Some(&field_pointer),
-                        Some(&field_pointer),
+                        (Some(&field_pointer), Some(&field_pointer)),
                     );
                 }
             }
@@ -494,31 +204,21 @@ impl<'a> Walker<'a> {
                 for (flow, old_flow) in old_flows {
                     let flow_pointer = pointer_join(&pointer_join(&pointer, "flows"), flow);
                     let Some(new_flow) = new_flows.get(flow) else {
-                        self.push(
-                            "security-scheme-flow-removed",
-                            Level::Breaking,
-                            Direction::Request,
+                        self.report(
+                            rules::SECURITY_SCHEME_FLOW_REMOVED.usual(),
                             format!("OAuth flow `{flow}` of security scheme `{name}` removed"),
-                            Some(&flow_pointer),
-                            Some(&pointer),
+                            (Some(&flow_pointer), Some(&pointer)),
                         );
                         continue;
                     };
                     for url in ["tokenUrl", "authorizationUrl", "refreshUrl"] {
                         if old_flow.get(url) != new_flow.get(url) {
                             let url_pointer = pointer_join(&flow_pointer, url);
-                            self.push(
-                                "security-scheme-url-changed",
-                                Level::PossiblyBreaking,
-                                Direction::Request,
-                                format!(
+                            self.report(rules::SECURITY_SCHEME_URL_CHANGED.usual(), format!(
                                     "`{url}` of OAuth flow `{flow}` of `{name}` changed from {} to {}",
                                     show(old_flow.get(url)),
                                     show(new_flow.get(url))
-                                ),
-                                Some(&url_pointer),
-                                Some(&url_pointer),
-                            );
+                                ), (Some(&url_pointer), Some(&url_pointer)));
                         }
                     }
                     let scopes_pointer = pointer_join(&flow_pointer, "scopes");
@@ -530,47 +230,41 @@ impl<'a> Walker<'a> {
                     };
                     let (old_scopes, new_scopes) = (scopes(old_flow), scopes(new_flow));
                     for scope in old_scopes.difference(&new_scopes) {
-                        self.push(
-                            "security-scheme-scope-removed",
-                            Level::PossiblyBreaking,
-                            Direction::Request,
+                        self.report(
+                            rules::SECURITY_SCHEME_SCOPE_REMOVED.usual(),
                             format!("scope `{scope}` removed from OAuth flow `{flow}` of `{name}`"),
-                            Some(&pointer_join(&scopes_pointer, scope)),
-                            Some(&scopes_pointer),
+                            (
+                                Some(&pointer_join(&scopes_pointer, scope)),
+                                Some(&scopes_pointer),
+                            ),
                         );
                     }
                     for scope in new_scopes.difference(&old_scopes) {
-                        self.push(
-                            "security-scheme-scope-added",
-                            Level::Compatible,
-                            Direction::Request,
+                        self.report(
+                            rules::SECURITY_SCHEME_SCOPE_ADDED.usual(),
                             format!("scope `{scope}` added to OAuth flow `{flow}` of `{name}`"),
-                            Some(&scopes_pointer),
-                            Some(&pointer_join(&scopes_pointer, scope)),
+                            (
+                                Some(&scopes_pointer),
+                                Some(&pointer_join(&scopes_pointer, scope)),
+                            ),
                         );
                     }
                 }
                 for flow in new_flows.keys().filter(|f| !old_flows.contains_key(*f)) {
                     let flow_pointer = pointer_join(&pointer_join(&pointer, "flows"), flow);
-                    self.push(
-                        "security-scheme-flow-added",
-                        Level::Compatible,
-                        Direction::Request,
+                    self.report(
+                        rules::SECURITY_SCHEME_FLOW_ADDED.usual(),
                         format!("OAuth flow `{flow}` added to security scheme `{name}`"),
-                        Some(&pointer),
-                        Some(&flow_pointer),
+                        (Some(&pointer), Some(&flow_pointer)),
                     );
                 }
             }
         }
         for name in new.keys().filter(|n| !old.contains_key(*n)) {
-            self.push(
-                "security-scheme-added",
-                Level::Compatible,
-                Direction::Request,
+            self.report(
+                rules::SECURITY_SCHEME_ADDED.usual(),
                 format!("security scheme `{name}` added"),
-                Some(root),
-                Some(&pointer_join(root, name)),
+                (Some(root), Some(&pointer_join(root, name))),
             );
         }
     }
@@ -597,13 +291,10 @@ impl<'a> Walker<'a> {
                 .filter(|((p, _), _)| p == path)
                 .all(|(_, op)| op.id.as_deref().is_some_and(|id| new_ids.contains_key(id)));
             if !moved_all {
-                self.push(
-                    "api-path-removed",
-                    Level::Breaking,
-                    Direction::Request,
+                self.report(
+                    rules::API_PATH_REMOVED.usual(),
                     format!("path `{path}` removed"),
-                    Some(&pointer_join("/paths", path)),
-                    Some("/paths"),
+                    (Some(&pointer_join("/paths", path)), Some("/paths")),
                 );
             }
         }
@@ -613,13 +304,10 @@ impl<'a> Walker<'a> {
                 .filter(|((p, _), _)| p == path)
                 .all(|(_, op)| op.id.as_deref().is_some_and(|id| old_ids.contains_key(id)));
             if !moved_all {
-                self.push(
-                    "api-path-added",
-                    Level::Compatible,
-                    Direction::Request,
+                self.report(
+                    rules::API_PATH_ADDED.usual(),
                     format!("path `{path}` added"),
-                    Some("/paths"),
-                    Some(&pointer_join("/paths", path)),
+                    (Some("/paths"), Some(&pointer_join("/paths", path))),
                 );
             }
         }
@@ -633,30 +321,24 @@ impl<'a> Walker<'a> {
             if let Some(new) = old.id.as_deref().and_then(|id| new_ids.get(id))
                 && !old_ops.contains_key(&(new.path.clone(), new.method.clone()))
             {
-                self.push(
-                    "operation-moved",
-                    Level::Breaking,
-                    Direction::Request,
+                self.report(
+                    rules::OPERATION_MOVED.usual(),
                     format!(
                         "operation `{}` moved from {label} to {} {}",
                         old.id.as_deref().unwrap_or_default(),
                         new.method.to_uppercase(),
                         new.path
                     ),
-                    Some(&old.pointer),
-                    Some(&new.pointer),
+                    (Some(&old.pointer), Some(&new.pointer)),
                 );
                 self.operation(old, new);
                 continue;
             }
             if new_paths.contains(key.0.as_str()) {
-                self.push(
-                    "api-method-removed",
-                    Level::Breaking,
-                    Direction::Request,
+                self.report(
+                    rules::API_METHOD_REMOVED.usual(),
                     format!("operation {label} removed"),
-                    Some(&old.pointer),
-                    Some(&pointer_join("/paths", &key.0)),
+                    (Some(&old.pointer), Some(&pointer_join("/paths", &key.0))),
                 );
             }
         }
@@ -670,13 +352,10 @@ impl<'a> Walker<'a> {
                 continue; // reported as moved
             }
             if old_paths.contains(key.0.as_str()) {
-                self.push(
-                    "api-method-added",
-                    Level::Compatible,
-                    Direction::Request,
+                self.report(
+                    rules::API_METHOD_ADDED.usual(),
                     format!("operation {} {} added", key.1.to_uppercase(), key.0),
-                    Some(&pointer_join("/paths", &key.0)),
-                    Some(&new.pointer),
+                    (Some(&pointer_join("/paths", &key.0)), Some(&new.pointer)),
                 );
             }
         }
@@ -690,52 +369,52 @@ impl<'a> Walker<'a> {
                 .unwrap_or_else(|| format!("{} {}", new.method.to_uppercase(), new.path))
         );
         if old.id != new.id {
-            self.push(
-                "operation-id-changed",
-                Level::Breaking,
-                Direction::NotApplicable,
+            self.report(
+                rules::OPERATION_ID_CHANGED.usual(),
                 format!(
                     "operationId changed from {} to {} (renames the generated methods)",
                     show(old.value.get("operationId")),
                     show(new.value.get("operationId"))
                 ),
-                Some(&pointer_join(&old.pointer, "operationId")),
-                Some(&pointer_join(&new.pointer, "operationId")),
+                (
+                    Some(&pointer_join(&old.pointer, "operationId")),
+                    Some(&pointer_join(&new.pointer, "operationId")),
+                ),
             );
         }
         let deprecated = |v: &Value| v.get("deprecated").and_then(Value::as_bool) == Some(true);
         match (deprecated(old.value), deprecated(new.value)) {
-            (false, true) => self.push(
-                "operation-deprecated",
-                Level::Compatible,
-                Direction::NotApplicable,
+            (false, true) => self.report(
+                rules::OPERATION_DEPRECATED.usual(),
                 format!("operation {label} deprecated"),
-                Some(&old.pointer),
-                Some(&pointer_join(&new.pointer, "deprecated")),
+                (
+                    Some(&old.pointer),
+                    Some(&pointer_join(&new.pointer, "deprecated")),
+                ),
             ),
-            (true, false) => self.push(
-                "operation-undeprecated",
-                Level::Compatible,
-                Direction::NotApplicable,
+            (true, false) => self.report(
+                rules::OPERATION_UNDEPRECATED.usual(),
                 format!("operation {label} no longer deprecated"),
-                Some(&pointer_join(&old.pointer, "deprecated")),
-                Some(&new.pointer),
+                (
+                    Some(&pointer_join(&old.pointer, "deprecated")),
+                    Some(&new.pointer),
+                ),
             ),
             _ => {}
         }
         let lifecycle = "x-release-lifecycle";
         if old.value.get(lifecycle) != new.value.get(lifecycle) {
-            self.push(
-                "operation-lifecycle-changed",
-                Level::Compatible,
-                Direction::NotApplicable,
+            self.report(
+                rules::OPERATION_LIFECYCLE_CHANGED.usual(),
                 format!(
                     "release lifecycle of {label} changed from {} to {}",
                     show_or(old.value.get(lifecycle), "Generally Available"),
                     show_or(new.value.get(lifecycle), "Generally Available")
                 ),
-                Some(&pointer_join(&old.pointer, lifecycle)),
-                Some(&pointer_join(&new.pointer, lifecycle)),
+                (
+                    Some(&pointer_join(&old.pointer, lifecycle)),
+                    Some(&pointer_join(&new.pointer, lifecycle)),
+                ),
             );
         }
         self.parameters(old, new, &label);
@@ -752,33 +431,24 @@ impl<'a> Walker<'a> {
         for (key, (param, pointer)) in &old_params {
             let name = format!("{} parameter `{}` of {label}", key.0, key.1);
             let Some((new_param, new_pointer)) = new_params.get(key) else {
-                self.push(
-                    "request-parameter-removed",
-                    Level::PossiblyBreaking,
-                    Direction::Request,
+                self.report(
+                    rules::REQUEST_PARAMETER_REMOVED.usual(),
                     format!("{name} removed"),
-                    Some(pointer),
-                    Some(&new.pointer),
+                    (Some(pointer), Some(&new.pointer)),
                 );
                 continue;
             };
             let required = |p: &Value| p.get("required").and_then(Value::as_bool) == Some(true);
             match (required(param), required(new_param)) {
-                (false, true) => self.push(
-                    "request-parameter-became-required",
-                    Level::Breaking,
-                    Direction::Request,
+                (false, true) => self.report(
+                    rules::REQUEST_PARAMETER_BECAME_REQUIRED.usual(),
                     format!("{name} became required"),
-                    Some(pointer),
-                    Some(new_pointer),
+                    (Some(pointer), Some(new_pointer)),
                 ),
-                (true, false) => self.push(
-                    "request-parameter-became-optional",
-                    Level::Compatible,
-                    Direction::Request,
+                (true, false) => self.report(
+                    rules::REQUEST_PARAMETER_BECAME_OPTIONAL.usual(),
                     format!("{name} became optional"),
-                    Some(pointer),
-                    Some(new_pointer),
+                    (Some(pointer), Some(new_pointer)),
                 ),
                 _ => {}
             }
@@ -798,23 +468,20 @@ impl<'a> Walker<'a> {
                 continue;
             }
             let required = param.get("required").and_then(Value::as_bool) == Some(true);
-            let (rule, level) = if required {
-                ("request-required-parameter-added", Level::Breaking)
+            let rule = if required {
+                &rules::REQUEST_REQUIRED_PARAMETER_ADDED
             } else {
-                ("request-optional-parameter-added", Level::Compatible)
+                &rules::REQUEST_OPTIONAL_PARAMETER_ADDED
             };
-            self.push(
-                rule,
-                level,
-                Direction::Request,
+            self.report(
+                rule.usual(),
                 format!(
                     "{} {} parameter `{}` added to {label}",
                     if required { "required" } else { "optional" },
                     key.0,
                     key.1
                 ),
-                Some(&old.pointer),
-                Some(pointer),
+                (Some(&old.pointer), Some(pointer)),
             );
         }
     }
@@ -838,50 +505,38 @@ impl<'a> Walker<'a> {
         let (old_body, new_body) = match (old_body, new_body) {
             (None, None) => return,
             (Some((_, pointer)), None) => {
-                self.push(
-                    "request-body-removed",
-                    Level::Breaking,
-                    Direction::Request,
+                self.report(
+                    rules::REQUEST_BODY_REMOVED.usual(),
                     format!("request body of {label} removed"),
-                    Some(&pointer),
-                    Some(&new.pointer),
+                    (Some(&pointer), Some(&new.pointer)),
                 );
                 return;
             }
             (None, Some((body, pointer))) => {
-                let (rule, level, what) = if required(body) {
-                    ("request-required-body-added", Level::Breaking, "required")
+                let (rule, what) = if required(body) {
+                    (&rules::REQUEST_REQUIRED_BODY_ADDED, "required")
                 } else {
-                    ("request-optional-body-added", Level::Compatible, "optional")
+                    (&rules::REQUEST_OPTIONAL_BODY_ADDED, "optional")
                 };
-                self.push(
-                    rule,
-                    level,
-                    Direction::Request,
+                self.report(
+                    rule.usual(),
                     format!("{what} request body added to {label}"),
-                    Some(&old.pointer),
-                    Some(&pointer),
+                    (Some(&old.pointer), Some(&pointer)),
                 );
                 return;
             }
             (Some(old_body), Some(new_body)) => (old_body, new_body),
         };
         match (required(old_body.0), required(new_body.0)) {
-            (false, true) => self.push(
-                "request-body-became-required",
-                Level::Breaking,
-                Direction::Request,
+            (false, true) => self.report(
+                rules::REQUEST_BODY_BECAME_REQUIRED.usual(),
                 format!("request body of {label} became required"),
-                Some(&old_body.1),
-                Some(&new_body.1),
+                (Some(&old_body.1), Some(&new_body.1)),
             ),
-            (true, false) => self.push(
-                "request-body-became-optional",
-                Level::Compatible,
-                Direction::Request,
+            (true, false) => self.report(
+                rules::REQUEST_BODY_BECAME_OPTIONAL.usual(),
                 format!("request body of {label} became optional"),
-                Some(&old_body.1),
-                Some(&new_body.1),
+                (Some(&old_body.1), Some(&new_body.1)),
             ),
             _ => {}
         }
@@ -902,23 +557,26 @@ impl<'a> Walker<'a> {
                 .unwrap_or_default()
         };
         let (old_media, new_media) = (media(old.0), media(new.0));
-        let side = if usage.request { "request" } else { "response" };
+        let (removed, added) = if usage.request {
+            (
+                &rules::REQUEST_MEDIA_TYPE_REMOVED,
+                &rules::REQUEST_MEDIA_TYPE_ADDED,
+            )
+        } else {
+            (
+                &rules::RESPONSE_MEDIA_TYPE_REMOVED,
+                &rules::RESPONSE_MEDIA_TYPE_ADDED,
+            )
+        };
         let old_content = pointer_join(&old.1, "content");
         let new_content = pointer_join(&new.1, "content");
         for (media_type, old_entry) in &old_media {
             let old_pointer = pointer_join(&old_content, media_type);
             let Some(new_entry) = new_media.get(media_type) else {
-                self.push(
-                    &format!("{side}-media-type-removed"),
-                    Level::Breaking,
-                    if usage.request {
-                        Direction::Request
-                    } else {
-                        Direction::Response
-                    },
+                self.report(
+                    removed.usual(),
                     format!("media type `{media_type}` of the {what} removed"),
-                    Some(&old_pointer),
-                    Some(&new.1),
+                    (Some(&old_pointer), Some(&new.1)),
                 );
                 continue;
             };
@@ -932,20 +590,21 @@ impl<'a> Walker<'a> {
                 // No schema allows any body: one constrains it, and the reverse.
                 (old_schema, new_schema) => {
                     let added = old_schema.is_none();
-                    self.push_schema(
-                        if added {
-                            "body-schema-added"
-                        } else {
-                            "body-schema-removed"
-                        },
-                        if added { TIGHTENED } else { LOOSENED },
-                        usage,
+                    let rule = if added {
+                        &rules::BODY_SCHEMA_ADDED
+                    } else {
+                        &rules::BODY_SCHEMA_REMOVED
+                    };
+                    self.report(
+                        rule.used(usage),
                         format!(
                             "the {what} ({media_type}) {} a schema",
                             if added { "now has" } else { "no longer has" }
                         ),
-                        Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
-                        Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
+                        (
+                            Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
+                            Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
+                        ),
                     );
                     continue;
                 }
@@ -958,18 +617,10 @@ impl<'a> Walker<'a> {
             );
         }
         for media_type in new_media.keys().filter(|m| !old_media.contains_key(*m)) {
-            let (level, direction) = if usage.request {
-                (Level::Compatible, Direction::Request)
-            } else {
-                (Level::PossiblyBreaking, Direction::Response)
-            };
-            self.push(
-                &format!("{side}-media-type-added"),
-                level,
-                direction,
+            self.report(
+                added.usual(),
                 format!("media type `{media_type}` added to the {what}"),
-                Some(&old.1),
-                Some(&pointer_join(&new_content, media_type)),
+                (Some(&old.1), Some(&pointer_join(&new_content, media_type))),
             );
         }
     }
@@ -992,18 +643,15 @@ impl<'a> Walker<'a> {
             let success = status.starts_with('2');
             let use_pointer = pointer_join(&old_root, status);
             let Some(new_response) = new_responses.get(status) else {
-                let (rule, level) = if success {
-                    ("response-success-status-removed", Level::Breaking)
+                let rule = if success {
+                    &rules::RESPONSE_SUCCESS_STATUS_REMOVED
                 } else {
-                    ("response-non-success-status-removed", Level::Compatible)
+                    &rules::RESPONSE_NON_SUCCESS_STATUS_REMOVED
                 };
-                self.push(
-                    rule,
-                    level,
-                    Direction::Response,
+                self.report(
+                    rule.usual(),
                     format!("response {status} of {label} removed"),
-                    Some(&use_pointer),
-                    Some(&new_root),
+                    (Some(&use_pointer), Some(&new_root)),
                 );
                 continue;
             };
@@ -1021,18 +669,15 @@ impl<'a> Walker<'a> {
             .keys()
             .filter(|s| !old_responses.contains_key(*s))
         {
-            let (rule, level) = if status.starts_with('2') {
-                ("response-success-status-added", Level::PossiblyBreaking)
+            let rule = if status.starts_with('2') {
+                &rules::RESPONSE_SUCCESS_STATUS_ADDED
             } else {
-                ("response-non-success-status-added", Level::Compatible)
+                &rules::RESPONSE_NON_SUCCESS_STATUS_ADDED
             };
-            self.push(
-                rule,
-                level,
-                Direction::Response,
+            self.report(
+                rule.usual(),
                 format!("response {status} added to {label}"),
-                Some(&old_root),
-                Some(&pointer_join(&new_root, status)),
+                (Some(&old_root), Some(&pointer_join(&new_root, status))),
             );
         }
     }
@@ -1059,37 +704,28 @@ impl<'a> Walker<'a> {
         for (name, (header, pointer)) in &old_headers {
             let shown = last_token(pointer);
             let Some((new_header, new_pointer)) = new_headers.get(name) else {
-                let (rule, level) = if required(header) {
-                    ("response-required-header-removed", Level::Breaking)
+                let rule = if required(header) {
+                    &rules::RESPONSE_REQUIRED_HEADER_REMOVED
                 } else {
-                    ("response-optional-header-removed", Level::PossiblyBreaking)
+                    &rules::RESPONSE_OPTIONAL_HEADER_REMOVED
                 };
-                self.push(
-                    rule,
-                    level,
-                    Direction::Response,
+                self.report(
+                    rule.usual(),
                     format!("header `{shown}` of the {what} removed"),
-                    Some(pointer),
-                    Some(&new.1),
+                    (Some(pointer), Some(&new.1)),
                 );
                 continue;
             };
             match (required(header), required(new_header)) {
-                (true, false) => self.push(
-                    "response-header-became-optional",
-                    Level::Breaking,
-                    Direction::Response,
+                (true, false) => self.report(
+                    rules::RESPONSE_HEADER_BECAME_OPTIONAL.usual(),
                     format!("header `{shown}` of the {what} became optional"),
-                    Some(pointer),
-                    Some(new_pointer),
+                    (Some(pointer), Some(new_pointer)),
                 ),
-                (false, true) => self.push(
-                    "response-header-became-required",
-                    Level::Compatible,
-                    Direction::Response,
+                (false, true) => self.report(
+                    rules::RESPONSE_HEADER_BECAME_REQUIRED.usual(),
                     format!("header `{shown}` of the {what} became required"),
-                    Some(pointer),
-                    Some(new_pointer),
+                    (Some(pointer), Some(new_pointer)),
                 ),
                 _ => {}
             }
@@ -1105,13 +741,10 @@ impl<'a> Walker<'a> {
         for (name, (_, pointer)) in &new_headers {
             if !old_headers.contains_key(name) {
                 let shown = last_token(pointer);
-                self.push(
-                    "response-header-added",
-                    Level::Compatible,
-                    Direction::Response,
+                self.report(
+                    rules::RESPONSE_HEADER_ADDED.usual(),
                     format!("header `{shown}` added to the {what}"),
-                    Some(&old.1),
-                    Some(pointer),
+                    (Some(&old.1), Some(pointer)),
                 );
             }
         }
@@ -1133,14 +766,9 @@ impl<'a> Walker<'a> {
         for requirement in &old_req {
             let key = schemes(requirement);
             match new_req.iter().find(|r| schemes(r) == key) {
-                None => self.push(
-                    "security-requirement-removed",
-                    if open_after || requirement.is_empty() {
-                        Level::Compatible
-                    } else {
-                        Level::PossiblyBreaking
-                    },
-                    Direction::Request,
+                None => self.report(
+                    rules::SECURITY_REQUIREMENT_REMOVED
+                        .unless(open_after || requirement.is_empty()),
                     format!(
                         "security requirement `{}` of {label} removed{}",
                         show_requirement(requirement),
@@ -1150,30 +778,23 @@ impl<'a> Walker<'a> {
                             " (callers that used it must use another alternative)"
                         }
                     ),
-                    Some(&old_pointer),
-                    Some(&new_pointer),
+                    (Some(&old_pointer), Some(&new_pointer)),
                 ),
                 Some(new_requirement) => {
                     for (scheme, scopes) in requirement {
                         let new_scopes = &new_requirement[scheme];
                         for scope in new_scopes.difference(scopes) {
-                            self.push(
-                                "security-scope-added",
-                                Level::Breaking,
-                                Direction::Request,
+                            self.report(
+                                rules::SECURITY_SCOPE_ADDED.usual(),
                                 format!("{label} now requires scope `{scope}` of `{scheme}`"),
-                                Some(&old_pointer),
-                                Some(&new_pointer),
+                                (Some(&old_pointer), Some(&new_pointer)),
                             );
                         }
                         for scope in scopes.difference(new_scopes) {
-                            self.push(
-                                "security-scope-removed",
-                                Level::Compatible,
-                                Direction::Request,
+                            self.report(
+                                rules::SECURITY_SCOPE_REMOVED.usual(),
                                 format!("{label} no longer requires scope `{scope}` of `{scheme}`"),
-                                Some(&old_pointer),
-                                Some(&new_pointer),
+                                (Some(&old_pointer), Some(&new_pointer)),
                             );
                         }
                     }
@@ -1186,21 +807,14 @@ impl<'a> Walker<'a> {
                 // A further alternative is harmless; the first requirement on
                 // an open operation locks every caller out.
                 let open_before = old_req.is_empty() || old_req.iter().any(BTreeMap::is_empty);
-                let level = if open_before && !requirement.is_empty() {
-                    Level::Breaking
-                } else {
-                    Level::Compatible
-                };
-                self.push(
-                    "security-requirement-added",
-                    level,
-                    Direction::Request,
+                let locks_out = open_before && !requirement.is_empty();
+                self.report(
+                    rules::SECURITY_REQUIREMENT_ADDED.unless(locks_out),
                     format!(
                         "security requirement `{}` added to {label}",
                         show_requirement(requirement)
                     ),
-                    Some(&old_pointer),
-                    Some(&new_pointer),
+                    (Some(&old_pointer), Some(&new_pointer)),
                 );
             }
         }
@@ -1216,13 +830,10 @@ impl<'a> Walker<'a> {
         for (key, old) in &old_hooks {
             let label = format!("webhook `{}` ({})", key.0, key.1.to_uppercase());
             let Some(new) = new_hooks.get(key) else {
-                self.push(
-                    "webhook-removed",
-                    Level::PossiblyBreaking,
-                    Direction::Response,
+                self.report(
+                    rules::WEBHOOK_REMOVED.usual(),
                     format!("{label} removed: the API no longer sends it"),
-                    Some(&old.pointer),
-                    Some("/webhooks"),
+                    (Some(&old.pointer), Some("/webhooks")),
                 );
                 continue;
             };
@@ -1276,17 +887,14 @@ impl<'a> Walker<'a> {
         }
         for (key, new) in &new_hooks {
             if !old_hooks.contains_key(key) {
-                self.push(
-                    "webhook-added",
-                    Level::Compatible,
-                    Direction::Response,
+                self.report(
+                    rules::WEBHOOK_ADDED.usual(),
                     format!(
                         "webhook `{}` ({}) added: the API may send it",
                         key.0,
                         key.1.to_uppercase()
                     ),
-                    Some("/webhooks"),
-                    Some(&new.pointer),
+                    (Some("/webhooks"), Some(&new.pointer)),
                 );
             }
         }
@@ -1311,24 +919,18 @@ impl<'a> Walker<'a> {
                     usage,
                     name,
                 ),
-                None => self.push(
-                    "schema-component-removed",
-                    Level::Compatible,
-                    Direction::NotApplicable,
+                None => self.report(
+                    rules::SCHEMA_COMPONENT_REMOVED.usual(),
                     format!("schema `{name}` removed from the components"),
-                    Some(&pointer),
-                    Some(root),
+                    (Some(&pointer), Some(root)),
                 ),
             }
         }
         for name in new.keys().filter(|n| !old.contains_key(*n)) {
-            self.push(
-                "schema-component-added",
-                Level::Compatible,
-                Direction::NotApplicable,
+            self.report(
+                rules::SCHEMA_COMPONENT_ADDED.usual(),
                 format!("schema `{name}` added to the components"),
-                Some(root),
-                Some(&pointer_join(root, name)),
+                (Some(root), Some(&pointer_join(root, name))),
             );
         }
     }
@@ -1375,31 +977,13 @@ impl<'a> Walker<'a> {
             let (old_type, new_type) = (s.get("type"), t.get("type"));
             let widened = covers(&new_types, &old_types, self.as_text);
             let narrowed = covers(&old_types, &new_types, false);
-            let (kind, effect, how) = match (widened, narrowed) {
-                // Every value valid before still is: senders are safe,
-                // a reader of the old type may get a value it cannot hold.
-                (true, _) => (
-                    "type-widened",
-                    Effect {
-                        request: Level::Compatible,
-                        response: Level::Breaking,
-                    },
-                    "widened",
-                ),
-                (false, true) => (
-                    "type-narrowed",
-                    Effect {
-                        request: Level::Breaking,
-                        response: Level::Compatible,
-                    },
-                    "narrowed",
-                ),
-                (false, false) => ("type-changed", INCOMPATIBLE, "changed"),
+            let (rule, how) = match (widened, narrowed) {
+                (true, _) => (&rules::TYPE_WIDENED, "widened"),
+                (false, true) => (&rules::TYPE_NARROWED, "narrowed"),
+                (false, false) => (&rules::TYPE_CHANGED, "changed"),
             };
-            self.push_schema(
-                kind,
-                effect,
-                usage,
+            self.report(
+                rule.used(usage),
                 format!(
                     "type of `{name}` {how} from {} to {}{}",
                     show(old_type),
@@ -1410,74 +994,37 @@ impl<'a> Walker<'a> {
                         ""
                     }
                 ),
-                Some(&at(sp, "type")),
-                Some(&at(tp, "type")),
+                (Some(&at(sp, "type")), Some(&at(tp, "type"))),
             );
             if !widened && !narrowed {
                 return;
             }
         }
 
-        self.keyword_change(&pair, "format", "format");
         self.nullable_change(&pair);
-        self.flag_change(
-            &pair,
-            "readOnly",
-            "read-only",
-            Effect {
-                request: Level::PossiblyBreaking,
-                response: Level::Compatible,
-            },
-            HARMLESS,
-        );
-        self.flag_change(
-            &pair,
-            "writeOnly",
-            "write-only",
-            Effect {
-                request: Level::Compatible,
-                response: Level::Breaking,
-            },
-            HARMLESS,
-        );
-        self.flag_change(&pair, "deprecated", "deprecated", HARMLESS, HARMLESS);
-        self.flag_change(&pair, "uniqueItems", "unique-items", TIGHTENED, LOOSENED);
+        for flag in &rules::FLAGS {
+            self.flag_change(&pair, flag);
+        }
         if s.get("default") != t.get("default") {
-            self.push_schema(
-                "default-changed",
-                Effect {
-                    request: Level::PossiblyBreaking,
-                    response: Level::Compatible,
-                },
-                usage,
+            self.report(
+                rules::DEFAULT_CHANGED.used(usage),
                 format!(
                     "default of `{name}` changed from {} to {}",
                     show(s.get("default")),
                     show(t.get("default"))
                 ),
-                Some(&keyword_pointer(s, sp, "default")),
-                Some(&keyword_pointer(t, tp, "default")),
+                (
+                    Some(&keyword_pointer(s, sp, "default")),
+                    Some(&keyword_pointer(t, tp, "default")),
+                ),
             );
         }
-        for (keyword, kind, upper) in [
-            ("maxLength", "max-length", true),
-            ("minLength", "min-length", false),
-            ("maximum", "maximum", true),
-            ("minimum", "minimum", false),
-            ("maxItems", "max-items", true),
-            ("minItems", "min-items", false),
-            ("maxProperties", "max-properties", true),
-            ("minProperties", "min-properties", false),
-            ("exclusiveMaximum", "exclusive-maximum", true),
-            ("exclusiveMinimum", "exclusive-minimum", false),
-            ("maxContains", "max-contains", true),
-            ("minContains", "min-contains", false),
-        ] {
-            self.bound_change(&pair, keyword, kind, upper);
+        for bound in &rules::BOUNDS {
+            self.bound_change(&pair, bound);
         }
-        self.keyword_change(&pair, "pattern", "pattern");
-        self.keyword_change(&pair, "contentMediaType", "content-media-type");
-        self.keyword_change(&pair, "contentEncoding", "content-encoding");
+        for keyword in &rules::KEYWORDS {
+            self.keyword_change(&pair, keyword);
+        }
         self.enum_change(&pair);
         self.const_change(&pair);
         self.dependent_required(&pair);
@@ -1501,14 +1048,15 @@ impl<'a> Walker<'a> {
             );
         }
         self.contains(&pair);
-        for keyword in ["oneOf", "anyOf", "allOf"] {
-            self.composition(&pair, keyword);
+        for composition in &rules::COMPOSITIONS {
+            self.composition(&pair, composition);
         }
         self.discriminator(&pair);
     }
 
     /// A keyword whose presence constrains values (`format`, `pattern`).
-    fn keyword_change(&mut self, pair: &SchemaPair<'_>, keyword: &str, kind: &str) {
+    fn keyword_change(&mut self, pair: &SchemaPair<'_>, family: &KeywordRules) {
+        let keyword = family.keyword;
         let SchemaPair {
             old: s,
             new: t,
@@ -1523,41 +1071,29 @@ impl<'a> Walker<'a> {
             s.get(keyword).filter(constrains),
             t.get(keyword).filter(constrains),
         );
-        let (suffix, effect) = match (a, b) {
-            (None, Some(_)) => ("added", TIGHTENED),
-            (Some(_), None) => ("removed", LOOSENED),
-            (Some(x), Some(y)) if x != y => (
-                "changed",
-                Effect {
-                    request: Level::Breaking,
-                    response: Level::PossiblyBreaking,
-                },
-            ),
+        let (rule, suffix) = match (a, b) {
+            (None, Some(_)) => (family.added, "added"),
+            (Some(_), None) => (family.removed, "removed"),
+            (Some(x), Some(y)) if x != y => (family.changed, "changed"),
             _ => return,
         };
-        self.push_schema(
-            &format!("{kind}-{suffix}"),
-            effect,
-            usage,
+        self.report(
+            rule.used(usage),
             format!(
                 "{keyword} of `{name}` {suffix}: {} -> {}",
                 show_or(a, "none"),
                 show_or(b, "none")
             ),
-            Some(&keyword_pointer(s, sp, keyword)),
-            Some(&keyword_pointer(t, tp, keyword)),
+            (
+                Some(&keyword_pointer(s, sp, keyword)),
+                Some(&keyword_pointer(t, tp, keyword)),
+            ),
         );
     }
 
-    /// A boolean keyword; `set` is the effect of turning it on, `unset` of turning it off.
-    fn flag_change(
-        &mut self,
-        pair: &SchemaPair<'_>,
-        keyword: &str,
-        kind: &str,
-        set: Effect,
-        unset: Effect,
-    ) {
+    /// A boolean keyword turned on or off.
+    fn flag_change(&mut self, pair: &SchemaPair<'_>, family: &FlagRules) {
+        let keyword = family.keyword;
         let SchemaPair {
             old: s,
             new: t,
@@ -1567,23 +1103,24 @@ impl<'a> Walker<'a> {
             name,
         } = *pair;
         let on = |v: &Value| v.get(keyword).and_then(Value::as_bool) == Some(true);
-        let (suffix, effect, verb) = match (on(s), on(t)) {
-            (false, true) => ("added", set, "set"),
-            (true, false) => ("removed", unset, "cleared"),
+        let (rule, verb) = match (on(s), on(t)) {
+            (false, true) => (family.set, "set"),
+            (true, false) => (family.cleared, "cleared"),
             _ => return,
         };
-        self.push_schema(
-            &format!("{kind}-{suffix}"),
-            effect,
-            usage,
+        self.report(
+            rule.used(usage),
             format!("`{keyword}` {verb} on `{name}`"),
-            Some(&keyword_pointer(s, sp, keyword)),
-            Some(&keyword_pointer(t, tp, keyword)),
+            (
+                Some(&keyword_pointer(s, sp, keyword)),
+                Some(&keyword_pointer(t, tp, keyword)),
+            ),
         );
     }
 
-    /// A numeric bound: `upper` bounds (max*) tighten when they decrease.
-    fn bound_change(&mut self, pair: &SchemaPair<'_>, keyword: &str, kind: &str, upper: bool) {
+    /// A numeric bound; its rules say which way tightens.
+    fn bound_change(&mut self, pair: &SchemaPair<'_>, family: &BoundRules) {
+        let keyword = family.keyword;
         let SchemaPair {
             old: s,
             new: t,
@@ -1599,27 +1136,30 @@ impl<'a> Walker<'a> {
             other => other.and_then(Value::as_f64),
         };
         let (a, b) = (bound(s), bound(t));
-        let (suffix, tightened) = match (a, b) {
+        let (rule, suffix) = match (a, b) {
             (Some(x), Some(y)) if x.is_nan() || y.is_nan() => return,
-            (None, Some(_)) => ("added", true),
-            (Some(_), None) => ("removed", false),
-            (Some(x), Some(y)) if y < x => ("decreased", upper),
-            (Some(x), Some(y)) if y > x => ("increased", !upper),
+            (None, Some(_)) => (family.added, "added"),
+            (Some(_), None) => (family.removed, "removed"),
+            (Some(x), Some(y)) if y < x => (family.decreased, "decreased"),
+            (Some(x), Some(y)) if y > x => (family.increased, "increased"),
             _ => return,
         };
-        let effect = if tightened { TIGHTENED } else { LOOSENED };
-        let what = if tightened { "tightened" } else { "loosened" };
-        self.push_schema(
-            &format!("{kind}-{suffix}"),
-            effect,
-            usage,
+        let what = if rule.effect == rules::TIGHTENED {
+            "tightened"
+        } else {
+            "loosened"
+        };
+        self.report(
+            rule.used(usage),
             format!(
                 "{keyword} of `{name}` {suffix} from {} to {} ({what})",
                 show_or(s.get(keyword), "none"),
                 show_or(t.get(keyword), "none")
             ),
-            Some(&keyword_pointer(s, sp, keyword)),
-            Some(&keyword_pointer(t, tp, keyword)),
+            (
+                Some(&keyword_pointer(s, sp, keyword)),
+                Some(&keyword_pointer(t, tp, keyword)),
+            ),
         );
     }
 
@@ -1635,44 +1175,32 @@ impl<'a> Walker<'a> {
         let values = |v: &Value| v.get("enum").and_then(Value::as_array).cloned();
         let (sp_enum, tp_enum) = (pointer_join(sp, "enum"), pointer_join(tp, "enum"));
         match (values(s), values(t)) {
-            (None, Some(_)) => self.push_schema(
-                "enum-added",
-                TIGHTENED,
-                usage,
+            (None, Some(_)) => self.report(
+                rules::ENUM_ADDED.used(usage),
                 format!("`{name}` is now restricted to an enumeration"),
-                Some(sp),
-                Some(&tp_enum),
+                (Some(sp), Some(&tp_enum)),
             ),
-            (Some(_), None) => self.push_schema(
-                "enum-removed",
-                LOOSENED,
-                usage,
+            (Some(_), None) => self.report(
+                rules::ENUM_REMOVED.used(usage),
                 format!("`{name}` is no longer restricted to an enumeration"),
-                Some(&sp_enum),
-                Some(tp),
+                (Some(&sp_enum), Some(tp)),
             ),
             (Some(old), Some(new)) => {
                 for (i, value) in old.iter().enumerate() {
                     if !new.contains(value) {
-                        self.push_schema(
-                            "enum-value-removed",
-                            TIGHTENED,
-                            usage,
+                        self.report(
+                            rules::ENUM_VALUE_REMOVED.used(usage),
                             format!("value {value} removed from the enumeration of `{name}`"),
-                            Some(&format!("{sp_enum}/{i}")),
-                            Some(&tp_enum),
+                            (Some(&format!("{sp_enum}/{i}")), Some(&tp_enum)),
                         );
                     }
                 }
                 for (i, value) in new.iter().enumerate() {
                     if !old.contains(value) {
-                        self.push_schema(
-                            "enum-value-added",
-                            LOOSENED,
-                            usage,
+                        self.report(
+                            rules::ENUM_VALUE_ADDED.used(usage),
                             format!("value {value} added to the enumeration of `{name}`"),
-                            Some(&sp_enum),
-                            Some(&format!("{tp_enum}/{i}")),
+                            (Some(&sp_enum), Some(&format!("{tp_enum}/{i}"))),
                         );
                     }
                 }
@@ -1719,25 +1247,13 @@ impl<'a> Walker<'a> {
             let old_pointer = pointer_join(&sprops, property);
             let field = format!("{name}.{property}");
             let Some(new_schema) = new.get(property) else {
-                let effect = Effect {
-                    request: if closed {
-                        Level::Breaking
-                    } else {
-                        Level::PossiblyBreaking
-                    },
-                    response: if old_required.contains(property) {
-                        Level::Breaking
-                    } else {
-                        Level::PossiblyBreaking
-                    },
-                };
-                self.push_schema(
-                    "property-removed",
-                    effect,
-                    usage,
+                let verdict = rules::PROPERTY_REMOVED
+                    .used(usage)
+                    .excepted(closed, old_required.contains(property));
+                self.report(
+                    verdict,
                     format!("property `{field}` removed"),
-                    Some(&old_pointer),
-                    Some(&tprops),
+                    (Some(&old_pointer), Some(&tprops)),
                 );
                 continue;
             };
@@ -1746,24 +1262,15 @@ impl<'a> Walker<'a> {
                 old_required.contains(property),
                 new_required.contains(property),
             ) {
-                (false, true) => self.push_schema(
-                    "property-became-required",
-                    TIGHTENED,
-                    usage,
+                (false, true) => self.report(
+                    rules::PROPERTY_BECAME_REQUIRED.used(usage),
                     format!("property `{field}` became required"),
-                    Some(&old_pointer),
-                    Some(&new_pointer),
+                    (Some(&old_pointer), Some(&new_pointer)),
                 ),
-                (true, false) => self.push_schema(
-                    "property-became-optional",
-                    Effect {
-                        request: Level::Compatible,
-                        response: Level::Breaking,
-                    },
-                    usage,
+                (true, false) => self.report(
+                    rules::PROPERTY_BECAME_OPTIONAL.used(usage),
                     format!("property `{field}` became optional"),
-                    Some(&old_pointer),
-                    Some(&new_pointer),
+                    (Some(&old_pointer), Some(&new_pointer)),
                 ),
                 _ => {}
             }
@@ -1776,18 +1283,15 @@ impl<'a> Walker<'a> {
         }
         for property in new.keys().filter(|p| !old.contains_key(*p)) {
             let new_pointer = pointer_join(&tprops, property);
-            let (kind, effect, what) = if new_required.contains(property) {
-                ("required-property-added", TIGHTENED, "required")
+            let (rule, what) = if new_required.contains(property) {
+                (&rules::REQUIRED_PROPERTY_ADDED, "required")
             } else {
-                ("optional-property-added", HARMLESS, "optional")
+                (&rules::OPTIONAL_PROPERTY_ADDED, "optional")
             };
-            self.push_schema(
-                kind,
-                effect,
-                usage,
+            self.report(
+                rule.used(usage),
                 format!("{what} property `{name}.{property}` added"),
-                Some(&sprops),
-                Some(&new_pointer),
+                (Some(&sprops), Some(&new_pointer)),
             );
         }
     }
@@ -1819,26 +1323,28 @@ impl<'a> Walker<'a> {
             );
             return;
         }
-        let (kind, effect) = match a.cmp(&b) {
+        let rule = match a.cmp(&b) {
             std::cmp::Ordering::Equal => return,
-            std::cmp::Ordering::Less => ("additional-properties-loosened", LOOSENED),
-            std::cmp::Ordering::Greater => ("additional-properties-tightened", TIGHTENED),
+            std::cmp::Ordering::Less => &rules::ADDITIONAL_PROPERTIES_LOOSENED,
+            std::cmp::Ordering::Greater => &rules::ADDITIONAL_PROPERTIES_TIGHTENED,
         };
-        self.push_schema(
-            kind,
-            effect,
-            usage,
+        self.report(
+            rule.used(usage),
             format!(
                 "additionalProperties of `{name}` changed from {} to {}",
                 show_or(s.get(keyword), "absent"),
                 show_or(t.get(keyword), "absent")
             ),
-            Some(&keyword_pointer(s, sp, keyword)),
-            Some(&keyword_pointer(t, tp, keyword)),
+            (
+                Some(&keyword_pointer(s, sp, keyword)),
+                Some(&keyword_pointer(t, tp, keyword)),
+            ),
         );
     }
 
-    fn composition(&mut self, pair: &SchemaPair<'_>, keyword: &str) {
+    /// `oneOf`, `anyOf` or `allOf`: members paired, the rest added or removed.
+    fn composition(&mut self, pair: &SchemaPair<'_>, family: &CompositionRules) {
+        let keyword = family.keyword;
         let SchemaPair {
             old: s,
             new: t,
@@ -1851,26 +1357,6 @@ impl<'a> Walker<'a> {
         let (old, new) = match (members(s), members(t)) {
             (None, None) => return,
             (old, new) => (old.unwrap_or_default(), new.unwrap_or_default()),
-        };
-        let kind = match keyword {
-            "oneOf" => "one-of",
-            "anyOf" => "any-of",
-            _ => "all-of",
-        };
-        // allOf members add constraints; oneOf/anyOf members add alternatives.
-        // A new oneOf member in a response breaks the generated client: the
-        // union is a Rust enum, so the old client fails to decode the new
-        // member and code matching the enum exhaustively stops compiling.
-        let (added, removed) = match keyword {
-            "allOf" => (TIGHTENED, LOOSENED),
-            "oneOf" => (
-                Effect {
-                    request: Level::Compatible,
-                    response: Level::Breaking,
-                },
-                TIGHTENED,
-            ),
-            _ => (LOOSENED, TIGHTENED),
         };
         let key = |i: usize, m: &Value| -> String {
             m.get("$ref")
@@ -1885,13 +1371,13 @@ impl<'a> Walker<'a> {
         let partners = self.pair_members(&old, &new, &old_keys, &new_keys);
         for (i, k) in old_keys.iter().enumerate() {
             match partners[i] {
-                None => self.push_schema(
-                    &format!("{kind}-member-removed"),
-                    removed,
-                    usage,
+                None => self.report(
+                    family.member_removed.used(usage),
                     format!("{keyword} member `{}` removed from `{name}`", short(k)),
-                    Some(&format!("{sk}/{i}")),
-                    Some(if t.get(keyword).is_some() { &tk } else { tp }),
+                    (
+                        Some(&format!("{sk}/{i}")),
+                        Some(if t.get(keyword).is_some() { &tk } else { tp }),
+                    ),
                 ),
                 Some(j) => self.schema(
                     (&s[keyword][i], format!("{sk}/{i}")),
@@ -1903,13 +1389,13 @@ impl<'a> Walker<'a> {
         }
         for (j, k) in new_keys.iter().enumerate() {
             if !partners.contains(&Some(j)) {
-                self.push_schema(
-                    &format!("{kind}-member-added"),
-                    added,
-                    usage,
+                self.report(
+                    family.member_added.used(usage),
                     format!("{keyword} member `{}` added to `{name}`", short(k)),
-                    Some(if s.get(keyword).is_some() { &sk } else { sp }),
-                    Some(&format!("{tk}/{j}")),
+                    (
+                        Some(if s.get(keyword).is_some() { &sk } else { sp }),
+                        Some(&format!("{tk}/{j}")),
+                    ),
                 );
             }
         }
@@ -1935,30 +1421,18 @@ impl<'a> Walker<'a> {
                 at.to_string()
             }
         };
-        let (effect, what) = match (nullable(pair.old), nullable(pair.new)) {
-            (false, true) => (
-                Effect {
-                    request: Level::Compatible,
-                    response: Level::Breaking,
-                },
-                ("added", "now allows"),
-            ),
-            (true, false) => (
-                Effect {
-                    request: Level::Breaking,
-                    response: Level::Compatible,
-                },
-                ("removed", "no longer allows"),
-            ),
+        let (rule, what) = match (nullable(pair.old), nullable(pair.new)) {
+            (false, true) => (&rules::NULLABLE_ADDED, "now allows"),
+            (true, false) => (&rules::NULLABLE_REMOVED, "no longer allows"),
             _ => return,
         };
-        self.push_schema(
-            &format!("nullable-{}", what.0),
-            effect,
-            pair.usage,
-            format!("`{}` {} `null`", pair.name, what.1),
-            Some(&place(pair.old, pair.old_at)),
-            Some(&place(pair.new, pair.new_at)),
+        self.report(
+            rule.used(pair.usage),
+            format!("`{}` {what} `null`", pair.name),
+            (
+                Some(&place(pair.old, pair.old_at)),
+                Some(&place(pair.new, pair.new_at)),
+            ),
         );
     }
 
@@ -1966,24 +1440,24 @@ impl<'a> Walker<'a> {
     /// whatever the other keywords say.
     fn const_change(&mut self, pair: &SchemaPair<'_>) {
         let (a, b) = (pair.old.get("const"), pair.new.get("const"));
-        let (suffix, effect) = match (a, b) {
-            (None, Some(_)) => ("added", TIGHTENED),
-            (Some(_), None) => ("removed", LOOSENED),
-            (Some(x), Some(y)) if x != y => ("changed", INCOMPATIBLE),
+        let (rule, suffix) = match (a, b) {
+            (None, Some(_)) => (&rules::CONST_ADDED, "added"),
+            (Some(_), None) => (&rules::CONST_REMOVED, "removed"),
+            (Some(x), Some(y)) if x != y => (&rules::CONST_CHANGED, "changed"),
             _ => return,
         };
-        self.push_schema(
-            &format!("const-{suffix}"),
-            effect,
-            pair.usage,
+        self.report(
+            rule.used(pair.usage),
             format!(
                 "const of `{}` {suffix}: {} -> {}",
                 pair.name,
                 show_or(a, "none"),
                 show_or(b, "none")
             ),
-            Some(&keyword_pointer(pair.old, pair.old_at, "const")),
-            Some(&keyword_pointer(pair.new, pair.new_at, "const")),
+            (
+                Some(&keyword_pointer(pair.old, pair.old_at, "const")),
+                Some(&keyword_pointer(pair.new, pair.new_at, "const")),
+            ),
         );
     }
 
@@ -1994,7 +1468,7 @@ impl<'a> Walker<'a> {
             keyword_pointer(pair.old, pair.old_at, keyword),
             keyword_pointer(pair.new, pair.new_at, keyword),
         );
-        let (suffix, effect) = match (pair.old.get(keyword), pair.new.get(keyword)) {
+        let (rule, suffix) = match (pair.old.get(keyword), pair.new.get(keyword)) {
             (Some(a), Some(b)) => {
                 return self.schema(
                     (a, old_at),
@@ -2003,17 +1477,14 @@ impl<'a> Walker<'a> {
                     &format!("{} (contains)", pair.name),
                 );
             }
-            (None, Some(_)) => ("added", TIGHTENED),
-            (Some(_), None) => ("removed", LOOSENED),
+            (None, Some(_)) => (&rules::CONTAINS_ADDED, "added"),
+            (Some(_), None) => (&rules::CONTAINS_REMOVED, "removed"),
             (None, None) => return,
         };
-        self.push_schema(
-            &format!("contains-{suffix}"),
-            effect,
-            pair.usage,
+        self.report(
+            rule.used(pair.usage),
             format!("`contains` {suffix} on `{}`", pair.name),
-            Some(&old_at),
-            Some(&new_at),
+            (Some(&old_at), Some(&new_at)),
         );
     }
 
@@ -2042,23 +1513,23 @@ impl<'a> Walker<'a> {
             keyword_pointer(pair.old, pair.old_at, keyword),
             keyword_pointer(pair.new, pair.new_at, keyword),
         );
-        for (suffix, effect, entries, verb) in [
+        for (rule, entries, verb) in [
             (
-                "removed",
-                LOOSENED,
+                &rules::DEPENDENT_REQUIRED_REMOVED,
                 old.difference(&new),
                 "no longer requires",
             ),
-            ("added", TIGHTENED, new.difference(&old), "now requires"),
+            (
+                &rules::DEPENDENT_REQUIRED_ADDED,
+                new.difference(&old),
+                "now requires",
+            ),
         ] {
             for (present, required) in entries {
-                self.push_schema(
-                    &format!("dependent-required-{suffix}"),
-                    effect,
-                    pair.usage,
+                self.report(
+                    rule.used(pair.usage),
                     format!("`{}`: property `{present}` {verb} `{required}`", pair.name),
-                    Some(&old_at),
-                    Some(&new_at),
+                    (Some(&old_at), Some(&new_at)),
                 );
             }
         }
@@ -2078,20 +1549,10 @@ impl<'a> Walker<'a> {
             if same {
                 continue;
             }
-            self.push_schema(
-                "keyword-changed",
-                Effect {
-                    request: Level::PossiblyBreaking,
-                    response: Level::PossiblyBreaking,
-                },
-                pair.usage,
-                format!(
+            self.report(rules::KEYWORD_CHANGED.used(pair.usage), format!(
                     "`{keyword}` of `{}` changed (spec-diff does not classify it: review what it allows)",
                     pair.name
-                ),
-                Some(&keyword_pointer(pair.old, pair.old_at, keyword)),
-                Some(&keyword_pointer(pair.new, pair.new_at, keyword)),
-            );
+                ), (Some(&keyword_pointer(pair.old, pair.old_at, keyword)), Some(&keyword_pointer(pair.new, pair.new_at, keyword))));
         }
     }
 
@@ -2142,40 +1603,38 @@ impl<'a> Walker<'a> {
             (None, None) => return,
             (None, Some(_)) | (Some(_), None) => {
                 let added = s.get(keyword).is_none();
-                self.push_schema(
-                    if added {
-                        "discriminator-added"
-                    } else {
-                        "discriminator-removed"
-                    },
-                    Effect {
-                        request: Level::PossiblyBreaking,
-                        response: Level::PossiblyBreaking,
-                    },
-                    usage,
+                let rule = if added {
+                    &rules::DISCRIMINATOR_ADDED
+                } else {
+                    &rules::DISCRIMINATOR_REMOVED
+                };
+                self.report(
+                    rule.used(usage),
                     format!(
                         "discriminator {} `{name}`",
                         if added { "added to" } else { "removed from" }
                     ),
-                    Some(if added { sp } else { &sk }),
-                    Some(if added { &tk } else { tp }),
+                    (
+                        Some(if added { sp } else { &sk }),
+                        Some(if added { &tk } else { tp }),
+                    ),
                 );
                 return;
             }
             (Some(a), Some(b)) => (a, b),
         };
         if old.get("propertyName") != new.get("propertyName") {
-            self.push_schema(
-                "discriminator-property-changed",
-                INCOMPATIBLE,
-                usage,
+            self.report(
+                rules::DISCRIMINATOR_PROPERTY_CHANGED.used(usage),
                 format!(
                     "discriminator property of `{name}` changed from {} to {}",
                     show(old.get("propertyName")),
                     show(new.get("propertyName"))
                 ),
-                Some(&pointer_join(&sk, "propertyName")),
-                Some(&pointer_join(&tk, "propertyName")),
+                (
+                    Some(&pointer_join(&sk, "propertyName")),
+                    Some(&pointer_join(&tk, "propertyName")),
+                ),
             );
         }
         let empty = serde_json::Map::new();
@@ -2190,35 +1649,18 @@ impl<'a> Walker<'a> {
         let (sm, tm) = (pointer_join(&sk, "mapping"), pointer_join(&tk, "mapping"));
         for (value, target) in old_map {
             match new_map.get(value) {
-                None => self.push_schema(
-                    "discriminator-mapping-removed",
-                    TIGHTENED,
-                    usage,
-                    format!("discriminator value `{value}` of `{name}` removed"),
-                    Some(&pointer_join(&sm, value)),
-                    Some(&tk),
-                ),
-                Some(new_target) if new_target != target => self.push_schema(
-                    "discriminator-mapping-changed",
-                    INCOMPATIBLE,
-                    usage,
-                    format!(
+                None => self.report(rules::DISCRIMINATOR_MAPPING_REMOVED.used(usage), format!("discriminator value `{value}` of `{name}` removed"), (Some(&pointer_join(&sm, value)), Some(&tk))),
+                Some(new_target) if new_target != target => self.report(rules::DISCRIMINATOR_MAPPING_CHANGED.used(usage), format!(
                         "discriminator value `{value}` of `{name}` now maps to {new_target} instead of {target}"
-                    ),
-                    Some(&pointer_join(&sm, value)),
-                    Some(&pointer_join(&tm, value)),
-                ),
+                    ), (Some(&pointer_join(&sm, value)), Some(&pointer_join(&tm, value)))),
                 _ => {}
             }
         }
         for value in new_map.keys().filter(|v| !old_map.contains_key(*v)) {
-            self.push_schema(
-                "discriminator-mapping-added",
-                LOOSENED,
-                usage,
+            self.report(
+                rules::DISCRIMINATOR_MAPPING_ADDED.used(usage),
                 format!("discriminator value `{value}` added to `{name}`"),
-                Some(&sk),
-                Some(&pointer_join(&tm, value)),
+                (Some(&sk), Some(&pointer_join(&tm, value))),
             );
         }
     }
@@ -2667,35 +2109,6 @@ fn collect_refs(doc: &Value, value: &Value, found: &mut BTreeSet<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_tightened_constraint_breaks_requests_and_not_responses() {
-        assert_eq!(
-            classify(TIGHTENED, Usage::REQUEST),
-            (Level::Breaking, Direction::Request, "request")
-        );
-        assert_eq!(
-            classify(TIGHTENED, Usage::RESPONSE),
-            (Level::Compatible, Direction::Response, "response")
-        );
-        let both = Usage::REQUEST.union(Usage::RESPONSE);
-        assert_eq!(
-            classify(TIGHTENED, both),
-            (Level::Breaking, Direction::Request, "request")
-        );
-        assert_eq!(
-            classify(LOOSENED, both),
-            (Level::PossiblyBreaking, Direction::Response, "response")
-        );
-        assert_eq!(
-            classify(HARMLESS, both),
-            (Level::Compatible, Direction::Both, "schema")
-        );
-        assert_eq!(
-            classify(INCOMPATIBLE, Usage::default()),
-            (Level::Compatible, Direction::NotApplicable, "schema")
-        );
-    }
 
     #[test]
     fn an_integer_is_a_number_and_a_text_value_any_scalar() {
