@@ -183,8 +183,11 @@ impl Report {
 /// Rust API effects from each document as the generator reads it.
 pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     let mut changes = walk::diff_documents(base, head);
-    let base_surface = surface::Surface::of(&as_generated(base).document);
-    let head_surface = surface::Surface::of(&as_generated(head).document);
+    let surface_of = |spec: &LoadedSpec| {
+        let lowered = as_generated(spec);
+        surface::Surface::of(&lowered.document, &surface::Generated::of(&lowered))
+    };
+    let (base_surface, head_surface) = (surface_of(base), surface_of(head));
     let mut effects = surface::diff_surfaces(&base_surface, &head_surface);
     // The Rust view reads the lowered document, whose pointers may name
     // nodes the file does not have (`const` lowered to `enum`): each names
