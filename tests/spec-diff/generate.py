@@ -254,7 +254,8 @@ case("one-of-member-added", [(SHAPE, '''        - $ref: "#/components/schemas/Sq
           square: "#/components/schemas/Square"
           triangle: "#/components/schemas/Triangle"
 '''), ("    Metadata:", TRIANGLE)],
-     ["possibly-breaking response response-one-of-member-added", "possibly-breaking response response-discriminator-mapping-added", "compatible n/a schema-component-added"])
+     ["breaking response response-one-of-member-added", "possibly-breaking response response-discriminator-mapping-added", "compatible n/a schema-component-added"],
+     note="issue 21: breaking, not possibly: the generated client's union is an enum, which fails on the new member and breaks exhaustive matches")
 case("one-of-member-removed", [(SHAPE, '''      discriminator:
         propertyName: type
         mapping:
@@ -341,11 +342,13 @@ case("response-header-type-changed", [(RESET, RESET.replace("integer", "string")
 OPSEC = "        - oauth: [create:widgets]\n"
 case("security-scope-added", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["breaking request security-scope-added"])
 case("security-scope-removed", [(OPSEC, "        - oauth: [create:widgets, read:widgets]\n")], ["compatible request security-scope-removed"], reverse=True)
-case("security-requirement-removed", [(OPSEC, "")], ["breaking request security-requirement-removed"])
+case("security-requirement-removed", [(OPSEC, "")], ["possibly-breaking request security-requirement-removed"],
+     note="issue 21: not breaking: it asks less; only callers that used this alternative must switch to the one left")
 case("security-requirement-added", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security:\n        - bearer: []\n        - oauth: [read:widgets]\n")], ["compatible request security-requirement-added"])
 case("security-added-to-open-operation", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security: []\n")], ["breaking request security-requirement-added"], reverse=True)
 case("security-scheme-added", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-added"])
-case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["breaking request security-scheme-removed"], reverse=True)
+case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-removed"], reverse=True,
+     note="issue 21: defining a scheme asks nothing of callers; operations that stop accepting one are reported by the requirement rules")
 case("security-scheme-type-changed", [("      scheme: bearer\n", "      scheme: basic\n")], ["breaking request security-scheme-type-changed"])
 case("security-scheme-bearer-format-changed", [("bearerFormat: JWT", "bearerFormat: opaque")], ["possibly-breaking request security-scheme-bearer-format-changed"])
 SCOPES = "            read:widgets: Read widgets\n"
@@ -401,6 +404,190 @@ case("ref-retargeted", [('        kind:\n          $ref: "#/components/schemas/W
 case("self-referencing-schema", [(NOTE, NOTE.replace("    WidgetKind:", "        parent:\n          $ref: \"#/components/schemas/Widget\"\n    WidgetKind:"))],
      ["compatible response response-optional-property-added"], note="a reference cycle: the walk ends")
 
+# Pairs added after the bound pairs keep the numbers of those: each gives the
+# edits of its before and after version of base.yaml.
+later = []
+def case2(name, before_edits, after_edits, expected, note="", v31=False):
+    later.append((name, before_edits, after_edits, expected, note, v31))
+# The 3.1 pairs are base.yaml declared 3.1 (it is valid as both).
+V31 = ("openapi: 3.0.3", "openapi: 3.1.0")
+
+SERVERS = """servers:
+  - url: https://{host}/api/v1
+    variables:
+      host:
+        default: example.com
+"""
+GADGETS = ("components:\n  securitySchemes:", """  /gadgets:
+    get:
+      operationId: list_gadgets
+      responses:
+        "200":
+          description: The gadgets.
+components:
+  securitySchemes:""")
+case2("servers-removed-with-path", [GADGETS], [(SERVERS, "")],
+      ["possibly-breaking request server-url-removed", "breaking request api-path-removed"],
+      note="issue 21: a missing server URL is no new API version, so it acknowledges nothing (this used to pass CI)")
+case2("servers-added-with-version-and-path-removed", [GADGETS, (SERVERS, "")], [(SERVER, "  - url: https://{host}/api/v2\n")],
+      ["compatible request server-url-added", "breaking request api-path-removed"],
+      note="issue 21: the base had no server URL, so no version changed: nothing is acknowledged")
+case2("server-version-removed-with-breaking-change", [], [(SERVER, "  - url: https://{host}/api\n"), (CW_NAME, CW_NAME.replace("64", "32"))],
+      ["possibly-breaking request server-url-removed", "compatible request server-url-added", "breaking request request-max-length-decreased"],
+      note="issue 21: a path prefix without a version is no new version")
+case2("server-path-changed-same-version", [], [(SERVER, "  - url: https://{host}/widgets/v1\n"), (CW_NAME, CW_NAME.replace("64", "32"))],
+      ["possibly-breaking request server-url-removed", "compatible request server-url-added", "breaking request request-max-length-decreased"],
+      note="issue 21: the prefix changed but the version did not")
+
+# Issue 21: classifications corrected where the peer's verdict is right.
+OP_SECURITY = "      security:\n        - bearer: []\n" + OPSEC
+case2("security-requirements-removed-operation-open", [], [(OP_SECURITY, "      security: []\n")],
+      ["compatible request security-requirement-removed", "compatible request security-requirement-removed"],
+      note="issue 21: removing requirements asks less of callers; here the operation is open afterwards")
+CW_SIZE_INT = "        size:\n          type: integer\n          minimum: 1"
+CW_SIZE_NUM = "        size:\n          type: number\n          minimum: 1"
+case2("request-type-widened", [], [(CW_SIZE_INT, CW_SIZE_NUM)], ["compatible request request-type-widened"],
+      note="issue 21: every integer is a number, so every request valid before still is")
+case2("request-type-narrowed", [(CW_SIZE_INT, CW_SIZE_NUM)], [], ["breaking request request-type-narrowed"])
+W_SIZE_NUM = W_SIZE.replace("integer", "number")
+case2("response-type-narrowed", [(W_SIZE, W_SIZE_NUM)], [], ["compatible response response-type-narrowed"],
+      note="issue 21: every integer the server now sends is a number the old reader accepts")
+case2("response-type-widened", [], [(W_SIZE, W_SIZE_NUM)], ["breaking response response-type-widened"],
+      note="a reader of integers may now get 1.5")
+EXPAND_NUM = EXPAND.replace("type: string\n            maxLength: 20", "type: number")
+case2("parameter-number-to-string", [(EXPAND, EXPAND_NUM)], [(EXPAND, EXPAND.replace("            maxLength: 20\n", ""))],
+      ["compatible request request-type-widened"],
+      note="issue 21: a query parameter travels as text, so every number is still a valid string")
+case2("parameter-string-to-number", [(EXPAND, EXPAND.replace("            maxLength: 20\n", ""))], [(EXPAND, EXPAND_NUM)],
+      ["breaking request request-type-changed"], note="a string is no number: changed, not narrowed (as pair 017)")
+CW_KIND = '        kind:\n          $ref: "#/components/schemas/WidgetKind"\n        size:\n          type: integer\n          minimum: 1'
+CW_KIND_INLINE = '        kind:\n          type: string\n          enum: [small, large]\n        size:\n          type: integer\n          minimum: 1'
+case2("inline-schema-replaced-by-ref", [(CW_KIND, CW_KIND_INLINE)], [], ["compatible n/a rust-api-changed", "compatible n/a rust-api-changed"],
+      note="issue 21: the same schema, written once inline and once as a $ref, is no HTTP change; only the Rust field's type is renamed")
+case2("ref-replaced-by-inline-schema", [], [(CW_KIND, CW_KIND_INLINE)], ["compatible n/a rust-api-changed"],
+      note="issue 21: the reverse")
+ANY_REF = "        note:\n          type: string\n        state:\n          anyOf:\n            - $ref: \"#/components/schemas/WidgetKind\"\n            - type: integer\n    WidgetKind:"
+ANY_INLINE = "        note:\n          type: string\n        state:\n          anyOf:\n            - type: integer\n            - type: string\n              enum: [small, large]\n    WidgetKind:"
+case2("any-of-enum-member-inlined", [(NOTE, ANY_REF)], [(NOTE, ANY_INLINE)], ["compatible n/a rust-api-changed", "compatible n/a rust-api-changed", "compatible n/a rust-api-changed"],
+      note="issue 21: an anyOf member given by $ref replaced by the equal inline enum (and moved) is no member removed; the Rust union's variants change")
+case2("empty-pattern-added", [], [(SECRET, SECRET + "          pattern: \"\"\n")], ["compatible n/a rust-api-changed"],
+      note="issue 21: an empty pattern matches every string: no HTTP constraint (typify still makes the field a pattern newtype)")
+case2("pattern-set-from-empty", [(SECRET, SECRET + "          pattern: \"\"\n")], [(SECRET, SECRET + "          pattern: \"^[a-z]+$\"\n")],
+      ["breaking request request-pattern-added"], note="an empty pattern was no constraint, so this one is new")
+ESCAPED = [('$ref: "#/components/schemas/Metadata"', '$ref: "#/components/schemas/Meta~1da~0ta"'), ("    Metadata:\n", '    "Meta/da~ta":\n')]
+case2("escaped-schema-name-changed", ESCAPED, ESCAPED + [(META, "      maxProperties: 10\n" + META)], ["breaking request request-max-properties-added"],
+      note="a schema whose name needs escaping in a pointer (`/`, `~`) is still found used by requests (escaped once, unescaped once)")
+
+# Issue 21: 3.1 documents compared as written, and the families not compared before.
+BOUNDS31 = [("exclusiveMaximum", "exclusive-maximum", "type: integer"), ("exclusiveMinimum", "exclusive-minimum", "type: integer"),
+            ("maxContains", "max-contains", "type: array\n            items:\n              type: string\n            contains:\n              const: a"),
+            ("minContains", "min-contains", "type: array\n            items:\n              type: string\n            contains:\n              const: a")]
+for keyword, kind, ty in BOUNDS31:
+    upper = keyword.startswith("max") or keyword == "exclusiveMaximum"
+    def block(value, ty=ty, keyword=keyword):
+        text = "        - name: expand\n          in: query\n          schema:\n            " + ty + "\n"
+        if value is not None:
+            text += f"            {keyword}: {value}\n"
+        return text
+    for change, old, new in [("added", None, 5), ("removed", 5, None), ("increased", 5, 8), ("decreased", 8, 5)]:
+        tightened = change == "added" or (change == "decreased" and upper) or (change == "increased" and not upper)
+        level = "breaking" if tightened else "compatible"
+        case2(f"parameter-{kind}-{change}-3-1", [(EXPAND, block(old))], [(EXPAND, block(new))], [f"{level} request request-{kind}-{change}"],
+              note="3.1, compared as written: the pointer names the keyword in the file", v31=True)
+case2("exclusive-maximum-flag-set-3-0", [], [(CW_SIZE, CW_SIZE.replace("maximum: 100", "maximum: 100\n          exclusiveMaximum: true"))],
+      ["breaking request request-exclusive-maximum-added"], note="3.0 writes an exclusive bound as a flag beside `maximum`")
+W_NOTE_CONST = "        note:\n          type: string\n          const: a\n    WidgetKind:"
+case2("response-const-changed", [(NOTE, W_NOTE_CONST)], [(NOTE, W_NOTE_CONST.replace("const: a", "const: b"))],
+      ["breaking response response-const-changed"], v31=True,
+      note="issue 21: swapping the only value a response may carry breaks its readers (it was one value added, one removed)")
+case2("response-const-removed", [(NOTE, W_NOTE_CONST)], [], ["possibly-breaking response response-const-removed"], v31=True)
+case2("request-const-added", [], [(SECRET, SECRET + "          const: s3cret\n")], ["breaking request request-const-added"], v31=True)
+CW_TAGS_CONTAINS = CW_TAGS.replace("            type: string\n", "            type: string\n          contains:\n            const: red\n")
+case2("request-contains-added", [], [(CW_TAGS, CW_TAGS_CONTAINS)], ["breaking request request-contains-added"], v31=True)
+case2("request-contains-removed", [(CW_TAGS, CW_TAGS_CONTAINS)], [], ["compatible request request-contains-removed"], v31=True)
+case2("request-contains-changed", [(CW_TAGS, CW_TAGS_CONTAINS)], [(CW_TAGS, CW_TAGS_CONTAINS.replace("const: red", "const: blue"))],
+      ["breaking request request-const-changed"], v31=True, note="the contains schema is compared as a schema")
+CW_DEP = "      required: [name, kind]\n      dependentRequired:\n        size: [tags]\n"
+case2("request-dependent-required-added", [], [(CW_REQ, CW_DEP)], ["breaking request request-dependent-required-added"], v31=True)
+case2("request-dependent-required-removed", [(CW_REQ, CW_DEP)], [], ["compatible request request-dependent-required-removed"], v31=True)
+W_NOTE_MEDIA = "        note:\n          type: string\n          contentMediaType: text/html\n          contentEncoding: base64\n    WidgetKind:"
+case2("response-content-keywords-added", [], [(NOTE, W_NOTE_MEDIA)],
+      ["compatible response response-content-media-type-added", "compatible response response-content-encoding-added"], v31=True)
+case2("response-content-keywords-removed", [(NOTE, W_NOTE_MEDIA)], [],
+      ["possibly-breaking response response-content-media-type-removed", "possibly-breaking response response-content-encoding-removed"], v31=True)
+SECRET_MEDIA = SECRET + "          contentMediaType: text/plain\n          contentEncoding: base64\n"
+case2("request-content-keywords-changed", [(SECRET, SECRET_MEDIA)], [(SECRET, SECRET_MEDIA.replace("text/plain", "text/html").replace("base64", "base32"))],
+      ["breaking request request-content-media-type-changed", "breaking request request-content-encoding-changed"], v31=True)
+case2("response-nullable-added-3-1", [], [(W_ID, "        id:\n          type: [string, \"null\"]\n          readOnly: true\n")],
+      ["breaking response response-nullable-added"], v31=True, note="3.1 allows null by a type list: the pointer names `type`")
+REFUSED = """    CreateWidget:
+      type: object
+      if:
+        properties:
+          kind:
+            const: large
+      then:
+        required: [size]
+      prefixItems: []
+      patternProperties:
+        "^x-":
+          type: string
+      propertyNames:
+        maxLength: 20
+      unevaluatedProperties: false
+      dependentSchemas:
+        size:
+          required: [tags]
+"""
+CW_HEAD = "    CreateWidget:\n      type: object\n"
+case2("constructs-the-generator-refused-are-compared", [(CW_HEAD, REFUSED)], [(CW_HEAD, REFUSED), (CW_NAME, CW_NAME.replace("64", "32"))],
+      ["breaking request request-max-length-decreased"], v31=True,
+      note="issue 21: a description with if, prefixItems, patternProperties, propertyNames, unevaluated*, dependentSchemas is compared")
+case2("unclassified-keyword-changed", [(CW_HEAD, REFUSED)], [(CW_HEAD, REFUSED.replace("const: large", "const: small"))],
+      ["possibly-breaking request request-keyword-changed"], v31=True,
+      note="a change inside a keyword spec-diff does not classify is reported for review, not ignored")
+HOOKS = """webhooks:
+  widgetCreated:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [id]
+              properties:
+                id:
+                  type: string
+      responses:
+        "200":
+          description: Received.
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  ok:
+                    type: boolean
+components:
+  securitySchemes:"""
+HOOKS_AT = ("components:\n  securitySchemes:", HOOKS)
+case2("webhook-added", [], [HOOKS_AT], ["compatible response webhook-added"], v31=True)
+case2("webhook-removed", [HOOKS_AT], [], ["possibly-breaking response webhook-removed"], v31=True)
+case2("webhook-payload-required-property-removed", [HOOKS_AT], [(HOOKS_AT[0], HOOKS.replace("              required: [id]\n", "").replace("                id:\n                  type: string\n", "                name:\n                  type: string\n"))],
+      ["breaking response response-property-removed", "compatible response response-optional-property-added"], v31=True,
+      note="a webhook's payload is what callers receive: compared as a response")
+case2("webhook-answer-property-became-required", [HOOKS_AT], [(HOOKS_AT[0], HOOKS.replace("                properties:\n                  ok:", "                required: [ok]\n                properties:\n                  ok:"))],
+      ["breaking request request-property-became-required"], v31=True,
+      note="what callers answer to a webhook is what they send: compared as a request")
+BODY_SCHEMA = """          application/json:
+            schema:
+              $ref: "#/components/schemas/CreateWidget"
+      responses:"""
+case2("request-body-schema-added", [(BODY_SCHEMA, "          application/json: {}\n      responses:")], [],
+      ["breaking request request-body-schema-added"], note="issue 21: a media type without a schema takes any body; one constrains requests")
+case2("request-body-schema-removed", [], [(BODY_SCHEMA, "          application/json: {}\n      responses:")],
+      ["compatible request request-body-schema-removed"])
+
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
 BOUNDS = [("maxLength", "max-length"), ("minLength", "min-length"), ("maximum", "maximum"), ("minimum", "minimum"),
@@ -443,4 +630,14 @@ for j, (name, before_block, after_block, expected) in enumerate(pairs, n + 1):
     open(os.path.join(d, "before.yaml"), "w").write(apply(base, [(EXPAND, before_block)]))
     open(os.path.join(d, "after.yaml"), "w").write(apply(base, [(EXPAND, after_block)]))
     open(os.path.join(d, "expected.txt"), "w").write("".join(e + "\n" for e in expected))
-print(n + len(pairs), "cases")
+m = n + len(pairs)
+for k, (name, before_edits, after_edits, expected, note, v31) in enumerate(later, m + 1):
+    d = os.path.join(out, f"{k:03d}-{name}")
+    os.makedirs(d)
+    version = [V31] if v31 else []
+    open(os.path.join(d, "before.yaml"), "w").write(apply(base, version + before_edits))
+    open(os.path.join(d, "after.yaml"), "w").write(apply(base, version + after_edits))
+    text = ("# " + note + "\n") if note else ""
+    text += "".join(e + "\n" for e in expected)
+    open(os.path.join(d, "expected.txt"), "w").write(text)
+print(m + len(later), "cases")

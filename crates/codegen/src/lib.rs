@@ -48,6 +48,25 @@ pub fn prepare_document(spec: &mut load::LoadedSpec) {
     model::names::distinct_component_names(spec);
 }
 
+/// The spec as written, for tools that read the description rather than
+/// generate from it (`tenant-spec-diff`): parsed and bundled as
+/// [`load::parse_spec`] does, but a 3.1 document is not [`lower`]ed, so its
+/// pointers name what the file says (`exclusiveMaximum` stays itself) and
+/// nothing beyond parsing and bundling is refused.
+pub fn parse_spec_as_written(path: &Path, bytes: &[u8]) -> Result<load::LoadedSpec, Diagnostic> {
+    let (document, positions) = load::parse_file(path, bytes, "the spec")?;
+    let mut spec = load::LoadedSpec {
+        path: path.to_path_buf(),
+        document,
+        source_map: load::SourceMap::of_file(path, positions),
+    };
+    load::check_version(&spec)?;
+    bundle::bundle(&mut spec, &mut |_: &Path| {
+        Err("the spec was given as text, so other files cannot be read".to_string())
+    })?;
+    Ok(spec)
+}
+
 /// Progenitor's failure (which has no place) with the schema or operation it
 /// failed on, found on a fresh copy of the document: the run dropped its own
 /// to keep the peak low.

@@ -329,7 +329,7 @@ pub(crate) fn parse_file(
 /// Rejects documents that are not OpenAPI 3.0 or 3.1 before deserializing
 /// them, so that a Swagger 2.0 file gets a message about its version instead
 /// of a confusing complaint about some field deep inside.
-fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
+pub(crate) fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
     let Value::Object(root) = &spec.document else {
         return Err(spec.error_at(
             "",

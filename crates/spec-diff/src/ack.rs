@@ -11,8 +11,10 @@
 //! ```
 //!
 //! An entry covers the changes with that rule id whose pointer, in either
-//! version, is the one given. A new API path prefix in the first server URL
-//! (`/api/v2` -> `/api/v3`) is a new version and acknowledges every change.
+//! version, is the one given. A new version segment in the path of the first
+//! server URL, present in both versions (`/api/v2` -> `/api/v3`), is a new API
+//! version and acknowledges every change (`server-url-prefix-changed`); a
+//! missing, removed or otherwise changed server URL acknowledges nothing.
 
 use serde_json::Value;
 use tenant_codegen::Diagnostic;
@@ -79,7 +81,9 @@ pub fn apply(changes: &mut [Change], acknowledgements: &[Acknowledgement]) -> Ve
         .find(|c| c.rule == "server-url-prefix-changed")
         .map(|c| {
             let prefix = c.head.as_ref().map_or("", |l| l.pointer.as_str());
-            format!("a new API version (the server URL path prefix changed, at {prefix})")
+            format!(
+                "a new API version (the version in the server URL path changed, at {prefix}; see `server-url-prefix-changed`)"
+            )
         });
     let mut used = vec![false; acknowledgements.len()];
     for change in changes.iter_mut().filter(|c| c.level == Level::Breaking) {

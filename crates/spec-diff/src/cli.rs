@@ -5,7 +5,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tenant_codegen::load::{LoadedSpec, parse_spec};
+use tenant_codegen::load::LoadedSpec;
+use tenant_codegen::parse_spec_as_written as parse_spec;
 
 use crate::{Report, ack, diff_specs, render};
 
@@ -43,7 +44,8 @@ pub struct Options {
 }
 
 /// Compares two spec texts: the report, or a `file:line` error. The new
-/// spec's acknowledgements are applied.
+/// spec's acknowledgements are applied. Each text is read as written, with
+/// none of the generator's refusals: a review compares any valid description.
 pub fn compare(
     base: Option<(&Path, &[u8])>,
     head: (&Path, &[u8]),
@@ -86,7 +88,7 @@ pub fn spec_diff(root: &Path, options: &Options, out: &mut dyn Write, err: &mut 
             if unacknowledged > 0 {
                 let _ = writeln!(
                     err,
-                    "error: {unacknowledged} breaking change(s) not acknowledged: list each under `{}` in {} (rule, pointer, reason), or move the API to a new path prefix",
+                    "error: {unacknowledged} breaking change(s) not acknowledged: list each under `{}` in {} (rule, pointer, reason), or move the API to a new version in the server URL path (`/api/v2` -> `/api/v3`)",
                     ack::EXTENSION,
                     options.spec.display()
                 );

@@ -18,6 +18,7 @@ pub mod ack;
 pub mod cli;
 pub mod naming;
 pub mod render;
+pub mod rules;
 pub mod surface;
 pub mod walk;
 
@@ -176,16 +177,47 @@ impl Report {
     }
 }
 
-/// Compares two loaded versions of the spec: every HTTP change, classified,
-/// with its Rust API effects and acknowledgements applied.
+/// Compares two versions of the spec, each loaded as written (see
+/// [`tenant_codegen::parse_spec_as_written`]): every HTTP change, classified
+/// on the documents as written (a 3.1 file is compared as 3.1), with its
+/// Rust API effects from each document as the generator reads it.
 pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     let mut changes = walk::diff_documents(base, head);
-    let base_surface = surface::Surface::of(&base.document);
-    let head_surface = surface::Surface::of(&head.document);
-    let effects = surface::diff_surfaces(&base_surface, &head_surface);
+    let surface_of = |spec: &LoadedSpec| {
+        let lowered = as_generated(spec);
+        surface::Surface::of(&lowered.document, &surface::Generated::of(&lowered))
+    };
+    let (base_surface, head_surface) = (surface_of(base), surface_of(head));
+    let mut effects = surface::diff_surfaces(&base_surface, &head_surface);
+    // The Rust view reads the lowered document, whose pointers may name
+    // nodes the file does not have (`const` lowered to `enum`): each names
+    // the nearest node of the file instead.
+    for effect in &mut effects {
+        let written = if effect.in_base { base } else { head };
+        while !effect.pointer.is_empty() && written.document.pointer(&effect.pointer).is_none() {
+            let cut = effect.pointer.rfind('/').unwrap_or(0);
+            effect.pointer.truncate(cut);
+        }
+    }
     surface::attach(&mut changes, effects, base, head);
     sort_changes(&mut changes);
     changes
+}
+
+/// `spec` as the generator reads it: a 3.1 document lowered to 3.0.
+fn as_generated(spec: &LoadedSpec) -> LoadedSpec {
+    let mut lowered = spec.clone();
+    if lowered
+        .document
+        .get("openapi")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(tenant_codegen::lower::is_openapi_31)
+    {
+        // Lowering refuses nothing; were it to, the Rust view would be the
+        // document as written, which only makes its names less exact.
+        let _ = tenant_codegen::lower::lower(&mut lowered);
+    }
+    lowered
 }
 
 /// Most severe first, then in the order of the new file.

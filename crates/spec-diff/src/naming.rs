@@ -6,8 +6,8 @@ pub use tenant_codegen::naming::{field_name, method_name, type_name};
 
 /// The server's response variant for a status: its reason phrase
 /// (`429` -> `TooManyRequests`), `Status420` when it has none, the class's
-/// name for a range (`4XX` -> `ClientError`), and `StatusDefault` for a
-/// `default` response.
+/// name for a range (`4XX` -> `ClientError`), and `Default` for a `default`
+/// response (as the server emitter names it).
 pub fn status_variant(status: &str) -> String {
     if let Some(class) = status
         .strip_suffix("XX")
@@ -17,6 +17,7 @@ pub fn status_variant(status: &str) -> String {
     }
     match status.parse::<u16>() {
         Ok(code) => tenant_codegen::naming::status_variant(code),
+        Err(_) if status == "default" => "Default".to_string(),
         Err(_) => format!("Status{}", type_name(status)),
     }
 }
@@ -36,6 +37,6 @@ mod tests {
         assert_eq!(status_variant("429"), "TooManyRequests");
         assert_eq!(status_variant("420"), "Status420");
         assert_eq!(status_variant("4XX"), "ClientError");
-        assert_eq!(status_variant("default"), "StatusDefault");
+        assert_eq!(status_variant("default"), "Default");
     }
 }

@@ -3,10 +3,16 @@
 //! versions are diffed item by item, and each difference is attached to the
 //! HTTP change that causes it.
 //!
-//! The model follows the generators' naming (one trait method and one client
-//! method per `operationId`, one response variant per status, one type per
-//! component schema and per inline object or enum, `Option<..>` for optional
-//! fields); names are made in [`crate::naming`] only.
+//! Where the generator's own model of a version builds ([`Generated`]), the
+//! operations' names, the trait methods' arguments (path parameters, the
+//! `{Operation}Params` struct of the others, the body as the trait takes it:
+//! a schema's type, `Bytes`, or the body enum) and the client's body argument
+//! come from it. The rest follows the generators' naming (one response
+//! variant per status, `Default` for `default`; one type per component schema
+//! and per inline object or enum, `Option<..>` for optional fields); names
+//! are made in [`crate::naming`] only. `tests/generated.rs` checks every item
+//! against the code generated for the real spec and for construct fixtures
+//! and a change to each.
 
 use std::collections::BTreeMap;
 
@@ -16,7 +22,7 @@ use tenant_codegen::load::LoadedSpec;
 
 use crate::naming::{field_name, method_name, status_variant, type_name};
 use crate::walk::{Usage, operations, parameters, resolve, schema_usage};
-use crate::{Audience, Change, Direction, Level, RustEffect, locate};
+use crate::{Audience, Change, RustEffect, locate};
 
 /// What kind of public item, which decides who is affected by its change.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +39,9 @@ pub enum ItemKind {
     Type,
     /// A field of a generated struct.
     Field { required: bool },
+    /// A field of the server's `{Operation}Params` struct (query, header and
+    /// cookie parameters), built by the router and read by implementors.
+    ParamsField,
     /// A variant of a generated enum.
     Variant,
 }
@@ -57,12 +66,147 @@ pub struct Surface {
     pub items: BTreeMap<String, Item>,
 }
 
+/// What the generator's own model says of each operation of one version,
+/// where that model builds: the operation's name (the generator names
+/// operations without an `operationId` and renames clashing ones) and the
+/// type its trait method takes for the request body (bytes, a schema's type,
+/// or the operation's body enum). The emitters read the same model, so these
+/// cannot drift from the generated code.
+#[derive(Debug, Clone, Default)]
+pub struct Generated {
+    /// By (path key, lowercase method).
+    operations: BTreeMap<(String, String), GeneratedOperation>,
+}
+
+#[derive(Debug, Clone)]
+struct GeneratedOperation {
+    id: String,
+    /// The trait method's body type, `Option<..>` when the body may be absent.
+    body: Option<String>,
+    /// What the client's `body` builder argument takes: the type of the kind
+    /// it sends, a multipart form, or anything that becomes a request body.
+    client_body: Option<String>,
+    /// The trait method's arguments before the body, `name: Type`: the path
+    /// parameters, then `params` when the operation has others.
+    arguments: Vec<String>,
+    /// The fields of the `{Operation}Params` struct that carries the query,
+    /// header and cookie parameters: (location, name as written, field, type).
+    params: Vec<(String, String, String, String)>,
+}
+
+/// The Rust type the server reads a parameter as (`emit::server::params`).
+fn parameter_type(parameter: &tenant_codegen::model::Parameter) -> String {
+    use tenant_codegen::model::{Scalar, ValueType};
+    let scalar = |scalar: &Scalar| match scalar {
+        Scalar::String => "String".to_string(),
+        Scalar::Integer => "i64".to_string(),
+        Scalar::Number => "f64".to_string(),
+        Scalar::Boolean => "bool".to_string(),
+        Scalar::Json => "runtime::params::Json".to_string(),
+    };
+    let value = match &parameter.value {
+        // A list absent is empty, never `None`.
+        ValueType::List(item) => return format!("Vec<{}>", scalar(item)),
+        ValueType::NamedList(name) => return format!("Vec<{}>", type_name(name)),
+        ValueType::Scalar(item) => scalar(item),
+        ValueType::Named(name) => type_name(name),
+    };
+    optional(&value, parameter.required)
+}
+
+impl Generated {
+    /// The generator's model of `spec`, read as the generator reads it (a
+    /// 3.1 document lowered); empty where the generator refuses the document,
+    /// whose Rust API is then modelled from the document alone.
+    pub fn of(spec: &LoadedSpec) -> Generated {
+        let mut prepared = spec.clone();
+        tenant_codegen::prepare_document(&mut prepared);
+        let Ok(model) = tenant_codegen::model::build_model(&prepared) else {
+            return Generated::default();
+        };
+        let operations = model
+            .operations
+            .iter()
+            .filter(|op| op.webhook.is_none())
+            .map(|op| {
+                let body = op.request_body.as_ref().map(|body| {
+                    let kind = match body.single() {
+                        Some(kind) => kind
+                            .schema
+                            .as_deref()
+                            .map_or_else(|| "Bytes".to_string(), type_name),
+                        None => tenant_codegen::naming::operation_type_name(&op.id, "Body"),
+                    };
+                    optional(&kind, body.required)
+                });
+                let client_body = op.request_body.as_ref().map(|body| {
+                    let sent = body
+                        .kinds
+                        .iter()
+                        .find(|kind| kind.media_types.contains(&body.sent));
+                    let kind = match sent.and_then(|kind| kind.schema.as_deref()) {
+                        Some(schema) => type_name(schema),
+                        None if body.sent == tenant_codegen::model::MULTIPART => {
+                            "multipart::Form".to_string()
+                        }
+                        None => "reqwest::Body".to_string(),
+                    };
+                    optional(&kind, body.required)
+                });
+                use tenant_codegen::model::ParameterLocation;
+                let (path, others): (Vec<_>, Vec<_>) = op
+                    .parameters
+                    .iter()
+                    .partition(|parameter| parameter.location == ParameterLocation::Path);
+                let mut arguments: Vec<String> = path
+                    .iter()
+                    .map(|parameter| {
+                        let name = field_name(&parameter.code_name);
+                        format!("{name}: {}", parameter_type(parameter))
+                    })
+                    .collect();
+                if !others.is_empty() {
+                    let params = tenant_codegen::naming::operation_type_name(&op.id, "params");
+                    arguments.push(format!("params: {params}"));
+                }
+                let params = others
+                    .iter()
+                    .map(|parameter| {
+                        (
+                            parameter.location.as_str().to_string(),
+                            parameter.name.clone(),
+                            field_name(&parameter.code_name),
+                            parameter_type(parameter),
+                        )
+                    })
+                    .collect();
+                let key = (op.path_key(), op.method.as_str().to_ascii_lowercase());
+                let id = op.id.clone();
+                let operation = GeneratedOperation {
+                    id,
+                    body,
+                    client_body,
+                    arguments,
+                    params,
+                };
+                (key, operation)
+            })
+            .collect();
+        Generated { operations }
+    }
+}
+
 impl Surface {
-    pub fn of(doc: &Value) -> Surface {
+    /// The Rust API of the document `doc`, with the operations' names and
+    /// body types the generator's model gives (`generated`).
+    pub fn of(doc: &Value, generated: &Generated) -> Surface {
         let mut surface = Surface::default();
         let usage = schema_usage(doc);
         for op in operations(doc).values() {
-            let Some(id) = op.id.as_deref() else {
+            let modelled = generated
+                .operations
+                .get(&(op.path.clone(), op.method.clone()));
+            let Some(id) = modelled.map(|g| g.id.as_str()).or(op.id.as_deref()) else {
                 continue;
             };
             let method = method_name(id);
@@ -92,24 +236,55 @@ impl Surface {
                 let body_pointer = pointer_join(&op.pointer, "requestBody");
                 let (body, _) = resolve(doc, body, body_pointer.clone());
                 let required = body.get("required").and_then(Value::as_bool) == Some(true);
-                let ty = body
-                    .get("content")
-                    .and_then(Value::as_object)
-                    .and_then(|content| content.values().find_map(|m| m.get("schema")))
-                    .map(|s| rust_type(doc, s, &format!("{}Body", type_name(id))))
-                    .unwrap_or_else(|| "Vec<u8>".into());
-                let ty = optional(&ty, required);
+                let ty = match modelled.and_then(|g| g.body.clone()) {
+                    Some(ty) => ty,
+                    None => {
+                        let ty = body
+                            .get("content")
+                            .and_then(Value::as_object)
+                            .and_then(|content| content.values().find_map(|m| m.get("schema")))
+                            .map(|s| rust_type(doc, s, &format!("{}Body", type_name(id))))
+                            .unwrap_or_else(|| "Bytes".into());
+                        optional(&ty, required)
+                    }
+                };
                 arguments.push(format!("body: {ty}"));
+                let client_ty = modelled.and_then(|g| g.client_body.clone()).unwrap_or(ty);
                 surface.add(
                     format!("client {method} body"),
                     Item {
                         kind: ItemKind::ClientArgument { required },
                         name: format!("Client::{method}().body"),
-                        signature: ty,
+                        signature: client_ty,
                         pointer: body_pointer,
                         usage: Usage::REQUEST,
                     },
                 );
+            }
+            if let Some(modelled) = modelled {
+                // The generator's arguments: path parameters, then one
+                // struct for the others, then the body.
+                let body = arguments.pop().filter(|a| a.starts_with("body: "));
+                arguments = modelled.arguments.clone();
+                arguments.extend(body);
+                let params = tenant_codegen::naming::operation_type_name(id, "params");
+                let params_pointer = pointer_join(&op.pointer, "parameters");
+                let written = parameters(doc, op);
+                for (location, name, field, ty) in &modelled.params {
+                    let pointer = written
+                        .get(&(location.clone(), name.clone()))
+                        .map_or_else(|| params_pointer.clone(), |(_, p)| p.clone());
+                    surface.add(
+                        format!("server {method} params {location} {name}"),
+                        Item {
+                            kind: ItemKind::ParamsField,
+                            name: format!("{params}::{field}"),
+                            signature: ty.clone(),
+                            pointer,
+                            usage: Usage::REQUEST,
+                        },
+                    );
+                }
             }
             surface.add(
                 format!("server {method}"),
@@ -156,7 +331,7 @@ impl Surface {
             for (name, schema) in schemas {
                 let used = usage.get(name).copied().unwrap_or_default();
                 let pointer = pointer_join("/components/schemas", name);
-                surface.types(doc, &type_name(name), schema, &pointer, used);
+                surface.types(doc, &type_name(name), (schema, &pointer), used);
             }
         }
         surface
@@ -167,7 +342,13 @@ impl Surface {
     }
 
     /// The type named `name` generated for `schema`, and the inline types inside it.
-    fn types(&mut self, doc: &Value, name: &str, schema: &Value, pointer: &str, usage: Usage) {
+    fn types(&mut self, doc: &Value, name: &str, node: (&Value, &str), usage: Usage) {
+        let (schema, pointer) = node;
+        // One type per name: a schema that names itself again (a nullable
+        // inline type is `Option` of itself) is modelled once and ends.
+        if self.items.contains_key(&format!("types {name}")) {
+            return;
+        }
         let add_type = |surface: &mut Surface, signature: String| {
             surface.add(
                 format!("types {name}"),
@@ -207,8 +388,7 @@ impl Surface {
                         self.types(
                             doc,
                             &format!("{name}Variant0"),
-                            only,
-                            &member_pointer,
+                            (only, &member_pointer),
                             usage,
                         );
                     }
@@ -235,7 +415,7 @@ impl Surface {
                         },
                     );
                     if member.get("$ref").is_none() {
-                        self.types(doc, &context, member, &member_pointer, usage);
+                        self.types(doc, &context, (member, &member_pointer), usage);
                     }
                 }
                 return;
@@ -287,7 +467,7 @@ impl Surface {
                         usage,
                     },
                 );
-                self.inline_types(doc, &context, property_schema, &field_pointer, usage);
+                self.inline_types(doc, &context, (property_schema, &field_pointer), usage);
             }
             return;
         }
@@ -296,19 +476,13 @@ impl Surface {
             add_type(self, "newtype String (validated)".into());
         } else {
             add_type(self, format!("type alias of {ty}"));
-            self.inline_types(doc, name, schema, pointer, usage);
+            self.inline_types(doc, name, (schema, pointer), usage);
         }
     }
 
     /// Named types for inline objects, enums and constrained strings nested in a field.
-    fn inline_types(
-        &mut self,
-        doc: &Value,
-        context: &str,
-        schema: &Value,
-        pointer: &str,
-        usage: Usage,
-    ) {
+    fn inline_types(&mut self, doc: &Value, context: &str, node: (&Value, &str), usage: Usage) {
+        let (schema, pointer) = node;
         if schema.get("$ref").is_some() {
             return;
         }
@@ -316,9 +490,9 @@ impl Surface {
             let item_context = format!("{context}Item");
             let items_pointer = pointer_join(pointer, "items");
             if rust_type(doc, items, &item_context) == item_context {
-                self.types(doc, &item_context, items, &items_pointer, usage);
+                self.types(doc, &item_context, (items, &items_pointer), usage);
             } else {
-                self.inline_types(doc, &item_context, items, &items_pointer, usage);
+                self.inline_types(doc, &item_context, (items, &items_pointer), usage);
             }
             return;
         }
@@ -327,7 +501,7 @@ impl Surface {
             .trim_end_matches('>')
             == context
         {
-            self.types(doc, context, schema, pointer, usage);
+            self.types(doc, context, (schema, pointer), usage);
         }
     }
 }
@@ -336,8 +510,8 @@ impl Surface {
 /// object, enum or constrained string gets.
 pub fn rust_type(doc: &Value, schema: &Value, context: &str) -> String {
     let ty = if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-        tenant_codegen::model::refs::schema_name(target)
-            .map(type_name)
+        crate::walk::component_schema(target)
+            .map(|name| type_name(&name))
             .unwrap_or_else(|| {
                 let (resolved, _) = resolve(doc, schema, String::new());
                 rust_type(doc, resolved, context)
@@ -572,6 +746,11 @@ fn added(item: &Item) -> RustEffect {
             Audience::Everyone,
             format!("new type `{name}` ({sig})"),
         ),
+        ItemKind::ParamsField => effect(
+            false,
+            Audience::ServerImplementors,
+            format!("new parameter field `{name}: {sig}`"),
+        ),
         ItemKind::Field { required: true } => effect(
             true,
             audience(item.usage, true),
@@ -619,6 +798,11 @@ fn removed(item: &Item) -> RustEffect {
         ItemKind::Field { .. } => {
             effect(true, Audience::Everyone, format!("field `{name}` removed"))
         }
+        ItemKind::ParamsField => effect(
+            true,
+            Audience::ServerImplementors,
+            format!("parameter field `{name}` removed"),
+        ),
         ItemKind::Variant => effect(
             true,
             Audience::Everyone,
@@ -673,6 +857,11 @@ fn changed(old: &Item, new: &Item) -> RustEffect {
             true,
             Audience::Everyone,
             format!("field `{name}` type changed: `{before}` -> `{after}`"),
+        ),
+        ItemKind::ParamsField => effect(
+            true,
+            Audience::ServerImplementors,
+            format!("parameter field `{name}` type changed: `{before}` -> `{after}`"),
         ),
         ItemKind::Variant => effect(
             true,
@@ -745,10 +934,11 @@ pub fn attach(
                 } else {
                     (None, Some(locate(head, target)))
                 };
+                let (level, direction, rule) = crate::rules::RUST_API_CHANGED.usual().classify();
                 changes.push(Change {
-                    rule: "rust-api-changed".to_string(),
-                    level: Level::Compatible,
-                    direction: Direction::NotApplicable,
+                    rule,
+                    level,
+                    direction,
                     message: format!(
                         "the generated Rust API changed with no HTTP-level change here: {}",
                         surface_change.effect.text
@@ -788,7 +978,7 @@ mod tests {
                 "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
             }
         }));
-        let surface = Surface::of(&doc);
+        let surface = Surface::of(&doc, &Generated::default());
         let sig = |key: &str| surface.items[key].signature.clone();
         assert_eq!(sig("types Thing"), "struct");
         assert_eq!(sig("types Thing field id"), "ThingId");
@@ -801,12 +991,19 @@ mod tests {
 
     #[test]
     fn a_field_becoming_optional_changes_its_type() {
-        let before = Surface::of(&doc_with(json!({
-            "type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}
-        })));
-        let after = Surface::of(&doc_with(json!({
-            "type": "object", "properties": {"a": {"type": "integer"}}
-        })));
+        let none = Generated::default();
+        let before = Surface::of(
+            &doc_with(json!({
+                "type": "object", "required": ["a"], "properties": {"a": {"type": "integer"}}
+            })),
+            &none,
+        );
+        let after = Surface::of(
+            &doc_with(json!({
+                "type": "object", "properties": {"a": {"type": "integer"}}
+            })),
+            &none,
+        );
         let diff = diff_surfaces(&before, &after);
         assert_eq!(diff.len(), 1);
         assert!(diff[0].effect.breaking);

@@ -188,6 +188,38 @@ fn an_acknowledgement_in_the_spec_lets_the_breaking_change_pass() {
     );
 }
 
+/// The bypass the issue names: deleting `servers` beside a breaking change
+/// (a removed path) used to read as a new API version and pass.
+#[test]
+fn removing_the_servers_beside_a_removed_path_still_fails() {
+    let spec = real_spec();
+    let repo = repository(Some(&spec));
+    let servers_start = spec.find("servers:\n").expect("servers");
+    let servers_end = servers_start + spec[servers_start..].find("tags:\n").expect("tags");
+    let without_servers = format!("{}{}", &spec[..servers_start], &spec[servers_end..]);
+    let path_start = without_servers
+        .find("  /event-streams:\n")
+        .expect("the event streams path");
+    let path_end = path_start
+        + 2
+        + without_servers[path_start + 2..]
+            .find("\n  /")
+            .expect("a later path")
+        + 1;
+    let changed = format!(
+        "{}{}",
+        &without_servers[..path_start],
+        &without_servers[path_end..]
+    );
+    std::fs::write(repo.path().join(SPEC), changed).unwrap();
+    let (status, out, err) = run(repo.path(), Some("main"), Format::Text);
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(out.contains("BREAKING [request] api-path-removed"), "{out}");
+    assert!(out.contains("server-url-removed"), "{out}");
+    assert!(!out.contains("acknowledged:"), "{out}");
+    assert!(err.contains("not acknowledged"), "{err}");
+}
+
 #[test]
 fn an_unchanged_spec_has_no_changes() {
     let repo = repository(Some(&real_spec()));

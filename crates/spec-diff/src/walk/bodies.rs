@@ -1,0 +1,150 @@
+//! Bodies: a request body added, removed or made required, and the media
+//! types of any body, with their schemas.
+
+use super::*;
+
+impl<'a> Walker<'a> {
+    pub(super) fn request_body(
+        &mut self,
+        old: &OperationView<'a>,
+        new: &OperationView<'a>,
+        label: &str,
+    ) {
+        let old_body = old.value.get("requestBody").map(|b| {
+            resolve(
+                &self.base.document,
+                b,
+                pointer_join(&old.pointer, "requestBody"),
+            )
+        });
+        let new_body = new.value.get("requestBody").map(|b| {
+            resolve(
+                &self.head.document,
+                b,
+                pointer_join(&new.pointer, "requestBody"),
+            )
+        });
+        let required = |b: &Value| b.get("required").and_then(Value::as_bool) == Some(true);
+        let (old_body, new_body) = match (old_body, new_body) {
+            (None, None) => return,
+            (Some((_, pointer)), None) => {
+                self.report(
+                    rules::REQUEST_BODY_REMOVED.usual(),
+                    format!("request body of {label} removed"),
+                    (Some(&pointer), Some(&new.pointer)),
+                );
+                return;
+            }
+            (None, Some((body, pointer))) => {
+                let (rule, what) = if required(body) {
+                    (&rules::REQUEST_REQUIRED_BODY_ADDED, "required")
+                } else {
+                    (&rules::REQUEST_OPTIONAL_BODY_ADDED, "optional")
+                };
+                self.report(
+                    rule.usual(),
+                    format!("{what} request body added to {label}"),
+                    (Some(&old.pointer), Some(&pointer)),
+                );
+                return;
+            }
+            (Some(old_body), Some(new_body)) => (old_body, new_body),
+        };
+        match (required(old_body.0), required(new_body.0)) {
+            (false, true) => self.report(
+                rules::REQUEST_BODY_BECAME_REQUIRED.usual(),
+                format!("request body of {label} became required"),
+                (Some(&old_body.1), Some(&new_body.1)),
+            ),
+            (true, false) => self.report(
+                rules::REQUEST_BODY_BECAME_OPTIONAL.usual(),
+                format!("request body of {label} became optional"),
+                (Some(&old_body.1), Some(&new_body.1)),
+            ),
+            _ => {}
+        }
+        self.content(
+            old_body,
+            new_body,
+            Usage::REQUEST,
+            &format!("request body of {label}"),
+        );
+    }
+
+    /// Media types of a request or response body, and their schemas.
+    pub(super) fn content(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, what: &str) {
+        let media = |v: &Value| {
+            v.get("content")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default()
+        };
+        let (old_media, new_media) = (media(old.0), media(new.0));
+        let (removed, added) = if usage.request {
+            (
+                &rules::REQUEST_MEDIA_TYPE_REMOVED,
+                &rules::REQUEST_MEDIA_TYPE_ADDED,
+            )
+        } else {
+            (
+                &rules::RESPONSE_MEDIA_TYPE_REMOVED,
+                &rules::RESPONSE_MEDIA_TYPE_ADDED,
+            )
+        };
+        let old_content = pointer_join(&old.1, "content");
+        let new_content = pointer_join(&new.1, "content");
+        for (media_type, old_entry) in &old_media {
+            let old_pointer = pointer_join(&old_content, media_type);
+            let Some(new_entry) = new_media.get(media_type) else {
+                self.report(
+                    removed.usual(),
+                    format!("media type `{media_type}` of the {what} removed"),
+                    (Some(&old_pointer), Some(&new.1)),
+                );
+                continue;
+            };
+            let new_pointer = pointer_join(&new_content, media_type);
+            let (old_schema, new_schema) = match (
+                schema_node(&old_pointer, old_entry),
+                schema_node(&new_pointer, new_entry),
+            ) {
+                (Some(old_schema), Some(new_schema)) => (old_schema, new_schema),
+                (None, None) => continue,
+                // No schema allows any body: one constrains it, and the reverse.
+                (old_schema, new_schema) => {
+                    let added = old_schema.is_none();
+                    let rule = if added {
+                        &rules::BODY_SCHEMA_ADDED
+                    } else {
+                        &rules::BODY_SCHEMA_REMOVED
+                    };
+                    self.report(
+                        rule.used(usage),
+                        format!(
+                            "the {what} ({media_type}) {} a schema",
+                            if added { "now has" } else { "no longer has" }
+                        ),
+                        (
+                            Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
+                            Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
+                        ),
+                    );
+                    continue;
+                }
+            };
+            self.schema(
+                old_schema,
+                new_schema,
+                usage,
+                &format!("{what} ({media_type})"),
+            );
+        }
+        for media_type in new_media.keys().filter(|m| !old_media.contains_key(*m)) {
+            self.report(
+                added.usual(),
+                format!("media type `{media_type}` added to the {what}"),
+                (Some(&old.1), Some(&pointer_join(&new_content, media_type))),
+            );
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The HTTP contract: the differ walks both documents side by side, pairs
+//! their nodes, and hands each pair to the module of its family, which picks
+//! a rule of [`crate::rules`] (the rule decides the level and direction).
+//!
+//! This module pairs: operations by path and method (moves by
+//! `operationId`), webhooks by name, schemas through `$ref`s, with cycles
+//! ended and equal schemas (`equivalence`) skipped. Component schemas are
+//! compared once each, where they are defined, and classified by where they
+//! are used (request, response or both), so a change to a schema shared by
+//! many operations is one change, not one per use. At a use site only what
+//! differs there is compared: inline schemas, or the resolved targets when a
+//! `$ref` now points elsewhere. The families: `servers`, `security`,
+//! `operations`, `lifecycle`, `parameters`, `bodies`, `responses`,
+//! `webhooks`, `components`, `schemas`, `bounds`, `enums`, `composition`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+use tenant_codegen::diagnostic::pointer_join;
+use tenant_codegen::load::LoadedSpec;
+use tenant_codegen::model::refs;
+
+pub use crate::rules::Usage;
+use crate::rules::{self, BoundRules, CompositionRules, FlagRules, KeywordRules, Verdict};
+use crate::{Change, locate};
+
+mod bodies;
+mod bounds;
+mod components;
+mod composition;
+mod document;
+mod enums;
+mod equivalence;
+mod lifecycle;
+mod operations;
+mod parameters;
+mod responses;
+mod schemas;
+mod security;
+mod servers;
+mod webhooks;
+
+use document::*;
+pub use document::{
+    OperationView, component_schema, operations, parameters, resolve, schema_usage, webhooks,
+};
+pub use equivalence::equivalent;
+pub use servers::{path_prefix, version_segment};
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+const SCHEMAS: &str = refs::SCHEMA_REF_PREFIX;
+
+/// Every HTTP-level change from `base` to `head`, without Rust effects.
+pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
+    let mut usage = schema_usage(&base.document);
+    for (name, used) in schema_usage(&head.document) {
+        let entry = usage.entry(name).or_default();
+        *entry = entry.union(used);
+    }
+    let mut walker = Walker {
+        base,
+        head,
+        usage,
+        changes: Vec::new(),
+        seen: BTreeSet::new(),
+        as_text: false,
+    };
+    walker.servers();
+    walker.security_schemes();
+    walker.paths();
+    walker.webhooks();
+    walker.components();
+    walker.changes
+}
+
+struct Walker<'a> {
+    base: &'a LoadedSpec,
+    head: &'a LoadedSpec,
+    usage: BTreeMap<String, Usage>,
+    changes: Vec<Change>,
+    /// Pairs of (base, head) schema pointers compared through differing `$ref`s.
+    seen: BTreeSet<(String, String)>,
+    /// Set while a parameter's schema is compared: its value travels as
+    /// text, so any scalar that becomes a string is still accepted.
+    as_text: bool,
+}
+
+/// Two versions of one schema, where each is, how the schema is used and
+/// what messages call it: what every schema rule reads.
+#[derive(Clone, Copy)]
+struct SchemaPair<'v> {
+    old: &'v Value,
+    new: &'v Value,
+    old_at: &'v str,
+    new_at: &'v str,
+    usage: Usage,
+    name: &'v str,
+}
+
+/// Where a change is in the base version and in the new one.
+type Places<'p> = (Option<&'p str>, Option<&'p str>);
+
+/// One side of a comparison: a node and its pointer.
+type Node<'a> = (&'a Value, String);
+
+impl<'a> Walker<'a> {
+    /// Records a change: its level, direction and id come from `verdict`.
+    fn report(&mut self, verdict: Verdict, message: String, places: Places<'_>) {
+        let (level, direction, rule) = verdict.classify();
+        self.changes.push(Change {
+            rule,
+            level,
+            direction,
+            message,
+            base: places.0.map(|p| locate(self.base, p)),
+            head: places.1.map(|p| locate(self.head, p)),
+            rust: Vec::new(),
+            acknowledged: None,
+        });
+    }
+
+    /// Compares two schemas used as `usage`; `name` names the schema in messages.
+    fn schema(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, name: &str) {
+        let old_ref = old.0.get("$ref").and_then(Value::as_str);
+        let new_ref = new.0.get("$ref").and_then(Value::as_str);
+        if let (Some(a), Some(b)) = (old_ref, new_ref)
+            && a == b
+            && a.starts_with(SCHEMAS)
+        {
+            return; // compared once, where the component is defined
+        }
+        if (old_ref.is_some() || new_ref.is_some())
+            && equivalent(&self.base.document, old.0, &self.head.document, new.0)
+        {
+            return; // an inline schema replaced by an equal `$ref`, or the reverse
+        }
+        let old = resolve(&self.base.document, old.0, old.1);
+        let new = resolve(&self.head.document, new.0, new.1);
+        if (old_ref.is_some() || new_ref.is_some())
+            && !self.seen.insert((old.1.clone(), new.1.clone()))
+        {
+            return;
+        }
+        let (s, t) = (old.0, new.0);
+        let (sp, tp) = (old.1.as_str(), new.1.as_str());
+        let pair = SchemaPair {
+            old: s,
+            new: t,
+            old_at: sp,
+            new_at: tp,
+            usage,
+            name,
+        };
+        let at = |p: &str, key: &str| pointer_join(p, key);
+
+        if !self.type_change(&pair) {
+            return;
+        }
+        self.nullable_change(&pair);
+        for flag in &rules::FLAGS {
+            self.flag_change(&pair, flag);
+        }
+        self.default_change(&pair);
+        for bound in &rules::BOUNDS {
+            self.bound_change(&pair, bound);
+        }
+        for keyword in &rules::KEYWORDS {
+            self.keyword_change(&pair, keyword);
+        }
+        self.enum_change(&pair);
+        self.const_change(&pair);
+        self.dependent_required(&pair);
+        self.unclassified(&pair);
+        self.properties(&pair);
+        self.additional_properties(&pair);
+        if let (Some(a), Some(b)) = (s.get("items"), t.get("items")) {
+            self.schema(
+                (a, at(sp, "items")),
+                (b, at(tp, "items")),
+                usage,
+                &format!("{name}[]"),
+            );
+        }
+        if let (Some(a), Some(b)) = (s.get("contentSchema"), t.get("contentSchema")) {
+            self.schema(
+                (a, at(sp, "contentSchema")),
+                (b, at(tp, "contentSchema")),
+                usage,
+                &format!("{name} (decoded content)"),
+            );
+        }
+        self.contains(&pair);
+        for composition in &rules::COMPOSITIONS {
+            self.composition(&pair, composition);
+        }
+        self.discriminator(&pair);
+    }
+}
