@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../../.."
 
-spec=${1:-../shared/specs/platform-management-api.oas.json}
+spec=$(realpath "${1:-../shared/specs/platform-management-api.oas.json}")
 tag=${2:-users}
 target_ratio=0.20
 target_mib=4096
