@@ -38,7 +38,9 @@ python3 crates/codegen/benches/scratch_workspace.py "$work/workspace" --consumer
 cp Cargo.lock "$work/workspace/Cargo.lock"
 manifest="$work/workspace/Cargo.toml"
 cargo fetch --quiet --manifest-path "$manifest"
-export CARGO_TARGET_DIR="$work/target" CARGO_INCREMENTAL=0
+# Cargo's defaults for a debug build (incremental included), as a team's
+# workspace builds its path dependencies.
+export CARGO_TARGET_DIR="$work/target"
 
 echo "== $spec: consumers of every tag and of \`$tag\`"
 wc -l "$work"/workspace/generated/*/src/lib.rs | sed 's/^/  /'
@@ -71,10 +73,12 @@ if [ -n "${BASELINE:-}" ]; then
     base_src="$work/baseline-src"
     git worktree add --quiet --detach "$base_src" "$BASELINE"
     trap 'git worktree remove --force "$base_src"' EXIT
-    CARGO_TARGET_DIR="$work/baseline-xtask" cargo build --release --quiet \
+    # Kept between runs: the baseline's generator does not change.
+    base_xtask=target/bench-consumer-baseline-xtask/$BASELINE
+    CARGO_TARGET_DIR="$base_xtask" cargo build --release --quiet \
         --manifest-path "$base_src/Cargo.toml" -p xtask
     base_ws="$work/baseline"
-    "$work/baseline-xtask/release/xtask" codegen --spec "$spec" --crate-prefix api --out "$base_ws" >/dev/null
+    "$base_xtask/release/xtask" codegen --spec "$spec" --crate-prefix api --out "$base_ws" >/dev/null
     python3 crates/codegen/benches/scratch_workspace.py "$base_ws" --source "$base_src"
     cp "$base_src/Cargo.lock" "$base_ws/Cargo.lock"
     base_manifest="$base_ws/Cargo.toml"
@@ -102,5 +106,5 @@ if awk -v r="$ratio" -v t="$target_ratio" 'BEGIN { exit !(r >= t) }'; then
     failed=1
 fi
 echo "  cores $(nproc), load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
-rm -rf "$work/target" "$work/baseline-xtask"
+rm -rf "$work/target"
 exit "$failed"

@@ -9,7 +9,8 @@ whose `[workspace.dependencies]` are the real workspace's (the one at DIR,
 default `.`) for the runtime crates they name, path dependencies made
 absolute, and the generated crates by path (the types crate without its
 default features, so the client and server enable only the tags theirs name).
-Also writes OUT/dependencies.txt, the runtime crates' names.
+Also writes OUT/dependencies.txt, the names of the runtime crates a build
+compiles (not the optional ones).
 
 `--consumers TAG` adds three consumer crates of the client and the server:
 `every-tag` (default features), `one-tag` (TAG alone) and `no-tag`.
@@ -46,9 +47,17 @@ def main():
         if os.path.isfile(os.path.join(out, "generated", name, "Cargo.toml"))
     )
     names = set()
+    required = set()
     for crate in crates:
         manifest = tomllib.load(open(os.path.join(out, "generated", crate, "Cargo.toml"), "rb"))
-        names.update(manifest.get("dependencies", {}))
+        dependencies = manifest.get("dependencies", {})
+        names.update(dependencies)
+        # What a build compiles: the optional ones are off by default.
+        required.update(
+            name
+            for name, spec in dependencies.items()
+            if not (isinstance(spec, dict) and spec.get("optional"))
+        )
         if args.consumers and args.consumers not in manifest.get("features", {}):
             raise SystemExit(f"{crate} has no feature `{args.consumers}`")
     runtime = sorted(names - set(crates))
@@ -87,7 +96,8 @@ def main():
             spec["default-features"] = False
         lines.append(f"{crate} = {toml_value(spec)}")
     open(os.path.join(out, "Cargo.toml"), "w").write("\n".join(lines) + "\n")
-    open(os.path.join(out, "dependencies.txt"), "w").write("\n".join(runtime) + "\n")
+    built = sorted(required - set(crates))
+    open(os.path.join(out, "dependencies.txt"), "w").write("\n".join(built) + "\n")
 
     for consumer, options in consumers.items():
         folder = os.path.join(out, "consumers", consumer)

@@ -160,7 +160,13 @@ pub fn generate_with(
     let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
     let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
-    let types = emit::types::emit_types(&model, types, &types_rewrite, !builders.is_empty());
+    let types = emit::types::emit_types(
+        &model,
+        types,
+        &types_rewrite,
+        !builders.is_empty(),
+        progenitor.dependencies.regress,
+    );
     let (types, client, server) = match server {
         Ok(server) => (format::cut(types), client, server),
         Err(server) => {

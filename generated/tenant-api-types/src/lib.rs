@@ -801,9 +801,8 @@ impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^[0-9]{12}$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        if !crate::__checked::matches(&PATTERN, "^[0-9]{12}$", value) {
             return Err("doesn't match pattern \"^[0-9]{12}$\"".into());
         }
         Ok(Self(value.to_string()))
@@ -1402,14 +1401,12 @@ impl ::std::str::FromStr for SubjectTokenType {
             return Err("shorter than 8 characters".into());
         }
 
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        {
-            ::regress::Regex::new(
-                    "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
-                )
-                .unwrap()
-        });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        if !crate::__checked::matches(
+            &PATTERN,
+            "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
+            value,
+        ) {
             return Err(
                 "doesn't match pattern \"^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$\""
                     .into(),
@@ -2797,14 +2794,12 @@ impl ::std::str::FromStr for WebhookEndpoint {
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        {
-            ::regress::Regex::new(
-                    "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
-                )
-                .unwrap()
-        });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        if !crate::__checked::matches(
+            &PATTERN,
+            "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
+            value,
+        ) {
             return Err(
                 "doesn't match pattern \"^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$\""
                     .into(),
@@ -2886,9 +2881,8 @@ impl ::std::str::FromStr for WebhookHeaderKey {
             return Err("shorter than 1 characters".into());
         }
 
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        if !crate::__checked::matches(&PATTERN, "^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$", value) {
             return Err("doesn't match pattern \"^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$\"".into());
         }
         Ok(Self(value.to_string()))
@@ -2967,9 +2961,8 @@ impl ::std::str::FromStr for WebhookUsername {
             return Err("longer than 128 characters".into());
         }
 
-        static PATTERN: ::std::sync::LazyLock<::regress::Regex> = ::std::sync::LazyLock::new(||
-        { ::regress::Regex::new("^[^:]+$").unwrap() });
-        if PATTERN.find(value).is_none() {
+        static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        if !crate::__checked::matches(&PATTERN, "^[^:]+$", value) {
             return Err("doesn't match pattern \"^[^:]+$\"".into());
         }
         Ok(Self(value.to_string()))
@@ -3318,5 +3311,17 @@ pub mod __checked {
     /// Whether the text being deserialized was checked already.
     pub fn assumed() -> bool {
         CHECKED.with(::std::cell::Cell::get)
+    }
+
+    /// Whether `value` matches the pattern `source`, compiled once
+    /// into `cell`: one function for every constrained string's
+    /// pattern, where each would otherwise instantiate a
+    /// `LazyLock` of its own.
+    pub fn matches(
+        cell: &'static ::std::sync::OnceLock<::regress::Regex>,
+        source: &str,
+        value: &str,
+    ) -> bool {
+        cell.get_or_init(|| ::regress::Regex::new(source).unwrap()).find(value).is_some()
     }
 }

@@ -20,12 +20,14 @@ use crate::naming;
 /// parsed: typify's output is most of the generated code, so it is parsed
 /// once, a few items at a time ([`crate::format::cut`]).
 /// `builders`: whether typify's `builder` module is left (see
-/// [`without_unused_builders`]).
+/// [`without_unused_builders`]); `patterns`: whether a constrained string
+/// has a `pattern` (the crate then depends on `regress`).
 pub fn emit_types(
     model: &ApiModel,
     types: TokenStream,
     rewrite: &TypesRewrite,
     builders: bool,
+    patterns: bool,
 ) -> TokenStream {
     let docs = crate_docs(model, builders);
     let nullable_module = if rewrite.nullable.is_empty() {
@@ -47,7 +49,7 @@ pub fn emit_types(
             }
         }
     };
-    let checked_module = checked_module();
+    let checked_module = checked_module(patterns);
     quote! {
         #(#![doc = #docs])*
         #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
@@ -205,7 +207,10 @@ impl TypesRewrite {
     pub fn rewrite(&self, module: Option<&syn::Ident>, item: &mut syn::Item) -> bool {
         match (module, item) {
             (None, syn::Item::Struct(item)) => tell_null_from_absent(item, &self.nullable),
-            (None, syn::Item::Impl(block)) => take_checked_text(block, &self.checked_string_body),
+            (None, syn::Item::Impl(block)) => {
+                take_checked_text(block, &self.checked_string_body);
+                shared_pattern_check(block);
+            }
             (None, syn::Item::Mod(module)) if module.ident == "builder" => {
                 if let Some((_, items)) = &mut module.content {
                     for item in items {
@@ -240,7 +245,24 @@ impl TypesRewrite {
 /// the same schemas) found no fault with, so a constrained string's rules
 /// (lengths, a `pattern` run by regress) are checked once, not twice; client
 /// code never turns it on, so everything else deserializes with every check.
-fn checked_module() -> TokenStream {
+fn checked_module(patterns: bool) -> TokenStream {
+    let matches = patterns.then(|| {
+        quote! {
+            /// Whether `value` matches the pattern `source`, compiled once
+            /// into `cell`: one function for every constrained string's
+            /// pattern, where each would otherwise instantiate a
+            /// `LazyLock` of its own.
+            pub fn matches(
+                cell: &'static ::std::sync::OnceLock<::regress::Regex>,
+                source: &str,
+                value: &str,
+            ) -> bool {
+                cell.get_or_init(|| ::regress::Regex::new(source).unwrap())
+                    .find(value)
+                    .is_some()
+            }
+        }
+    });
     quote! {
             /// For the generated server only: typing a request body it has
             /// already checked against the spec's rules.
@@ -269,6 +291,8 @@ fn checked_module() -> TokenStream {
                 pub fn assumed() -> bool {
                     CHECKED.with(::std::cell::Cell::get)
                 }
+
+                #matches
             }
     }
 }
@@ -302,6 +326,64 @@ fn take_checked_text(block: &mut syn::ItemImpl, typify_body: &str) {
             });
         }
     }
+}
+
+/// Typify's `FromStr` of a string with a `pattern` compiles it into a
+/// `static PATTERN: LazyLock<Regex>` of its own, a closure and a `LazyLock`
+/// for rustc to instantiate per type; the same check goes through
+/// `__checked::matches` instead, with a `OnceLock` per type. An impl of
+/// another shape is left alone.
+fn shared_pattern_check(block: &mut syn::ItemImpl) {
+    let is_from_str = block.trait_.as_ref().is_some_and(|(path, _)| {
+        path.segments
+            .last()
+            .is_some_and(|segment| segment.ident == "FromStr")
+    });
+    if !is_from_str {
+        return;
+    }
+    let typify_check = quote!(PATTERN.find(value).is_none()).to_string();
+    for member in &mut block.items {
+        let syn::ImplItem::Fn(method) = member else {
+            continue;
+        };
+        let statements = &mut method.block.stmts;
+        let pattern =
+            statements
+                .iter()
+                .enumerate()
+                .find_map(|(index, statement)| match statement {
+                    syn::Stmt::Item(syn::Item::Static(pattern)) if pattern.ident == "PATTERN" => {
+                        Some((index, first_string(quote!(#pattern))?))
+                    }
+                    _ => None,
+                });
+        let check = statements.iter().position(|statement| {
+            matches!(statement, syn::Stmt::Expr(syn::Expr::If(check), _)
+                if { let condition = &check.cond; quote!(#condition).to_string() == typify_check })
+        });
+        // Both or neither: a `OnceLock` has no `find`.
+        let (Some((at, source)), Some(check)) = (pattern, check) else {
+            continue;
+        };
+        statements[at] = syn::parse_quote! {
+            static PATTERN: ::std::sync::OnceLock<::regress::Regex> = ::std::sync::OnceLock::new();
+        };
+        if let syn::Stmt::Expr(syn::Expr::If(check), _) = &mut statements[check] {
+            check.cond = syn::parse_quote! {
+                !crate::__checked::matches(&PATTERN, #source, value)
+            };
+        }
+    }
+}
+
+/// The first string literal in `tokens`.
+fn first_string(tokens: TokenStream) -> Option<syn::LitStr> {
+    tokens.into_iter().find_map(|token| match token {
+        TokenTree::Group(group) => first_string(group.stream()),
+        TokenTree::Literal(literal) => syn::parse2(TokenTree::Literal(literal).into()).ok(),
+        _ => None,
+    })
 }
 
 /// A block as text, for comparison; trailing commas in calls come and go
