@@ -587,6 +587,18 @@ case2("request-body-schema-added", [(BODY_SCHEMA, "          application/json: {
       ["breaking request request-body-schema-added"], note="issue 21: a media type without a schema takes any body; one constrains requests")
 case2("request-body-schema-removed", [], [(BODY_SCHEMA, "          application/json: {}\n      responses:")],
       ["compatible request request-body-schema-removed"])
+CW_KIND = """        kind:
+          $ref: "#/components/schemas/WidgetKind"
+        size:
+          type: integer
+          minimum: 1
+"""
+CW_KIND_BOUNDED = CW_KIND.replace('WidgetKind"\n', 'WidgetKind"\n          maxLength: 8\n')
+case2("request-max-length-added-beside-ref-3-1", [], [(CW_KIND, CW_KIND_BOUNDED)],
+      ["breaking request request-max-length-added"], v31=True,
+      note="issue 21: in 3.1 the keywords beside a $ref constrain the value too")
+case2("max-length-beside-ref-ignored-3-0", [], [(CW_KIND, CW_KIND_BOUNDED)], [],
+      note="3.0 ignores the siblings of a $ref, so adding one changes nothing")
 
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
