@@ -282,8 +282,9 @@ fn operations_moved(document: &mut serde_json::Value) {
 
 /// Types and arguments changed, operations kept: each component object's
 /// first property renamed (one a discriminator names aside), each component
-/// string enum given a value, and each operation an optional query
-/// parameter, so the report names fields, variants and builder arguments.
+/// string enum's first value removed (when it has another) and a value
+/// added, and each operation given an optional query parameter, so the
+/// report names fields, variants and builder arguments.
 fn types_changed(document: &mut serde_json::Value) {
     use serde_json::{Value, json};
     fn discriminators(value: &Value, found: &mut Vec<String>) {
@@ -308,6 +309,9 @@ fn types_changed(document: &mut serde_json::Value) {
             if let Some(Value::Array(values)) = schema.get_mut("enum")
                 && values.iter().all(Value::is_string)
             {
+                if values.len() > 1 {
+                    values.remove(0);
+                }
                 values.push("added-value".into());
             }
             let Some(Value::Object(properties)) = schema.get_mut("properties") else {
