@@ -599,6 +599,10 @@ case2("request-max-length-added-beside-ref-3-1", [], [(CW_KIND, CW_KIND_BOUNDED)
       note="issue 21: in 3.1 the keywords beside a $ref constrain the value too")
 case2("max-length-beside-ref-ignored-3-0", [], [(CW_KIND, CW_KIND_BOUNDED)], [],
       note="3.0 ignores the siblings of a $ref, so adding one changes nothing")
+INTERIM = (S201, '        "102":\n          description: Still processing.\n' + S201)
+case2("rust-api-modelled-where-the-generator-refuses", [INTERIM], [INTERIM, (SECRET, SECRET + "        color:\n          type: string\n")],
+      ["compatible request request-optional-property-added"],
+      note="the generator refuses both versions (a 1xx response, valid OpenAPI): the Rust effects are modelled from the documents, and each says so")
 
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
