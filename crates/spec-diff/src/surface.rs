@@ -1071,7 +1071,13 @@ fn added(item: &Item) -> RustEffect {
             true,
             audience(item.usage, true),
             format!(
-                "new optional field `{name}: {sig}`: struct literals need it (`None`), builders are unaffected"
+                "new optional field `{name}: {sig}`: struct literals need it ({}), builders are unaffected",
+                // Typify keeps an optional collection as it is, empty when absent.
+                if sig.starts_with("Option<") {
+                    "`None`"
+                } else {
+                    "its default"
+                }
             ),
         ),
         ItemKind::Variant => effect(
