@@ -191,10 +191,18 @@ pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
         sort_changes(&mut changes);
         return changes;
     }
-    let (base_lowered, head_lowered) = (as_generated(base), as_generated(head));
+    let ((base_lowered, base_lowers), (head_lowered, head_lowers)) =
+        (as_generated(base), as_generated(head));
+    let emitted_of = |lowered: &LoadedSpec, lowers: bool| {
+        if lowers {
+            emitted::Emitted::of(lowered)
+        } else {
+            Err("the generator does not lower this 3.1 document".to_string())
+        }
+    };
     let mut effects = match (
-        emitted::Emitted::of(&base_lowered),
-        emitted::Emitted::of(&head_lowered),
+        emitted_of(&base_lowered, base_lowers),
+        emitted_of(&head_lowered, head_lowers),
     ) {
         (Ok(base_code), Ok(head_code)) => {
             let surface_of = |lowered: &LoadedSpec, code: &emitted::Emitted| {
@@ -244,20 +252,18 @@ pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     changes
 }
 
-/// `spec` as the generator reads it: a 3.1 document lowered to 3.0.
-fn as_generated(spec: &LoadedSpec) -> LoadedSpec {
+/// `spec` as the generator reads it (a 3.1 document lowered to 3.0), and
+/// whether lowering accepted it: where it does not, the document is as far
+/// as it was lowered, and the generator never sees it.
+fn as_generated(spec: &LoadedSpec) -> (LoadedSpec, bool) {
     let mut lowered = spec.clone();
-    if lowered
+    let is_31 = lowered
         .document
         .get("openapi")
         .and_then(serde_json::Value::as_str)
-        .is_some_and(tenant_codegen::lower::is_openapi_31)
-    {
-        // Lowering refuses nothing; were it to, the Rust view would be the
-        // document as written, which only makes its names less exact.
-        let _ = tenant_codegen::lower::lower(&mut lowered);
-    }
-    lowered
+        .is_some_and(tenant_codegen::lower::is_openapi_31);
+    let lowers = !is_31 || tenant_codegen::lower::lower(&mut lowered).is_ok();
+    (lowered, lowers)
 }
 
 /// Most severe first, then in the order of the new file.
