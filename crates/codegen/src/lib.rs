@@ -110,7 +110,37 @@ pub fn generate_with(
     {
         return Err(Diagnostic::new(spec_file, cause).into());
     }
-    let mut spec = load::load_spec(workspace_root, spec_file)?;
+    let spec = load::load_spec(workspace_root, spec_file)?;
+    generate_loaded(spec, options, &|failure| {
+        locate_generator_failure(workspace_root, spec_file, failure)
+    })
+}
+
+/// [`generate_with`] for a spec already loaded as [`load::load_spec`] loads
+/// one (bundled, a 3.1 document lowered), such as a version read from git
+/// (`tenant-spec-diff` reads the public API of each version it compares
+/// from what this returns). A failure of progenitor's is not located.
+pub fn generate_spec(
+    spec: load::LoadedSpec,
+    options: &Options,
+) -> Result<GeneratedTree, Diagnostics> {
+    if let Some(cause) = options
+        .crate_prefix
+        .as_deref()
+        .and_then(emit::crate_prefix_error)
+    {
+        return Err(Diagnostic::new(&spec.path, cause).into());
+    }
+    generate_loaded(spec, options, &|failure| failure)
+}
+
+fn generate_loaded(
+    mut spec: load::LoadedSpec,
+    options: &Options,
+    locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
+) -> Result<GeneratedTree, Diagnostics> {
+    let spec_path = spec.path.clone();
+    let spec_file = spec_path.as_path();
     prepare_document(&mut spec);
     let mut model = model::build_model(&spec)?;
     if let Some(prefix) = &options.crate_prefix {
@@ -150,7 +180,7 @@ pub fn generate_with(
     let progenitor = match progenitor {
         Ok(output) => output,
         Err(failure) => {
-            return Err(locate_generator_failure(workspace_root, spec_file, failure).into());
+            return Err(locate_failure(failure).into());
         }
     };
     let dependencies = progenitor.dependencies;

@@ -6,9 +6,10 @@
 //!   classified as breaking, possibly breaking or compatible, with the
 //!   direction (request or response) that decides the level and a stable rule
 //!   id;
-//! - the generated Rust API ([`surface`]): a model of what the types, client
-//!   and server crates expose is built for each version and diffed, and each
-//!   Rust-level difference is attached to the HTTP change that causes it.
+//! - the generated Rust API ([`surface`]): what the types, client and server
+//!   crates expose, read from the code the generator emits for each version
+//!   ([`emitted`]), is diffed, and each Rust-level difference is attached to
+//!   the HTTP change that causes it.
 //!
 //! A breaking change must be acknowledged in the new spec ([`ack`]), or the
 //! command fails. [`cli::spec_diff`] is the whole command as a function; the
@@ -16,6 +17,7 @@
 
 pub mod ack;
 pub mod cli;
+pub mod emitted;
 pub mod naming;
 pub mod render;
 pub mod rules;
@@ -180,15 +182,61 @@ impl Report {
 /// Compares two versions of the spec, each loaded as written (see
 /// [`tenant_codegen::parse_spec_as_written`]): every HTTP change, classified
 /// on the documents as written (a 3.1 file is compared as 3.1), with its
-/// Rust API effects from each document as the generator reads it.
+/// Rust API effects from the crates the generator emits for each version
+/// (modelled from the documents where it refuses one).
 pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     let mut changes = walk::diff_documents(base, head);
-    let surface_of = |spec: &LoadedSpec| {
-        let lowered = as_generated(spec);
-        surface::Surface::of(&lowered.document, &surface::Generated::of(&lowered))
+    // Two equal documents generate the same crates: nothing to generate.
+    if base.document == head.document {
+        sort_changes(&mut changes);
+        return changes;
+    }
+    let ((base_lowered, base_lowers), (head_lowered, head_lowers)) =
+        (as_generated(base), as_generated(head));
+    let emitted_of = |lowered: &LoadedSpec, lowers: bool| {
+        if lowers {
+            emitted::Emitted::of(lowered)
+        } else {
+            Err("the generator does not lower this 3.1 document".to_string())
+        }
     };
-    let (base_surface, head_surface) = (surface_of(base), surface_of(head));
-    let mut effects = surface::diff_surfaces(&base_surface, &head_surface);
+    let mut effects = match (
+        emitted_of(&base_lowered, base_lowers),
+        emitted_of(&head_lowered, head_lowers),
+    ) {
+        (Ok(base_code), Ok(head_code)) => {
+            let surface_of = |lowered: &LoadedSpec, code: &emitted::Emitted| {
+                let prepared = surface::prepared(lowered);
+                let generated = surface::Generated::of_prepared(&prepared);
+                surface::Surface::of_code(&prepared, &generated, code)
+            };
+            surface::diff_surfaces(
+                &surface_of(&base_lowered, &base_code),
+                &surface_of(&head_lowered, &head_code),
+            )
+        }
+        (base_code, head_code) => {
+            // Both versions are modelled alike, so that a difference is
+            // one of the spec, never one between two models; each effect
+            // says it is modelled.
+            let refused = match (base_code.is_err(), head_code.is_err()) {
+                (true, true) => "both versions",
+                (true, false) => "the base version",
+                _ => "the new version",
+            };
+            let surface_of = |lowered: &LoadedSpec| {
+                surface::Surface::of(&lowered.document, &surface::Generated::of(lowered))
+            };
+            let mut effects =
+                surface::diff_surfaces(&surface_of(&base_lowered), &surface_of(&head_lowered));
+            for effect in &mut effects {
+                effect.effect.text.push_str(&format!(
+                    " (modelled from the document: the generator refuses {refused})"
+                ));
+            }
+            effects
+        }
+    };
     // The Rust view reads the lowered document, whose pointers may name
     // nodes the file does not have (`const` lowered to `enum`): each names
     // the nearest node of the file instead.
@@ -204,20 +252,18 @@ pub fn diff_specs(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
     changes
 }
 
-/// `spec` as the generator reads it: a 3.1 document lowered to 3.0.
-fn as_generated(spec: &LoadedSpec) -> LoadedSpec {
+/// `spec` as the generator reads it (a 3.1 document lowered to 3.0), and
+/// whether lowering accepted it: where it does not, the document is as far
+/// as it was lowered, and the generator never sees it.
+fn as_generated(spec: &LoadedSpec) -> (LoadedSpec, bool) {
     let mut lowered = spec.clone();
-    if lowered
+    let is_31 = lowered
         .document
         .get("openapi")
         .and_then(serde_json::Value::as_str)
-        .is_some_and(tenant_codegen::lower::is_openapi_31)
-    {
-        // Lowering refuses nothing; were it to, the Rust view would be the
-        // document as written, which only makes its names less exact.
-        let _ = tenant_codegen::lower::lower(&mut lowered);
-    }
-    lowered
+        .is_some_and(tenant_codegen::lower::is_openapi_31);
+    let lowers = !is_31 || tenant_codegen::lower::lower(&mut lowered).is_ok();
+    (lowered, lowers)
 }
 
 /// Most severe first, then in the order of the new file.

@@ -1,25 +1,28 @@
-//! The generated Rust API, modelled from the spec: what the server trait, the
-//! client and the types crate expose, with the signature of each item. Two
-//! versions are diffed item by item, and each difference is attached to the
-//! HTTP change that causes it.
+//! The generated Rust API of one version of the spec: what the server
+//! trait, the client and the types crate expose, with the signature of each
+//! item. Two versions are diffed item by item, and each difference is
+//! attached to the HTTP change that causes it.
 //!
-//! Where the generator's own model of a version builds ([`Generated`]), the
-//! operations' names, the trait methods' arguments (path parameters, the
-//! `{Operation}Params` struct of the others, the body as the trait takes it:
-//! a schema's type, `Bytes`, or the body enum) and the client's body argument
-//! come from it. The rest follows the generators' naming (one response
-//! variant per status, `Default` for `default`; one type per component schema
-//! and per inline object or enum, `Option<..>` for optional fields); names
-//! are made in [`crate::naming`] only. `tests/generated.rs` checks every item
-//! against the code generated for the real spec and for construct fixtures
-//! and a change to each.
+//! Where the generator generates both versions, the API is the generator's
+//! own ([`Surface::of_code`]): the operations' names and the trait methods'
+//! arguments (path parameters, the `{Operation}Params` struct of the others,
+//! the body as the trait takes it) come from its model ([`Generated`]); the
+//! types, their fields and variants, the client's builder arguments and the
+//! response variants' payloads from the code it emits
+//! ([`crate::emitted::Emitted`]), each paired with the spec node it comes
+//! from. Where it refuses a version, both are modelled from the documents
+//! ([`Surface::of`]) after typify's and progenitor's naming, and the report
+//! says so. `tests/generated.rs` checks the items and every name the report
+//! prints against the code generated for the real spec and for construct
+//! fixtures and changes to each.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 use tenant_codegen::diagnostic::pointer_join;
-use tenant_codegen::load::LoadedSpec;
+use tenant_codegen::load::{LoadedSpec, SourceMap};
 
+use crate::emitted::{Emitted, TypeDef, generic_arguments, show, type_name_of};
 use crate::naming::{field_name, method_name, status_variant, type_name};
 use crate::walk::{Usage, operations, parameters, resolve, schema_usage};
 use crate::{Audience, Change, RustEffect, locate};
@@ -92,6 +95,9 @@ struct GeneratedOperation {
     /// The fields of the `{Operation}Params` struct that carries the query,
     /// header and cookie parameters: (location, name as written, field, type).
     params: Vec<(String, String, String, String)>,
+    /// Every parameter's name in code, by (location, name as written): the
+    /// client's builder names its setter after it.
+    code_names: BTreeMap<(String, String), String>,
 }
 
 /// The Rust type the server reads a parameter as (`emit::server::params`).
@@ -119,9 +125,12 @@ impl Generated {
     /// 3.1 document lowered); empty where the generator refuses the document,
     /// whose Rust API is then modelled from the document alone.
     pub fn of(spec: &LoadedSpec) -> Generated {
-        let mut prepared = spec.clone();
-        tenant_codegen::prepare_document(&mut prepared);
-        let Ok(model) = tenant_codegen::model::build_model(&prepared) else {
+        Generated::of_prepared(&prepared(spec))
+    }
+
+    /// [`Generated::of`] a spec already prepared ([`prepared`]).
+    pub fn of_prepared(prepared: &LoadedSpec) -> Generated {
+        let Ok(model) = tenant_codegen::model::build_model(prepared) else {
             return Generated::default();
         };
         let operations = model
@@ -180,6 +189,17 @@ impl Generated {
                         )
                     })
                     .collect();
+                let code_names = op
+                    .parameters
+                    .iter()
+                    .map(|parameter| {
+                        let key = (
+                            parameter.location.as_str().to_string(),
+                            parameter.name.clone(),
+                        );
+                        (key, parameter.code_name.clone())
+                    })
+                    .collect();
                 let key = (op.path_key(), op.method.as_str().to_ascii_lowercase());
                 let id = op.id.clone();
                 let operation = GeneratedOperation {
@@ -188,6 +208,7 @@ impl Generated {
                     client_body,
                     arguments,
                     params,
+                    code_names,
                 };
                 (key, operation)
             })
@@ -196,10 +217,50 @@ impl Generated {
     }
 }
 
+/// `spec` as the generator reads it before its model: operations named,
+/// inline body schemas moved under `components/schemas`, clashing names
+/// made distinct ([`tenant_codegen::prepare_document`]).
+pub fn prepared(spec: &LoadedSpec) -> LoadedSpec {
+    let mut prepared = spec.clone();
+    tenant_codegen::prepare_document(&mut prepared);
+    prepared
+}
+
+/// Where the names and types of the items come from.
+#[derive(Clone, Copy)]
+enum Source<'a> {
+    /// The code the generator emits for this version.
+    Code {
+        emitted: &'a Emitted,
+        /// The prepared document's, whose moved schemas point where written.
+        source_map: &'a SourceMap,
+    },
+    /// The document alone, for a version the generator refuses.
+    Document,
+}
+
 impl Surface {
-    /// The Rust API of the document `doc`, with the operations' names and
-    /// body types the generator's model gives (`generated`).
+    /// The Rust API the generator emits for a version: `prepared` is the
+    /// version as [`prepared`] gives it, `generated` the generator's model of
+    /// it and `emitted` the public items of its generated code, whence every
+    /// type, field, variant, builder argument and response payload is read.
+    pub fn of_code(prepared: &LoadedSpec, generated: &Generated, emitted: &Emitted) -> Surface {
+        let source = Source::Code {
+            emitted,
+            source_map: &prepared.source_map,
+        };
+        Surface::build(&prepared.document, generated, source)
+    }
+
+    /// The Rust API of the document `doc` modelled from the document, for
+    /// a version the generator refuses: the operations' names and body
+    /// types where the generator's model builds (`generated`), the rest
+    /// after typify's and progenitor's naming.
     pub fn of(doc: &Value, generated: &Generated) -> Surface {
+        Surface::build(doc, generated, Source::Document)
+    }
+
+    fn build(doc: &Value, generated: &Generated, source: Source<'_>) -> Surface {
         let mut surface = Surface::default();
         let usage = schema_usage(doc);
         for op in operations(doc).values() {
@@ -214,18 +275,41 @@ impl Surface {
             let mut arguments = Vec::new();
             for ((location, name), (param, pointer)) in parameters(doc, op) {
                 let required = param.get("required").and_then(Value::as_bool) == Some(true);
-                let context = format!("{}{}", type_name(id), type_name(&name));
-                let ty = param
-                    .get("schema")
-                    .map(|s| rust_type(doc, s, &context))
-                    .unwrap_or_else(|| "String".into());
-                let ty = optional(&ty, required);
-                arguments.push(format!("{}: {ty}", method_name(&name)));
+                let (setter, ty) = match source {
+                    Source::Code { emitted, .. } => {
+                        // The builder's setter is named after the
+                        // parameter's name in code, and takes what the
+                        // emitted client says; a parameter the client has
+                        // no setter for has no item.
+                        let code_name = modelled
+                            .and_then(|g| g.code_names.get(&(location.clone(), name.clone())))
+                            .unwrap_or(&name);
+                        let setter = method_name(code_name);
+                        let Some(argument) = emitted
+                            .arguments
+                            .get(&method)
+                            .and_then(|arguments| arguments.get(&setter))
+                        else {
+                            continue;
+                        };
+                        (setter, argument.signature())
+                    }
+                    Source::Document => {
+                        let context = format!("{}{}", type_name(id), type_name(&name));
+                        let ty = param
+                            .get("schema")
+                            .map(|s| rust_type(doc, s, &context))
+                            .unwrap_or_else(|| "String".into());
+                        let ty = optional(&ty, required);
+                        arguments.push(format!("{}: {ty}", method_name(&name)));
+                        (method_name(&name), ty)
+                    }
+                };
                 surface.add(
                     format!("client {method} {location} {name}"),
                     Item {
                         kind: ItemKind::ClientArgument { required },
-                        name: format!("Client::{method}().{}", method_name(&name)),
+                        name: format!("Client::{method}().{setter}"),
                         signature: ty,
                         pointer,
                         usage: Usage::REQUEST,
@@ -249,17 +333,28 @@ impl Surface {
                     }
                 };
                 arguments.push(format!("body: {ty}"));
-                let client_ty = modelled.and_then(|g| g.client_body.clone()).unwrap_or(ty);
-                surface.add(
-                    format!("client {method} body"),
-                    Item {
-                        kind: ItemKind::ClientArgument { required },
-                        name: format!("Client::{method}().body"),
-                        signature: client_ty,
-                        pointer: body_pointer,
-                        usage: Usage::REQUEST,
-                    },
-                );
+                let client_ty = match source {
+                    Source::Code { emitted, .. } => emitted
+                        .arguments
+                        .get(&method)
+                        .and_then(|arguments| arguments.get("body"))
+                        .map(|argument| argument.signature()),
+                    Source::Document => {
+                        Some(modelled.and_then(|g| g.client_body.clone()).unwrap_or(ty))
+                    }
+                };
+                if let Some(client_ty) = client_ty {
+                    surface.add(
+                        format!("client {method} body"),
+                        Item {
+                            kind: ItemKind::ClientArgument { required },
+                            name: format!("Client::{method}().body"),
+                            signature: client_ty,
+                            pointer: body_pointer,
+                            usage: Usage::REQUEST,
+                        },
+                    );
+                }
             }
             if let Some(modelled) = modelled {
                 // The generator's arguments: path parameters, then one
@@ -311,12 +406,26 @@ impl Surface {
                 for (status, response) in responses {
                     let pointer = pointer_join(&responses_pointer, status);
                     let (response, _) = resolve(doc, response, pointer.clone());
+                    let variant = status_variant(status);
+                    let payload = match source {
+                        Source::Code { emitted, .. } => {
+                            let Some(payload) = emitted
+                                .responses
+                                .get(&response_enum)
+                                .and_then(|variants| variants.get(&variant))
+                            else {
+                                continue;
+                            };
+                            payload.clone()
+                        }
+                        Source::Document => response_payload(doc, response, &response_enum),
+                    };
                     surface.add(
                         format!("server {method} response {status}"),
                         Item {
                             kind: ItemKind::ResponseVariant,
-                            name: format!("{response_enum}::{}", status_variant(status)),
-                            signature: response_payload(doc, response, &response_enum),
+                            name: format!("{response_enum}::{variant}"),
+                            signature: payload,
                             pointer,
                             usage: Usage::default(),
                         },
@@ -328,10 +437,34 @@ impl Surface {
             .pointer("/components/schemas")
             .and_then(Value::as_object)
         {
-            for (name, schema) in schemas {
-                let used = usage.get(name).copied().unwrap_or_default();
-                let pointer = pointer_join("/components/schemas", name);
-                surface.types(doc, &type_name(name), (schema, &pointer), used);
+            match source {
+                Source::Code {
+                    emitted,
+                    source_map,
+                } => {
+                    // Each component schema is the type of its name; the
+                    // types inside it are found from its generated code.
+                    let roots: BTreeMap<String, &String> =
+                        schemas.keys().map(|name| (type_name(name), name)).collect();
+                    let code = CodeTypes {
+                        doc,
+                        emitted,
+                        source_map,
+                        roots: &roots,
+                    };
+                    for (rust_name, name) in &roots {
+                        let used = usage.get(*name).copied().unwrap_or_default();
+                        let pointer = pointer_join("/components/schemas", name);
+                        code.add_type(&mut surface, rust_name, &pointer, used);
+                    }
+                }
+                Source::Document => {
+                    for (name, schema) in schemas {
+                        let used = usage.get(name).copied().unwrap_or_default();
+                        let pointer = pointer_join("/components/schemas", name);
+                        surface.types(doc, &type_name(name), (schema, &pointer), used);
+                    }
+                }
             }
         }
         surface
@@ -504,6 +637,184 @@ impl Surface {
             self.types(doc, context, (schema, pointer), usage);
         }
     }
+}
+
+/// The types of the generated code, walked from each component schema's
+/// type through the types its fields, variants and wrappers name, each
+/// paired with the spec node it comes from.
+struct CodeTypes<'a> {
+    /// The prepared document.
+    doc: &'a Value,
+    emitted: &'a Emitted,
+    source_map: &'a SourceMap,
+    /// The component schemas' types by Rust name: each is walked from its
+    /// own schema, never from a field that names it.
+    roots: &'a BTreeMap<String, &'a String>,
+}
+
+impl CodeTypes<'_> {
+    /// `pointer` under `step` when the document has that node, else
+    /// `pointer` itself (typify may name a type where the document has no
+    /// node of its own, e.g. a merged `allOf`).
+    fn step(&self, pointer: &str, step: &str) -> String {
+        let stepped = pointer_join(pointer, step);
+        if self.doc.pointer(&stepped).is_some() {
+            stepped
+        } else {
+            pointer.to_string()
+        }
+    }
+
+    /// The generated type `name`, from the schema at `pointer` of the
+    /// prepared document, with its fields or variants and the types they name.
+    fn add_type(&self, surface: &mut Surface, name: &str, pointer: &str, usage: Usage) {
+        if surface.items.contains_key(&format!("types {name}")) {
+            return;
+        }
+        let Some(def) = self.emitted.types.get(name) else {
+            return;
+        };
+        let schema = self.doc.pointer(pointer);
+        let item = |kind, name: String, signature: String, pointer: &str| Item {
+            kind,
+            name,
+            signature,
+            pointer: self.source_map.original(pointer),
+            usage,
+        };
+        let signature = match def {
+            TypeDef::Struct(_) => "struct".to_string(),
+            TypeDef::Enum(_) => "enum".to_string(),
+            TypeDef::Newtype(inner) => format!("newtype of {}", show(inner)),
+            TypeDef::Alias(target) => format!("type alias of {}", show(target)),
+        };
+        surface.add(
+            format!("types {name}"),
+            item(ItemKind::Type, format!("types::{name}"), signature, pointer),
+        );
+        match def {
+            TypeDef::Newtype(inner) | TypeDef::Alias(inner) => {
+                self.nested(surface, inner, pointer, usage);
+            }
+            TypeDef::Struct(fields) => {
+                let required = schema
+                    .map(|schema| required_properties(self.doc, schema))
+                    .unwrap_or_default();
+                let properties = self.step(pointer, "properties");
+                for field in fields {
+                    let field_pointer = if properties == pointer {
+                        pointer.to_string()
+                    } else {
+                        self.step(&properties, &field.wire)
+                    };
+                    let kind = ItemKind::Field {
+                        required: required.contains(&field.wire),
+                    };
+                    surface.add(
+                        format!("types {name} field {}", field.wire),
+                        item(
+                            kind,
+                            format!("{name}::{}", field.name),
+                            show(&field.ty),
+                            &field_pointer,
+                        ),
+                    );
+                    self.nested(surface, &field.ty, &field_pointer, usage);
+                }
+            }
+            TypeDef::Enum(variants) => {
+                let values = schema
+                    .and_then(|schema| schema.get("enum"))
+                    .and_then(Value::as_array);
+                // Typify writes a union's variants in the order of its members.
+                let members = ["oneOf", "anyOf"].into_iter().find(|keyword| {
+                    schema
+                        .and_then(|schema| schema.get(*keyword))
+                        .and_then(Value::as_array)
+                        .is_some_and(|members| members.len() == variants.len())
+                });
+                for (i, variant) in variants.iter().enumerate() {
+                    let wire = variant.wire.as_deref().unwrap_or(&variant.name);
+                    let value_index = values.and_then(|values| {
+                        values.iter().position(|value| match value {
+                            Value::String(text) => text == wire,
+                            other => {
+                                serde_json::from_str::<Value>(wire).is_ok_and(|read| read == *other)
+                            }
+                        })
+                    });
+                    let variant_pointer = match (value_index, members) {
+                        (Some(index), _) => format!("{pointer}/enum/{index}"),
+                        (None, Some(keyword)) => format!("{pointer}/{keyword}/{i}"),
+                        (None, None) => pointer.to_string(),
+                    };
+                    surface.add(
+                        format!("types {name} variant {}", variant.name),
+                        item(
+                            ItemKind::Variant,
+                            format!("{name}::{}", variant.name),
+                            variant.payload.shown(),
+                            &variant_pointer,
+                        ),
+                    );
+                    for ty in variant.payload.types() {
+                        self.nested(surface, ty, &variant_pointer, usage);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The generated types `ty` names, each from its node: an `Option`'s or
+    /// a `Box`'s is the node itself, a `Vec`'s its `items`, a map's value
+    /// its `additionalProperties`.
+    fn nested(&self, surface: &mut Surface, ty: &syn::Type, pointer: &str, usage: Usage) {
+        let Some(head) = type_name_of(ty) else {
+            return;
+        };
+        let arguments = generic_arguments(ty);
+        let (inner, step) = match head.as_str() {
+            "Option" | "Box" => (arguments.first(), None),
+            "Vec" => (arguments.first(), Some("items")),
+            "HashMap" | "BTreeMap" | "Map" => (arguments.last(), Some("additionalProperties")),
+            _ if self.roots.contains_key(&head) => return,
+            _ => return self.add_type(surface, &head, pointer, usage),
+        };
+        let pointer = match step {
+            Some(step) => self.step(pointer, step),
+            None => pointer.to_string(),
+        };
+        if let Some(inner) = inner {
+            self.nested(surface, inner, &pointer, usage);
+        }
+    }
+}
+
+/// The properties `schema` requires, its `allOf` members' included (to a
+/// depth that ends a cycle of references).
+fn required_properties(doc: &Value, schema: &Value) -> Vec<String> {
+    required_within(doc, schema, 8)
+}
+
+fn required_within(doc: &Value, schema: &Value, depth: usize) -> Vec<String> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    let (schema, _) = resolve(doc, schema, String::new());
+    let own = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string);
+    let merged = schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(|member| required_within(doc, member, depth - 1));
+    own.chain(merged).collect()
 }
 
 /// The Rust type generated for `schema`; `context` is the name an inline
@@ -760,7 +1071,13 @@ fn added(item: &Item) -> RustEffect {
             true,
             audience(item.usage, true),
             format!(
-                "new optional field `{name}: {sig}`: struct literals need it (`None`), builders are unaffected"
+                "new optional field `{name}: {sig}`: struct literals need it ({}), builders are unaffected",
+                // Typify keeps an optional collection as it is, empty when absent.
+                if sig.starts_with("Option<") {
+                    "`None`"
+                } else {
+                    "its default"
+                }
             ),
         ),
         ItemKind::Variant => effect(
@@ -852,6 +1169,17 @@ fn changed(old: &Item, new: &Item) -> RustEffect {
             true,
             Audience::Everyone,
             format!("`{name}` changed: {before} -> {after}"),
+        ),
+        // Same type, other requiredness: typify's builders (and the
+        // server's checks) change, struct literals do not.
+        ItemKind::Field { required } if before == after => effect(
+            required,
+            audience(new.usage, true),
+            if required {
+                format!("field `{name}` became required: builders must set it")
+            } else {
+                format!("field `{name}` became optional")
+            },
         ),
         ItemKind::Field { .. } => effect(
             true,

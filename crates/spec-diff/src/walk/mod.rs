@@ -123,6 +123,20 @@ impl<'a> Walker<'a> {
 
     /// Compares two schemas used as `usage`; `name` names the schema in messages.
     fn schema(&mut self, old: Node<'_>, new: Node<'_>, usage: Usage, name: &str) {
+        // In 3.1 a `$ref` is one keyword among others: those beside it
+        // constrain the value too, and are compared as a schema of their
+        // own, where they are written (3.0 ignores them, as it says).
+        let old_beside = beside_ref(&self.base.document, old.0);
+        let new_beside = beside_ref(&self.head.document, new.0);
+        if old_beside.is_some() || new_beside.is_some() {
+            let none = Value::Object(serde_json::Map::new());
+            self.schema(
+                (old_beside.as_ref().unwrap_or(&none), old.1.clone()),
+                (new_beside.as_ref().unwrap_or(&none), new.1.clone()),
+                usage,
+                name,
+            );
+        }
         let old_ref = old.0.get("$ref").and_then(Value::as_str);
         let new_ref = new.0.get("$ref").and_then(Value::as_str);
         if let (Some(a), Some(b)) = (old_ref, new_ref)
@@ -197,4 +211,24 @@ impl<'a> Walker<'a> {
         }
         self.discriminator(&pair);
     }
+}
+
+/// The keywords written beside the `$ref` of `schema` in a 3.1 `document`,
+/// as a schema without the `$ref`; `None` where there are none, or where
+/// the document is 3.0, whose `$ref` replaces its siblings.
+fn beside_ref(document: &Value, schema: &Value) -> Option<Value> {
+    let object = schema.as_object()?;
+    if !object.contains_key("$ref") || object.len() == 1 {
+        return None;
+    }
+    let is_31 = document
+        .get("openapi")
+        .and_then(Value::as_str)
+        .is_some_and(tenant_codegen::lower::is_openapi_31);
+    if !is_31 {
+        return None;
+    }
+    let mut beside = object.clone();
+    beside.shift_remove("$ref");
+    Some(Value::Object(beside))
 }
