@@ -209,6 +209,29 @@ impl Mock {
         &self.state.spec.model.base_path
     }
 
+    /// Every documented JSON response of every operation whose body the
+    /// mock cannot make pass its schema's checks, as `operationId status:
+    /// the first rule it breaks` (such a response is sent with an
+    /// `x-mock-warning` header). Empty when every response the mock can
+    /// send is valid.
+    pub fn responses_breaking_their_schemas(&self) -> Vec<String> {
+        let state = self.state;
+        let mut broken = Vec::new();
+        for plan in &state.plans {
+            let operation = plan.operation;
+            for response in operation
+                .responses
+                .iter()
+                .chain(&operation.default_response)
+            {
+                if let Some(problem) = respond::check_response(state, operation, response) {
+                    broken.push(format!("{} {}: {problem}", operation.id, response.status));
+                }
+            }
+        }
+        broken
+    }
+
     /// The router serving every operation at its path under the server
     /// URL's, with the generated router's answers to unknown paths (404),
     /// methods (405) and bodies past `options.body_limit` (413).

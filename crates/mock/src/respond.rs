@@ -249,6 +249,32 @@ pub(crate) fn respond(
     answer
 }
 
+/// The first rule the body the mock sends for `response` of `operation`
+/// breaks, if it breaks one.
+pub(crate) fn check_response(
+    state: &'static State,
+    operation: &'static Operation,
+    response: &'static model::Response,
+) -> Option<String> {
+    let schema = response.schema.as_deref()?;
+    let code = match response.status {
+        Status::Code(code) => code,
+        Status::Range(class) => class * 100,
+        Status::Default => 500,
+    };
+    let media = response_node(state, operation, response.status)
+        .and_then(|node| node.get("content"))
+        .and_then(Value::as_object)
+        .and_then(|content| {
+            content
+                .iter()
+                .find(|(media_type, _)| model::is_json(media_type))
+                .map(|(_, media)| media)
+        });
+    let examples = examples(state, media, None).unwrap_or_default();
+    json_body(state, operation, code, schema, examples).1
+}
+
 fn reply(status: StatusCode, body: Body) -> Response {
     let mut response = Response::new(body);
     *response.status_mut() = status;

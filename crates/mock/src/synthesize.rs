@@ -228,11 +228,10 @@ impl<'a> Synthesizer<'a> {
         if let Some(pattern) = object.get("pattern").and_then(Value::as_str) {
             let compiled = self.checks.pattern(pattern);
             for longer in [false, true] {
-                if let Some(text) = from_pattern(pattern, longer, &mut self.rng)
-                    && compiled.matches(&text)
-                    && fits(&text)
-                {
-                    return Value::String(text);
+                for text in from_pattern(pattern, longer, &mut self.rng) {
+                    if compiled.matches(&text) && fits(&text) {
+                        return Value::String(text);
+                    }
                 }
             }
         }
@@ -428,6 +427,17 @@ impl<'a> Synthesizer<'a> {
         let min = count(object, "minProperties").unwrap_or(0);
         let additional = object.get("additionalProperties");
         let open = additional != Some(&Value::Bool(false));
+        // A required property the schema does not declare is one of the
+        // others (when the schema allows others).
+        for name in &required {
+            if open && !fields.contains_key(*name) {
+                let value = match additional {
+                    Some(schema @ Value::Object(_)) => self.value(schema, depth + 1),
+                    _ => json!("mock"),
+                };
+                fields.insert((*name).to_string(), value);
+            }
+        }
         let map_like = matches!(additional, Some(Value::Object(_)))
             && object.get("properties").is_none()
             && depth <= RICH_DEPTH;
@@ -591,15 +601,45 @@ fn count(object: &Map<String, Value>, keyword: &str) -> Option<usize> {
 /// allows (`longer`: one or a few more), the first alternative of each
 /// group. `None` for what it does not read (lookaround, backreferences);
 /// the caller checks the result against the pattern anyway.
-pub(crate) fn from_pattern(pattern: &str, longer: bool, rng: &mut fastrand::Rng) -> Option<String> {
-    let mut reader = PatternReader {
-        chars: pattern.chars().collect(),
-        position: 0,
-        longer,
-        rng,
-    };
-    let text = reader.alternation()?;
-    (reader.position == reader.chars.len()).then_some(text)
+pub(crate) fn from_pattern(pattern: &str, longer: bool, rng: &mut fastrand::Rng) -> Vec<String> {
+    // Each alternative of the whole pattern on its own, so one this does
+    // not read (`^$|^(?=.)...`) leaves the others.
+    top_level_alternatives(pattern)
+        .into_iter()
+        .filter_map(|alternative| {
+            let mut reader = PatternReader {
+                chars: alternative.chars().collect(),
+                position: 0,
+                longer,
+                rng: &mut *rng,
+            };
+            let text = reader.alternation()?;
+            (reader.position == reader.chars.len()).then_some(text)
+        })
+        .collect()
+}
+
+/// `pattern` split at each `|` outside groups and classes.
+fn top_level_alternatives(pattern: &str) -> Vec<&str> {
+    let mut alternatives = Vec::new();
+    let (mut depth, mut in_class, mut escaped, mut start) = (0usize, false, false, 0);
+    for (index, c) in pattern.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '[' if !in_class => in_class = true,
+            ']' if in_class => in_class = false,
+            '(' if !in_class => depth += 1,
+            ')' if !in_class => depth = depth.saturating_sub(1),
+            '|' if !in_class && depth == 0 => {
+                alternatives.push(&pattern[start..index]);
+                start = index + 1;
+            }
+            _ => {}
+        }
+    }
+    alternatives.push(&pattern[start..]);
+    alternatives
 }
 
 struct PatternReader<'r> {
@@ -802,18 +842,29 @@ mod tests {
     fn patterns_of_specs_give_matching_strings() {
         let mut rng = fastrand::Rng::with_seed(7);
         for (pattern, expected) in [
-            ("^[a-z]{3}$", 3),
-            ("^https://", 8),
-            ("^[A-Z]{2}-\\d{4}$", 7),
-            ("^(?:con|mod)_[a-zA-Z0-9]{8}$", 12),
-            ("^\\+?[0-9]{7,15}$", 7),
+            ("^[a-z]{3}$", "abc"),
+            ("^https://", "https://"),
+            ("^[A-Z]{2}-\\d{4}$", "AB-1234"),
+            ("^(?:con|mod)_[a-zA-Z0-9]{8}$", "con_abcdefgh"),
+            ("^\\+?[0-9]{7,15}$", "1234567"),
+            ("^[^@]+@x\\.io$", "a@x.io"),
         ] {
-            let text = from_pattern(pattern, false, &mut rng).unwrap();
-            assert_eq!(text.chars().count(), expected, "{pattern}: {text}");
+            let found = from_pattern(pattern, false, &mut rng);
+            let [text] = found.as_slice() else {
+                panic!("{pattern}: {found:?}")
+            };
+            let shape = |text: &str| {
+                text.chars()
+                    .map(|c| c.is_ascii_alphanumeric())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(shape(text), shape(expected), "{pattern}: {text}");
         }
-        assert_eq!(from_pattern("^(?=a)b$", false, &mut rng), None);
-        assert_eq!(from_pattern("^(a)\\1$", false, &mut rng), None);
-        let longer = from_pattern("^a+$", true, &mut rng).unwrap();
-        assert!(longer.len() > 1, "{longer}");
+        assert!(from_pattern("^(?=a)b$", false, &mut rng).is_empty());
+        assert!(from_pattern("^(a)\\1$", false, &mut rng).is_empty());
+        assert_eq!(from_pattern("^$|^(?=x)y", false, &mut rng), [""]);
+        assert_eq!(from_pattern("^a|b[c|d]$", false, &mut rng).len(), 2);
+        let longer = from_pattern("^a+$", true, &mut rng);
+        assert!(longer[0].len() > 1, "{longer:?}");
     }
 }
