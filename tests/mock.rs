@@ -159,6 +159,35 @@ async fn each_operation_answers_its_documented_success() {
         };
         typed.unwrap_or_else(|err| panic!("{operation}: {err}: {}", answer.body));
     }
+    // The same bodies as forms, read and checked as the generated server
+    // reads them (bracket notation, text fields).
+    let forms = [
+        (
+            "/token-exchange-profiles",
+            "name=Partner+tokens&subject_token_type=urn%3Apartner%3Atoken&action_id=act_1\
+             &type=custom_authentication",
+        ),
+        (
+            "/event-streams",
+            "name=audit&subscriptions[0][event_type]=user.created&destination[type]=webhook\
+             &destination[configuration][webhook_endpoint]=https%3A%2F%2Fhooks.example.com%2Fe\
+             &destination[configuration][webhook_authorization][method]=bearer\
+             &destination[configuration][webhook_authorization][token]=secret",
+        ),
+    ];
+    for (path, form) in forms {
+        let answer = send(
+            http.post(format!("{mock}{path}"))
+                .bearer_auth(TOKEN)
+                .header(
+                    reqwest::header::CONTENT_TYPE,
+                    "application/x-www-form-urlencoded",
+                )
+                .body(form),
+        )
+        .await;
+        assert_eq!(answer.status, 201, "{path}: {}", answer.body);
+    }
 }
 
 /// Requests breaking the spec's rules get exactly the generated server's
