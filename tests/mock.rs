@@ -590,3 +590,52 @@ fn every_documented_response_passes_its_schema() {
         }
     }
 }
+
+/// The spec's own examples are what the mock sends where a response has
+/// them (`api-with-examples` writes named ones and no schema); `Prefer:
+/// example=NAME` picks one by name, and a name the response lacks is
+/// refused with those it has.
+#[tokio::test]
+async fn examples_are_sent_and_picked_by_name() {
+    let spec = "../shared/specs/public/oai-examples/api-with-examples.yaml";
+    let mock = start_mock(spec, 0).await;
+    let http = workspace_tests::http();
+    let root = workspace_tests::workspace_root();
+    let written: Value = {
+        let text = std::fs::read_to_string(root.join(spec)).unwrap();
+        let start = text.find("{").unwrap();
+        // The first example is the JSON text of the first response.
+        let mut depth = 0;
+        let mut end = start;
+        for (index, c) in text[start..].char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                end = start + index + 1;
+                break;
+            }
+        }
+        serde_json::from_str(&text[start..end]).unwrap()
+    };
+    let answer = send(http.get(format!("{mock}/"))).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(answer.body, written);
+    let answer = send(http.get(format!("{mock}/")).header("prefer", "example=foo")).await;
+    assert_eq!(answer.body, written);
+    let answer = send(http.get(format!("{mock}/")).header("prefer", "code=300")).await;
+    assert_eq!((answer.status, &answer.body), (300, &written));
+    let answer = send(http.get(format!("{mock}/")).header("prefer", "example=bar")).await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    let message = answer.body["detail"]
+        .as_str()
+        .or(answer.body["message"].as_str())
+        .unwrap_or_default();
+    assert!(
+        message.contains("example=bar") && message.ends_with("foo"),
+        "{}",
+        answer.body
+    );
+}
