@@ -1,7 +1,8 @@
 //! `cargo xtask`: project automation as a plain Rust program.
 //!
-//! Only argument parsing lives here; the work is done by the `tenant-codegen`
-//! and `tenant-spec-diff` libraries, which the tests call in-process.
+//! Only argument parsing lives here; the work is done by the `tenant-codegen`,
+//! `tenant-spec-diff` and `tenant-mock` libraries, which the tests call
+//! in-process.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -67,6 +68,27 @@ enum Command {
         #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
         spec: PathBuf,
     },
+    /// Serve a mock of a spec: every operation, requests checked as the
+    /// generated server checks them (400 naming each broken rule, 401
+    /// without a credential; any well-formed credential is accepted), and
+    /// answered with the first documented 2xx (`Prefer: code=404` picks
+    /// another documented status, `Prefer: example=NAME` a named example),
+    /// its body the spec's example or one made from the schema.
+    ///
+    /// The spec is read as `cargo xtask codegen` reads it, so a spec the
+    /// generator refuses is refused with the same messages.
+    Mock {
+        /// The spec to serve, relative to the workspace root (or absolute).
+        #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
+        spec: PathBuf,
+        /// The address to listen on (port 0: any free port, printed).
+        #[arg(long, default_value = "127.0.0.1:4010")]
+        listen: String,
+        /// The seed of the values made up for responses: the same seed
+        /// gives the same responses.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -89,6 +111,17 @@ fn main() -> ExitCode {
                 &spec,
                 mode,
                 &tenant_codegen::Options { crate_prefix },
+                &mut std::io::stdout(),
+                &mut std::io::stderr(),
+            );
+            ExitCode::from(status)
+        }
+        Command::Mock { spec, listen, seed } => {
+            let status = tenant_mock::cli::mock(
+                &workspace_root(),
+                &spec,
+                &listen,
+                tenant_mock::Options { seed },
                 &mut std::io::stdout(),
                 &mut std::io::stderr(),
             );

@@ -127,8 +127,10 @@ pub async fn read_raw_body(
 /// The body's bytes, and the request headers, which the handler needs after
 /// the body has consumed the request: taken out rather than cloned.
 /// `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
-/// body with 413.
-async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), Response> {
+/// body with 413. [`read_body`] is this, [`decode_body`], the form's
+/// reading and validation; a server interpreting the spec at run time
+/// (`tenant-mock`) takes the same steps with its own checks.
+pub async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), Response> {
     let mut request = request;
     let headers = std::mem::take(request.headers_mut());
     let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())

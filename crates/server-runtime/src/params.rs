@@ -119,6 +119,15 @@ impl In {
 /// The rule checks of a parameter's schema, as generated for bodies.
 pub type Check = fn(&Value<'_>, &Location, &mut Violations);
 
+/// The rule checks of a parameter's schema as any function: a generated
+/// [`Check`], or the checks a server interpreting the spec at run time
+/// (`tenant-mock`) walks.
+pub type RuleCheck<'c> = &'c (dyn Fn(&Value<'_>, &Location, &mut Violations) + Sync);
+
+fn rule(check: &Option<Check>) -> Option<RuleCheck<'_>> {
+    check.as_ref().map(|check| check as RuleCheck<'_>)
+}
+
 /// The parameters of one request, read one by one; the rules they break are
 /// collected and answered together by [`Parameters::finish`].
 pub struct Parameters<'r> {
@@ -191,7 +200,14 @@ impl<'r> Parameters<'r> {
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(In::Path, name, In::Path.default_style(), shape, true, check)
+        self.get(
+            In::Path,
+            name,
+            In::Path.default_style(),
+            shape,
+            true,
+            rule(&check),
+        )
     }
 
     /// Optional query parameter `name` (`form`, exploded): `Option<_>`, or a
@@ -208,7 +224,7 @@ impl<'r> Parameters<'r> {
             In::Query.default_style(),
             shape,
             false,
-            check,
+            rule(&check),
         )
     }
 
@@ -225,7 +241,7 @@ impl<'r> Parameters<'r> {
             In::Query.default_style(),
             shape,
             true,
-            check,
+            rule(&check),
         )
     }
 
@@ -242,7 +258,7 @@ impl<'r> Parameters<'r> {
             In::Header.default_style(),
             shape,
             false,
-            check,
+            rule(&check),
         )
     }
 
@@ -259,7 +275,7 @@ impl<'r> Parameters<'r> {
             In::Header.default_style(),
             shape,
             true,
-            check,
+            rule(&check),
         )
     }
 
@@ -276,7 +292,7 @@ impl<'r> Parameters<'r> {
             In::Cookie.default_style(),
             shape,
             false,
-            check,
+            rule(&check),
         )
     }
 
@@ -293,7 +309,7 @@ impl<'r> Parameters<'r> {
             In::Cookie.default_style(),
             shape,
             true,
-            check,
+            rule(&check),
         )
     }
 
@@ -306,7 +322,7 @@ impl<'r> Parameters<'r> {
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(location, name, style, shape, false, check)
+        self.get(location, name, style, shape, false, rule(&check))
     }
 
     /// Required parameter `name` in `location`, written in `style`.
@@ -318,7 +334,25 @@ impl<'r> Parameters<'r> {
         shape: Shape,
         check: Option<Check>,
     ) -> T {
-        self.get(location, name, style, shape, true, check)
+        self.get(location, name, style, shape, true, rule(&check))
+    }
+
+    /// Parameter `name` in `location`, written in `style`, read as `shape`
+    /// and checked by `check` as the typed readers above do, given as JSON:
+    /// for a server that interprets the spec at run time (`tenant-mock`)
+    /// and has no Rust type to give it. `None` when the parameter is absent
+    /// or broken (recorded for [`Parameters::finish`]); an absent list is
+    /// empty.
+    pub fn json(
+        &mut self,
+        location: In,
+        name: &'static str,
+        style: Style,
+        shape: Shape,
+        required: bool,
+        check: Option<RuleCheck<'_>>,
+    ) -> Option<Json> {
+        self.get(location, name, style, shape, required, check)
     }
 
     /// The 400 listing every broken parameter, if any was.
@@ -342,7 +376,7 @@ impl<'r> Parameters<'r> {
         style: Style,
         shape: Shape,
         required: bool,
-        check: Option<Check>,
+        check: Option<RuleCheck<'_>>,
     ) -> T {
         if location == In::Cookie && self.cookies.is_none() {
             self.cookies = Some(cookie_pairs(self.headers));

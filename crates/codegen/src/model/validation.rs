@@ -477,6 +477,17 @@ pub(crate) fn compile(
     {
         parameter.check.schemas(&mut pending);
     }
+    compile_schemas(spec, pending)
+}
+
+/// The validators of the component schemas `names` and of every schema they
+/// reach, by name: the request bodies' rules applied to other values, such
+/// as the responses `tenant-mock` writes, which must pass the same checks.
+pub fn compile_schemas(
+    spec: &LoadedSpec,
+    names: impl IntoIterator<Item = String>,
+) -> Result<Vec<Validator>, Diagnostic> {
+    let mut pending: Vec<String> = names.into_iter().collect();
     let mut reachable = BTreeSet::new();
     while let Some(name) = pending.pop() {
         if !reachable.insert(name.clone()) {

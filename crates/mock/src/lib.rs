@@ -1,0 +1,673 @@
+//! A mock server of any API description the generator accepts, for teams
+//! that test their code against the API before (or without) a server.
+//!
+//! `cargo xtask mock --spec FILE --listen ADDR [--seed N]` serves it
+//! ([`cli::mock`]); tests may start one in-process with [`Mock::load`] and
+//! [`Mock::router`].
+//!
+//! It reads the spec as the generator does (`load`, `prepare_document`,
+//! `build_model`) and serves the generator's [`ApiModel`] as it is,
+//! interpreting it per request instead of compiling an implementation of the
+//! generated trait: compiling the server crate of the platform's 452
+//! operations takes minutes, reading its model seconds. Requests go through
+//! the steps of a generated handler, in its order, with the server
+//! runtime's own functions: the credential (401 without one; any
+//! well-formed credential is accepted), every parameter read in its style
+//! and checked ([`tenant_server_runtime::params`]), the body read, decoded
+//! and checked; the model's validation [`Check`] trees are walked by
+//! `interpret`, which calls the same rule checks the generated validators
+//! call, so a broken request gets the same 400 with the same `errors[]`.
+//! Errors the router answers itself take the shape the generated router
+//! gives them by default ([`ApiModel::error_shape`]).
+//!
+//! A valid request gets the first documented 2xx (a `Prefer: code=N` header,
+//! Prism's convention, picks another documented status; `Prefer:
+//! example=NAME` a named example), with the spec's example of that response
+//! where it has one and passes the response schema's checks, else a value
+//! synthesized from the schema (`synthesize`), deterministic for the seed.
+//! Every JSON body the mock sends passes the schema's checks (the request
+//! rules, applied to the response) unless no candidate did, which a
+//! response header says (`x-mock-warning`).
+
+// The error of a request step is the response refusing it, as in the
+// server runtime: built once and returned straight to axum, never stored.
+#![allow(clippy::result_large_err)]
+
+mod form;
+mod interpret;
+mod respond;
+mod synthesize;
+
+pub mod cli;
+
+use std::path::Path;
+
+use axum::extract::{FromRequestParts, RawPathParams, Request};
+use axum::http::HeaderMap;
+use axum::response::Response;
+use axum::routing::MethodFilter;
+use tenant_codegen::model::validation::{Check, Validator};
+use tenant_codegen::model::{
+    ApiModel, BodyKind, Credential, ErrorShape, Method, Operation, ParameterLocation,
+    ParameterShape, ParameterStyle, Scalar,
+};
+use tenant_codegen::{Diagnostic, Diagnostics};
+use tenant_server_runtime::checks::{Location, Violations};
+use tenant_server_runtime::json::Value;
+use tenant_server_runtime::params::{self as runtime_params, In, RuleCheck, Shape, Style};
+use tenant_server_runtime::{
+    CredentialIn, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme, bearer_token,
+};
+
+use interpret::Checks;
+
+/// What the command line may say beyond the spec.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Options {
+    /// The seed of synthesized values: the same seed, the same responses.
+    pub seed: u64,
+}
+
+/// A mock of one API description, ready to serve.
+#[derive(Clone, Copy)]
+pub struct Mock {
+    state: &'static State,
+}
+
+/// The spec as the mock reads it: the generator's model, and the prepared
+/// document its examples and response schemas are read from.
+struct Spec {
+    /// The spec's path as the command line gave it, for messages.
+    path: std::path::PathBuf,
+    model: ApiModel,
+    document: serde_json::Value,
+    /// The request bodies' validators (the model's) and those of every
+    /// schema a JSON response uses.
+    validators: Vec<Validator>,
+}
+
+struct State {
+    spec: &'static Spec,
+    checks: Checks,
+    derived: synthesize::Derived,
+    plans: Vec<Plan>,
+    seed: u64,
+}
+
+/// How one served operation's requests are read: what a generated handler
+/// is compiled to.
+struct Plan {
+    operation: &'static Operation,
+    /// Read (and checked) in the handler's order: path parameters, then the
+    /// others; empty when every parameter is an unchecked path string.
+    parameters: Vec<ParameterPlan>,
+    /// Whether path parameters are split before they are decoded.
+    raw_path: bool,
+    has_path_parameters: bool,
+    security: Security,
+}
+
+struct ParameterPlan {
+    location: In,
+    name: &'static str,
+    style: Style,
+    shape: Shape,
+    required: bool,
+    check: Option<&'static Check>,
+}
+
+enum Security {
+    Public,
+    /// Every scheme of the API takes a bearer token: only that is read.
+    Bearer,
+    /// The operation's schemes, in the spec's order.
+    Schemes(&'static [SecurityScheme]),
+}
+
+impl Mock {
+    /// Reads the spec at `spec` (relative to `root` unless absolute) as the
+    /// generator reads it, or gives every problem it has, located.
+    pub fn load(root: &Path, spec: &Path, options: Options) -> Result<Mock, Diagnostics> {
+        let mut loaded = tenant_codegen::load::load_spec(root, spec)?;
+        tenant_codegen::prepare_document(&mut loaded);
+        let mut model = tenant_codegen::model::build_model(&loaded)?;
+        // The typed document is the progenitor emitters'; the mock reads the
+        // raw one.
+        model.openapi = Default::default();
+        let mut validators = model.validators.clone();
+        let mut response_schemas: Vec<String> = model
+            .operations
+            .iter()
+            .flat_map(|operation| {
+                operation
+                    .responses
+                    .iter()
+                    .chain(&operation.default_response)
+            })
+            .filter_map(|response| response.schema.clone())
+            .filter(|name| !validators.iter().any(|known| known.schema == *name))
+            .collect();
+        response_schemas.sort_unstable();
+        response_schemas.dedup();
+        for validator in
+            tenant_codegen::model::validation::compile_schemas(&loaded, response_schemas)
+                .map_err(Diagnostics::from)?
+        {
+            if !validators
+                .iter()
+                .any(|known| known.schema == validator.schema)
+            {
+                validators.push(validator);
+            }
+        }
+        // A mock serves one description for the life of its process, as a
+        // generated server's statics live for its: the runtime's `'static`
+        // tables (security schemes, parameter shapes, patterns) are built
+        // from this one copy, made once.
+        let spec: &'static Spec = Box::leak(Box::new(Spec {
+            path: spec.to_path_buf(),
+            model,
+            document: loaded.document,
+            validators,
+        }));
+        let served: Vec<&'static Operation> = spec
+            .model
+            .operations
+            .iter()
+            .filter(|operation| operation.served_by.is_none())
+            .collect();
+        let bearer_only = served
+            .iter()
+            .flat_map(|operation| &operation.security)
+            .all(|requirement| requirement.credential == Credential::Bearer);
+        let plans = served
+            .iter()
+            .map(|operation| plan(operation, bearer_only))
+            .collect();
+        let state = Box::leak(Box::new(State {
+            spec,
+            checks: Checks::new(&spec.validators),
+            derived: synthesize::Derived::default(),
+            plans,
+            seed: options.seed,
+        }));
+        Ok(Mock { state })
+    }
+
+    /// The API's title.
+    pub fn title(&self) -> &str {
+        &self.state.spec.model.title
+    }
+
+    /// How many operations it serves.
+    pub fn operations(&self) -> usize {
+        self.state.plans.len()
+    }
+
+    /// The path every route is under (the first server URL's), e.g. `/api/v2`.
+    pub fn base_path(&self) -> &str {
+        &self.state.spec.model.base_path
+    }
+
+    /// Every documented JSON response of every operation whose body the
+    /// mock cannot make pass its schema's checks, as `operationId status:
+    /// the first rule it breaks` (such a response is sent with an
+    /// `x-mock-warning` header). Empty when every response the mock can
+    /// send is valid.
+    pub fn responses_breaking_their_schemas(&self) -> Vec<String> {
+        let state = self.state;
+        let mut broken = Vec::new();
+        for plan in &state.plans {
+            let operation = plan.operation;
+            for response in operation
+                .responses
+                .iter()
+                .chain(&operation.default_response)
+            {
+                if let Some(problem) = respond::check_response(state, operation, response) {
+                    broken.push(format!("{} {}: {problem}", operation.id, response.status));
+                }
+            }
+        }
+        broken
+    }
+
+    /// The router serving every operation at its path under the server
+    /// URL's, with the generated router's answers to unknown paths (404),
+    /// methods (405) and bodies past `options.body_limit` (413).
+    pub fn router(&self, options: RouterOptions) -> Result<axum::Router, Diagnostic> {
+        let state = self.state;
+        let mut paths: Vec<&str> = Vec::new();
+        for plan in &state.plans {
+            if !paths.contains(&plan.operation.path.as_str()) {
+                paths.push(&plan.operation.path);
+            }
+        }
+        let mut router = axum::Router::new();
+        for path in paths {
+            let full = format!("{}{path}", state.spec.model.base_path);
+            let on_path: Vec<&'static Plan> = state
+                .plans
+                .iter()
+                .filter(|plan| plan.operation.path == path)
+                .collect();
+            let mut methods: Vec<Method> = Vec::new();
+            for plan in &on_path {
+                if !methods.contains(&plan.operation.method) {
+                    methods.push(plan.operation.method);
+                }
+            }
+            let mut routing: Option<axum::routing::MethodRouter> = None;
+            for method in methods {
+                let mut plans: Vec<&'static Plan> = on_path
+                    .iter()
+                    .copied()
+                    .filter(|plan| plan.operation.method == method)
+                    .collect();
+                plans.sort_by_key(|plan| {
+                    std::cmp::Reverse(plan.operation.fixed_query_pairs().len())
+                });
+                let handler = move |request: Request| async move {
+                    match dispatch(&plans, &request) {
+                        Some(plan) => state.handle(plan, request).await,
+                        None => tenant_server_runtime::not_found().await,
+                    }
+                };
+                let filter = method_filter(method);
+                routing = Some(match routing {
+                    None => axum::routing::on(filter, handler),
+                    Some(routing) => routing.on(filter, handler),
+                });
+            }
+            let Some(routing) = routing else { continue };
+            // axum refuses a route it cannot tell from another; the
+            // generated router has the same routes, so a spec the generator
+            // accepts does not reach this, but the mock says so rather
+            // than panic.
+            let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                router.clone().route(&full, routing)
+            }));
+            router = attempt.map_err(|_| {
+                Diagnostic::new(
+                    &state.spec.path,
+                    format!("the mock cannot route `{full}` beside the other paths"),
+                )
+            })?;
+        }
+        let shape = state.spec.model.error_shape;
+        Ok(router
+            .fallback(tenant_server_runtime::not_found)
+            .method_not_allowed_fallback(tenant_server_runtime::method_not_allowed)
+            .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
+            .layer(RouterErrorLayer::new(
+                move |error: RouterError| match shape {
+                    ErrorShape::Platform => error.into_platform_response(),
+                    ErrorShape::Problem => error.into_problem_response(),
+                },
+            )))
+    }
+}
+
+/// The operation of `plans` (one path and method, most fixed query pairs
+/// first) a request is for, as the generated dispatcher picks it.
+fn dispatch(plans: &[&'static Plan], request: &Request) -> Option<&'static Plan> {
+    let query = request.uri().query();
+    let headers = request.headers();
+    let last = plans.len() - 1;
+    for (index, plan) in plans.iter().enumerate() {
+        let operation = plan.operation;
+        let mut fits = operation.fixed_query.is_empty()
+            || tenant_server_runtime::query_has(query, &operation.fixed_query);
+        let siblings = plans
+            .iter()
+            .filter(|other| other.operation.fixed_query_pairs() == operation.fixed_query_pairs())
+            .count();
+        if siblings > 1 {
+            fits &= match &operation.request_body {
+                None => tenant_server_runtime::has_no_body(headers),
+                Some(body) => {
+                    let media_types: Vec<&str> = body
+                        .kinds
+                        .iter()
+                        .flat_map(|kind| &kind.media_types)
+                        .map(String::as_str)
+                        .collect();
+                    tenant_server_runtime::has_content_type(headers, &media_types)
+                        || !body.required && tenant_server_runtime::has_no_body(headers)
+                }
+            };
+        }
+        if index == last && operation.fixed_query.is_empty() {
+            return Some(plan);
+        }
+        if fits {
+            return Some(plan);
+        }
+    }
+    None
+}
+
+fn method_filter(method: Method) -> MethodFilter {
+    match method {
+        Method::Get => MethodFilter::GET,
+        Method::Put => MethodFilter::PUT,
+        Method::Post => MethodFilter::POST,
+        Method::Delete => MethodFilter::DELETE,
+        Method::Options => MethodFilter::OPTIONS,
+        Method::Head => MethodFilter::HEAD,
+        Method::Patch => MethodFilter::PATCH,
+        Method::Trace => MethodFilter::TRACE,
+    }
+}
+
+/// The plan of a generated handler for `operation` (`emit::server::router`
+/// and `emit::server::params` say what each part is compiled to).
+fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
+    let path_strings_only = operation.parameters.iter().all(|parameter| {
+        parameter.location == ParameterLocation::Path
+            && parameter.shape == ParameterShape::Scalar(Scalar::String)
+            && parameter.has_default_style()
+            && parameter.check.is_any()
+    });
+    let in_order = operation
+        .parameters
+        .iter()
+        .filter(|parameter| parameter.location == ParameterLocation::Path)
+        .chain(
+            operation
+                .parameters
+                .iter()
+                .filter(|parameter| parameter.location != ParameterLocation::Path),
+        );
+    let parameters = if path_strings_only {
+        Vec::new()
+    } else {
+        in_order
+            .map(|parameter| {
+                let location = location(parameter.location);
+                ParameterPlan {
+                    location,
+                    name: &parameter.name,
+                    style: if parameter.has_default_style() {
+                        location.default_style()
+                    } else {
+                        style(parameter)
+                    },
+                    shape: shape(operation, parameter),
+                    required: parameter.required,
+                    check: (!parameter.check.is_any()).then_some(&parameter.check),
+                }
+            })
+            .collect()
+    };
+    let path_parameters = || {
+        operation
+            .parameters
+            .iter()
+            .filter(|parameter| parameter.location == ParameterLocation::Path)
+    };
+    let raw_path = path_parameters().any(|parameter| {
+        parameter.style != ParameterStyle::Simple
+            || !matches!(parameter.shape, ParameterShape::Scalar(_))
+    });
+    let security = if operation.security.is_empty() {
+        Security::Public
+    } else if bearer_only {
+        Security::Bearer
+    } else {
+        Security::Schemes(security_schemes(operation))
+    };
+    Plan {
+        operation,
+        parameters,
+        raw_path,
+        has_path_parameters: path_parameters().next().is_some(),
+        security,
+    }
+}
+
+fn location(location: ParameterLocation) -> In {
+    match location {
+        ParameterLocation::Path => In::Path,
+        ParameterLocation::Query => In::Query,
+        ParameterLocation::Header => In::Header,
+        ParameterLocation::Cookie => In::Cookie,
+    }
+}
+
+fn scalar(scalar: Scalar) -> runtime_params::Scalar {
+    match scalar {
+        Scalar::String => runtime_params::Scalar::String,
+        Scalar::Integer => runtime_params::Scalar::Integer,
+        Scalar::Number => runtime_params::Scalar::Number,
+        Scalar::Boolean => runtime_params::Scalar::Boolean,
+        Scalar::Json => runtime_params::Scalar::Json,
+    }
+}
+
+/// `emit::server::params::shape_tokens`, as a value.
+fn shape(
+    operation: &'static Operation,
+    parameter: &'static tenant_codegen::model::Parameter,
+) -> Shape {
+    match &parameter.shape {
+        ParameterShape::Scalar(kind) => Shape::Scalar(scalar(*kind)),
+        ParameterShape::List(kind) => Shape::List(scalar(*kind)),
+        ParameterShape::Object(object) => {
+            let spread = parameter.style == ParameterStyle::Form
+                && parameter.explode
+                && object.others.is_some();
+            let mut except: Vec<&'static str> = Vec::new();
+            for other in &operation.parameters {
+                if !spread || other.location != parameter.location || other.name == parameter.name {
+                    continue;
+                }
+                match &other.shape {
+                    ParameterShape::Object(shape)
+                        if other.style == ParameterStyle::Form && other.explode =>
+                    {
+                        except.extend(shape.properties.iter().map(|(name, _)| name.as_str()));
+                    }
+                    _ => except.push(&other.name),
+                }
+            }
+            let properties: Vec<(&'static str, runtime_params::Scalar)> = object
+                .properties
+                .iter()
+                .map(|(name, kind)| (name.as_str(), scalar(*kind)))
+                .collect();
+            // Made once per parameter, for the life of the mock (see `load`).
+            Shape::Object(Box::leak(Box::new(runtime_params::Entries {
+                properties: Box::leak(properties.into_boxed_slice()),
+                others: object.others.map(scalar),
+                except: Box::leak(except.into_boxed_slice()),
+            })))
+        }
+    }
+}
+
+/// `emit::server::params::style_tokens`, as a value.
+fn style(parameter: &tenant_codegen::model::Parameter) -> Style {
+    let explode = parameter.explode;
+    let list = !matches!(parameter.shape, ParameterShape::Object(_));
+    match parameter.style {
+        ParameterStyle::Form => Style::Form { explode },
+        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
+            Style::Form { explode: true }
+        }
+        ParameterStyle::DeepObject if list => Style::Form { explode: true },
+        ParameterStyle::SpaceDelimited => Style::SpaceDelimited,
+        ParameterStyle::PipeDelimited => Style::PipeDelimited,
+        ParameterStyle::DeepObject => Style::DeepObject,
+        ParameterStyle::Simple => Style::Simple { explode },
+        ParameterStyle::Label => Style::Label { explode },
+        ParameterStyle::Matrix => Style::Matrix { explode },
+    }
+}
+
+/// `emit::server::router::security_schemes`, as a value made once.
+fn security_schemes(operation: &'static Operation) -> &'static [SecurityScheme] {
+    let mut schemes: Vec<(&'static str, &'static Credential, Vec<&'static str>)> = Vec::new();
+    for requirement in &operation.security {
+        let scopes = requirement.scopes.iter().map(String::as_str);
+        match schemes
+            .iter_mut()
+            .find(|(name, ..)| *name == requirement.scheme)
+        {
+            Some((.., known)) => {
+                for scope in scopes {
+                    if !known.contains(&scope) {
+                        known.push(scope);
+                    }
+                }
+            }
+            None => schemes.push((
+                &requirement.scheme,
+                &requirement.credential,
+                scopes.collect(),
+            )),
+        }
+    }
+    let schemes: Vec<SecurityScheme> = schemes
+        .into_iter()
+        .map(|(name, credential, scopes)| SecurityScheme {
+            name,
+            credential: match credential {
+                Credential::Bearer => CredentialIn::Bearer,
+                Credential::Http(scheme) => CredentialIn::Http(scheme),
+                Credential::Header(header) => CredentialIn::Header(header),
+                Credential::Query(parameter) => CredentialIn::Query(parameter),
+                Credential::Cookie(cookie) => CredentialIn::Cookie(cookie),
+            },
+            scopes: Box::leak(scopes.into_boxed_slice()),
+        })
+        .collect();
+    Box::leak(schemes.into_boxed_slice())
+}
+
+/// `check` as the function the runtime's parameter readers take.
+fn rule(
+    checks: &'static Checks,
+    check: &'static Check,
+) -> impl Fn(&Value<'_>, &Location<'_>, &mut Violations) + Sync {
+    move |value, at, out| checks.run(check, value, at, out)
+}
+
+impl State {
+    /// A generated handler's steps: path, credential, parameters, body;
+    /// then the mock's answer.
+    async fn handle(&'static self, plan: &'static Plan, request: Request) -> Response {
+        let operation = plan.operation;
+        let (mut parts, body) = request.into_parts();
+        let path = RawPathParams::from_request_parts(&mut parts, &()).await;
+        if plan.has_path_parameters
+            && let Err(rejection) = &path
+        {
+            return tenant_server_runtime::raw_path_rejected(rejection);
+        }
+        match plan.security {
+            Security::Public => {}
+            Security::Bearer => {
+                if let Err(response) = bearer_token(&parts.headers) {
+                    return response;
+                }
+            }
+            Security::Schemes(schemes) => {
+                if let Err(response) = tenant_server_runtime::Credential::find(
+                    &parts.headers,
+                    parts.uri.query(),
+                    schemes,
+                ) {
+                    return response;
+                }
+            }
+        }
+        if !plan.parameters.is_empty() {
+            let mut raw = runtime_params::Parameters::new(
+                path.as_ref().ok(),
+                parts.uri.query(),
+                &parts.headers,
+            );
+            if plan.raw_path {
+                raw = raw.with_raw_path(parts.uri.path(), &operation.path);
+            }
+            for parameter in &plan.parameters {
+                let run = parameter.check.map(|check| rule(&self.checks, check));
+                let check: Option<RuleCheck<'_>> = run.as_ref().map(|run| run as RuleCheck<'_>);
+                raw.json(
+                    parameter.location,
+                    parameter.name,
+                    parameter.style,
+                    parameter.shape,
+                    parameter.required,
+                    check,
+                );
+            }
+            if let Err(response) = raw.finish() {
+                return response;
+            }
+        }
+        let request = Request::from_parts(parts, body);
+        let headers = match &operation.request_body {
+            None => request.into_parts().0.headers,
+            Some(body) => {
+                if !body.required && tenant_server_runtime::has_no_body(request.headers()) {
+                    request.into_parts().0.headers
+                } else {
+                    let kind = match body.single() {
+                        Some(kind) => kind,
+                        None => {
+                            let kinds: Vec<Vec<&str>> = body
+                                .kinds
+                                .iter()
+                                .map(|kind| kind.media_types.iter().map(String::as_str).collect())
+                                .collect();
+                            let kinds: Vec<&[&str]> = kinds.iter().map(Vec::as_slice).collect();
+                            match tenant_server_runtime::body_kind(request.headers(), &kinds) {
+                                Ok(index) => &body.kinds[index],
+                                Err(response) => return response,
+                            }
+                        }
+                    };
+                    match self.read_body(kind, request).await {
+                        Ok(headers) => headers,
+                        Err(response) => return response,
+                    }
+                }
+            }
+        };
+        respond::respond(self, operation, &headers)
+    }
+
+    /// `runtime::read_body` (or `read_raw_body`) of one kind of body, with
+    /// the model's checks interpreted; the value is not kept.
+    async fn read_body(
+        &'static self,
+        kind: &'static BodyKind,
+        request: Request,
+    ) -> Result<HeaderMap, Response> {
+        let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
+        let Some(schema) = &kind.schema else {
+            return tenant_server_runtime::read_raw_body(request, &accepted)
+                .await
+                .map(|(headers, _)| headers);
+        };
+        let (headers, bytes) = tenant_server_runtime::read_bytes(request).await?;
+        let mut value = tenant_server_runtime::decode_body(&headers, &bytes, &accepted)?;
+        let Some(check) = self.checks.validator(schema) else {
+            return Ok(headers);
+        };
+        if accepted.contains(&tenant_server_runtime::FORM)
+            && tenant_server_runtime::has_content_type(&headers, &[tenant_server_runtime::FORM])
+        {
+            form::Form::new(&self.checks).coerce(check, &mut value, 0);
+        }
+        let mut violations = Violations::new();
+        self.checks
+            .run(check, &value, &Location::Body, &mut violations);
+        if !violations.is_empty() {
+            return Err(tenant_server_runtime::validation_failed(violations));
+        }
+        Ok(headers)
+    }
+}

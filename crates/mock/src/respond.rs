@@ -1,0 +1,459 @@
+//! The mock's answer to a valid request: which documented response, and
+//! its body (the spec's example, else one synthesized from the schema).
+
+use axum::body::Body;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde_json::Value;
+use tenant_codegen::diagnostic::pointer_join;
+use tenant_codegen::model::{self, ErrorShape, HeaderKind, Method, Operation, Status, refs};
+use tenant_server_runtime::RouterError;
+use tenant_server_runtime::checks::{Location, Violations};
+
+use crate::State;
+use crate::synthesize::Synthesizer;
+
+/// The header naming a response whose body no candidate made to pass the
+/// schema's checks.
+pub(crate) const WARNING: &str = "x-mock-warning";
+
+/// How many synthesized candidates are tried (examples, then the variants
+/// of each `oneOf` in turn) before the mock gives up on passing the checks.
+const ATTEMPTS: usize = 4;
+
+/// What a `Prefer` header asks for: a status (`code=404`) or a named example
+/// (`example=minimal`), Prism's conventions.
+#[derive(Default)]
+struct Prefer<'h> {
+    code: Option<&'h str>,
+    example: Option<&'h str>,
+}
+
+fn prefer(headers: &HeaderMap) -> Prefer<'_> {
+    let mut prefer = Prefer::default();
+    for value in headers.get_all("prefer") {
+        let Ok(value) = value.to_str() else { continue };
+        for preference in value.split([',', ';']) {
+            let Some((key, value)) = preference.split_once('=') else {
+                continue;
+            };
+            let value = value.trim().trim_matches('"');
+            match key.trim().to_ascii_lowercase().as_str() {
+                "code" => prefer.code = Some(value),
+                "example" => prefer.example = Some(value),
+                _ => {}
+            }
+        }
+    }
+    prefer
+}
+
+/// The mock's own refusal of what a `Prefer` header asks, in the shape of
+/// the router's errors.
+fn refused(state: &State, message: String) -> Response {
+    let error = RouterError::new(StatusCode::BAD_REQUEST, "unsupported_preference", message);
+    match state.spec.model.error_shape {
+        ErrorShape::Platform => error.into_platform_response(),
+        ErrorShape::Problem => error.into_problem_response(),
+    }
+}
+
+/// The status to answer and the response documenting it (`None` for an
+/// operation that documents none).
+fn choose(
+    state: &State,
+    operation: &'static Operation,
+    code: Option<&str>,
+) -> Result<(u16, Option<&'static model::Response>), Response> {
+    let status_of = |response: &model::Response| match response.status {
+        Status::Code(code) => code,
+        Status::Range(class) => class * 100,
+        Status::Default => 200,
+    };
+    let Some(code) = code else {
+        // The first documented success (codes before their range), else
+        // the `default` response as a 200, else what the operation lists
+        // first.
+        let chosen = operation
+            .responses
+            .iter()
+            .find(|response| response.is_success())
+            .or(operation.default_response.as_ref())
+            .or(operation.responses.first());
+        return Ok(match chosen {
+            Some(response) => (status_of(response), Some(response)),
+            None => (204, None),
+        });
+    };
+    let documented = || {
+        operation
+            .responses
+            .iter()
+            .chain(&operation.default_response)
+            .map(|response| response.status.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(code) = code
+        .parse::<u16>()
+        .ok()
+        .filter(|code| (200..=599).contains(code))
+    else {
+        return Err(refused(
+            state,
+            format!(
+                "Prefer: code={code} is not a status from 200 to 599; `{}` documents {}",
+                operation.id,
+                documented()
+            ),
+        ));
+    };
+    let listed = operation
+        .responses
+        .iter()
+        .find(|response| response.status == Status::Code(code))
+        .or_else(|| {
+            operation
+                .responses
+                .iter()
+                .find(|response| response.status == Status::Range(code / 100))
+        });
+    if let Some(response) = listed {
+        return Ok((code, Some(response)));
+    }
+    // `default` covers what the operation neither lists nor covers with a
+    // range, a 2xx only when it documents no success.
+    if let Some(response) = &operation.default_response
+        && (code / 100 != 2 || !operation.documents_success())
+    {
+        return Ok((code, Some(response)));
+    }
+    if operation.documents_no_response() {
+        return Ok((code, None));
+    }
+    Err(refused(
+        state,
+        format!(
+            "Prefer: code={code} names a status `{}` does not document; it documents {}",
+            operation.id,
+            documented()
+        ),
+    ))
+}
+
+pub(crate) fn respond(
+    state: &'static State,
+    operation: &'static Operation,
+    headers: &HeaderMap,
+) -> Response {
+    let prefer = prefer(headers);
+    let (code, response) = match choose(state, operation, prefer.code) {
+        Ok(chosen) => chosen,
+        Err(refusal) => return refusal,
+    };
+    let status = tenant_server_runtime::status(code);
+    let Some(response) = response else {
+        return reply(status, Body::empty());
+    };
+    let node = response_node(state, operation, response.status);
+    let content = node
+        .and_then(|node| node.get("content"))
+        .and_then(Value::as_object);
+    let mut answer = if operation.method == Method::Head {
+        reply(status, Body::empty())
+    } else if let Some(schema) = &response.schema {
+        let media = content.and_then(|content| {
+            content
+                .iter()
+                .find(|(media_type, _)| model::is_json(media_type))
+                .map(|(_, media)| media)
+        });
+        let examples = match examples(state, media, prefer.example) {
+            Ok(examples) => examples,
+            Err(names) => {
+                return refused(
+                    state,
+                    format!(
+                        "Prefer: example={} names no example of the {} response of `{}`; it has: {}",
+                        prefer.example.unwrap_or_default(),
+                        response.status,
+                        operation.id,
+                        if names.is_empty() {
+                            "none".to_string()
+                        } else {
+                            names.join(", ")
+                        }
+                    ),
+                );
+            }
+        };
+        let (body, broken) = json_body(state, operation, code, schema, examples);
+        let media_type = response
+            .media_types
+            .first()
+            .map_or("application/json", String::as_str);
+        let mut built = reply(
+            status,
+            Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+        );
+        if let Ok(value) = HeaderValue::from_str(media_type) {
+            built.headers_mut().insert(header::CONTENT_TYPE, value);
+        }
+        if let Some(broken) = broken {
+            let warning = HeaderValue::from_str(&format!("the body breaks its schema: {broken}"))
+                .unwrap_or(HeaderValue::from_static("the body breaks its schema"));
+            built
+                .headers_mut()
+                .insert(HeaderName::from_static(WARNING), warning);
+        }
+        built
+    } else if response.is_raw() {
+        let (media_type, media) = content
+            .and_then(|content| content.iter().next())
+            .map_or(("application/octet-stream", None), |(media_type, media)| {
+                (media_type.as_str(), Some(media))
+            });
+        let text = media
+            .and_then(|media| media.get("example"))
+            .map(|example| match example {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            })
+            .unwrap_or_default();
+        let media_type = if media_type.contains('*') {
+            "application/octet-stream"
+        } else {
+            media_type
+        };
+        let mut built = reply(status, Body::from(text));
+        if let Ok(value) = HeaderValue::from_str(media_type) {
+            built.headers_mut().insert(header::CONTENT_TYPE, value);
+        }
+        built
+    } else {
+        reply(status, Body::empty())
+    };
+    for documented in response.headers.iter().filter(|header| header.required) {
+        let value = match documented.kind {
+            HeaderKind::Integer => "1",
+            HeaderKind::Number => "1.5",
+            HeaderKind::Boolean => "true",
+            HeaderKind::String => "mock",
+        };
+        if let Ok(name) = HeaderName::from_bytes(documented.name.as_bytes()) {
+            answer
+                .headers_mut()
+                .insert(name, HeaderValue::from_static(value));
+        }
+    }
+    answer
+}
+
+/// The first rule the body the mock sends for `response` of `operation`
+/// breaks, if it breaks one.
+pub(crate) fn check_response(
+    state: &'static State,
+    operation: &'static Operation,
+    response: &'static model::Response,
+) -> Option<String> {
+    let schema = response.schema.as_deref()?;
+    let code = match response.status {
+        Status::Code(code) => code,
+        Status::Range(class) => class * 100,
+        Status::Default => 500,
+    };
+    let media = response_node(state, operation, response.status)
+        .and_then(|node| node.get("content"))
+        .and_then(Value::as_object)
+        .and_then(|content| {
+            content
+                .iter()
+                .find(|(media_type, _)| model::is_json(media_type))
+                .map(|(_, media)| media)
+        });
+    let examples = examples(state, media, None).unwrap_or_default();
+    json_body(state, operation, code, schema, examples).1
+}
+
+fn reply(status: StatusCode, body: Body) -> Response {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    response
+}
+
+/// The response object of the spec for `status`, followed through `$ref`s.
+fn response_node(
+    state: &'static State,
+    operation: &Operation,
+    status: Status,
+) -> Option<&'static Value> {
+    let document = &state.spec.document;
+    let responses = pointer_join(&operation.pointer, "responses");
+    let keys: Vec<String> = match status {
+        Status::Code(code) => vec![code.to_string()],
+        Status::Range(class) => vec![format!("{class}XX"), format!("{class}xx")],
+        Status::Default => vec!["default".to_string()],
+    };
+    keys.iter().find_map(|key| {
+        let pointer = pointer_join(&responses, key);
+        refs::follow_pointer(document, &pointer)
+            .ok()
+            .map(|(node, _)| node)
+    })
+}
+
+/// The examples a media type object gives, the one `Prefer: example=`
+/// names alone (or the names there are, when it names none of them).
+fn examples(
+    state: &'static State,
+    media: Option<&'static Value>,
+    named: Option<&str>,
+) -> Result<Vec<&'static Value>, Vec<String>> {
+    let document = &state.spec.document;
+    let listed: Vec<(&'static str, &'static Value)> = media
+        .and_then(|media| media.get("examples"))
+        .and_then(Value::as_object)
+        .map(|examples| {
+            examples
+                .iter()
+                .filter_map(|(name, example)| {
+                    let (example, _) = refs::follow(document, example, "").ok()?;
+                    Some((name.as_str(), example.get("value")?))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(named) = named {
+        return match listed.iter().find(|(name, _)| *name == named) {
+            Some((_, value)) => Ok(vec![value]),
+            None => Err(listed.iter().map(|(name, _)| name.to_string()).collect()),
+        };
+    }
+    let mut examples: Vec<&'static Value> = media
+        .and_then(|media| media.get("example"))
+        .into_iter()
+        .collect();
+    examples.extend(listed.into_iter().map(|(_, value)| value));
+    Ok(examples)
+}
+
+/// The body of a JSON response of component schema `schema`: the first of
+/// the examples, then of the synthesized candidates, that passes the
+/// schema's checks, and the first rule the body breaks when none did.
+fn json_body(
+    state: &'static State,
+    operation: &Operation,
+    code: u16,
+    schema: &str,
+    examples: Vec<&'static Value>,
+) -> (Value, Option<String>) {
+    let check = state.checks.validator(schema);
+    let violations = |value: &Value| {
+        let mut out = Violations::new();
+        if let Some(check) = check {
+            let value = tenant_server_runtime::json::Value::from(value.clone());
+            state.checks.run(check, &value, &Location::Body, &mut out);
+        }
+        out
+    };
+    let broken = |value: &Value| {
+        violations(value)
+            .into_iter()
+            .next()
+            .map(|violation| violation.detail)
+    };
+    let passes = |value: &Value| broken(value).is_none();
+    for example in examples {
+        if passes(example) {
+            return (example.clone(), None);
+        }
+    }
+    let Some(node) = state.spec.document.pointer(&refs::schema_pointer(schema)) else {
+        return (Value::Null, None);
+    };
+    let mut last = Value::Null;
+    for attempt in 0..ATTEMPTS {
+        let seed = seed_of(state.seed, &operation.id, code, attempt);
+        let mut synthesizer =
+            Synthesizer::new(&state.spec.document, &state.checks, &state.derived, seed);
+        synthesizer.use_examples = attempt == 0;
+        synthesizer.variant = attempt.saturating_sub(1);
+        let mut value = synthesizer.value(node, 0);
+        if prune(&mut value, &violations) {
+            return (value, None);
+        }
+        last = value;
+    }
+    let broken = broken(&last);
+    (last, broken)
+}
+
+/// A seed per operation and status (FNV-1a: stable across Rust releases,
+/// unlike the standard hasher), so a response does not depend on which
+/// requests came before it.
+fn seed_of(seed: u64, operation: &str, code: u16, attempt: usize) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = seed
+        .to_le_bytes()
+        .into_iter()
+        .chain(operation.bytes())
+        .chain(code.to_le_bytes())
+        .chain((attempt as u64).to_le_bytes());
+    for byte in bytes {
+        hash ^= u64::from(byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
+}
+
+/// How many parts of a made-up value `prune` may take out.
+const PRUNINGS: usize = 32;
+
+/// Makes `value` pass by taking out what breaks a rule, where that leaves
+/// fewer broken rules: an optional property or a list item whose schema no
+/// value can pass (a `oneOf` of formats the server does not check, which
+/// every string matches at once) goes, and the rest of the value stays.
+/// Whether the value passes in the end.
+fn prune(value: &mut Value, violations: &dyn Fn(&Value) -> Violations) -> bool {
+    for _ in 0..PRUNINGS {
+        let found = violations(value);
+        let Some(first) = found.iter().next() else {
+            return true;
+        };
+        let before = found.len();
+        let mut pointer = first.pointer.clone();
+        let mut pruned = false;
+        while !pointer.is_empty() {
+            let mut candidate = value.clone();
+            if remove_at(&mut candidate, &pointer) && violations(&candidate).len() < before {
+                *value = candidate;
+                pruned = true;
+                break;
+            }
+            pointer.truncate(pointer.rfind('/').unwrap_or(0));
+        }
+        if !pruned {
+            return false;
+        }
+    }
+    violations(value).is_empty()
+}
+
+/// Takes the member at JSON pointer `pointer` out of `value`.
+fn remove_at(value: &mut Value, pointer: &str) -> bool {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match value.pointer_mut(parent) {
+        Some(Value::Object(object)) => object.remove(&last).is_some(),
+        Some(Value::Array(items)) => match last.parse::<usize>() {
+            Ok(index) if index < items.len() => {
+                items.remove(index);
+                true
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
