@@ -9,18 +9,10 @@
 
 use std::borrow::Cow;
 
-use tenant_codegen::model::validation::{Additional, Check};
+use tenant_codegen::model::validation::{self, Additional, Check, FormScalar as Scalar};
 use tenant_server_runtime::json::Value;
 
 use crate::interpret::Checks;
-
-/// What a text field is read as.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Scalar {
-    Integer,
-    Number,
-    Boolean,
-}
 
 /// The rules of `emit::server::form::Shapes`, on the checks themselves.
 pub(crate) struct Form<'c> {
@@ -37,51 +29,9 @@ impl<'c> Form<'c> {
     }
 
     /// Whether a value passing `check` may hold a number or a boolean.
-    pub(crate) fn has_typed_fields(
-        &self,
-        check: &'static Check,
-        seen: &mut Vec<&'static str>,
-    ) -> bool {
-        match check {
-            Check::Number(_) | Check::Boolean => true,
-            Check::Values(values) => value_scalar(values).is_some(),
-            Check::Any
-            | Check::Never
-            | Check::String(_)
-            | Check::Discriminated { .. }
-            | Check::Alternatives { .. }
-            | Check::Not(_)
-            | Check::Conditional { .. }
-            | Check::UnevaluatedProperties { .. }
-            | Check::UnevaluatedItems { .. } => false,
-            Check::Schema(name) => {
-                if seen.contains(&name.as_str()) {
-                    return false;
-                }
-                seen.push(name);
-                self.checks
-                    .validator(name)
-                    .is_some_and(|check| self.has_typed_fields(check, seen))
-            }
-            Check::All(checks) => checks
-                .iter()
-                .any(|check| self.has_typed_fields(check, seen)),
-            Check::Object(object) => {
-                object
-                    .properties
-                    .iter()
-                    .any(|(_, check)| self.has_typed_fields(check, seen))
-                    || matches!(&object.additional, Additional::Checked(check) if self.has_typed_fields(check, seen))
-            }
-            Check::Array(array) => self.has_typed_fields(&array.items, seen),
-            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-                self.has_typed_fields(check, seen)
-            }
-        }
-    }
-
-    fn typed(&self, check: &'static Check) -> bool {
-        self.has_typed_fields(check, &mut Vec::new())
+    pub(crate) fn typed(&self, check: &'static Check) -> bool {
+        let validator = |name: &str| self.checks.validator(name);
+        validation::has_typed_fields(check, &validator, &mut Vec::new())
     }
 
     /// Reads the text fields of `value` that `check` says are numbers or
@@ -95,7 +45,7 @@ impl<'c> Form<'c> {
             Check::Number(_) => read_scalar(value, Scalar::Number),
             Check::Boolean => read_scalar(value, Scalar::Boolean),
             Check::Values(values) => {
-                if let Some(scalar) = value_scalar(values) {
+                if let Some(scalar) = validation::values_scalar(values) {
                     read_scalar(value, scalar);
                 }
             }
@@ -204,20 +154,6 @@ impl<'c> Form<'c> {
 }
 
 /// How a form's text is read for an `enum` of numbers or booleans.
-fn value_scalar(values: &[serde_json::Value]) -> Option<Scalar> {
-    if values.is_empty() {
-        None
-    } else if values.iter().all(|value| value.is_i64() || value.is_u64()) {
-        Some(Scalar::Integer)
-    } else if values.iter().all(serde_json::Value::is_number) {
-        Some(Scalar::Number)
-    } else if values.iter().all(serde_json::Value::is_boolean) {
-        Some(Scalar::Boolean)
-    } else {
-        None
-    }
-}
-
 /// `form::coerce` of one text field.
 fn read_scalar(value: &mut Value<'_>, scalar: Scalar) {
     let Value::String(text) = value else {

@@ -11,7 +11,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use crate::emit::{RUNTIME_CRATE, crate_ident};
-use crate::model::validation::{Additional, Check};
+use crate::model::validation::{self, Additional, Check, FormScalar};
 use crate::model::{ApiModel, FORM};
 use crate::naming;
 
@@ -31,55 +31,21 @@ impl<'a> Shapes<'a> {
     }
 
     /// Whether a value passing `check` may hold a number or a boolean.
-    fn has_typed_fields(&self, check: &Check, seen: &mut Vec<&'a str>) -> bool {
-        match check {
-            Check::Number(_) | Check::Boolean => true,
-            Check::Values(values) => value_shape(values).is_some(),
-            // The server's own rules (`not`, `if`, ...), which typing and
-            // so the form's reading do not follow.
-            Check::Any
-            | Check::Never
-            | Check::String(_)
-            | Check::Discriminated { .. }
-            | Check::Alternatives { .. }
-            | Check::Not(_)
-            | Check::Conditional { .. }
-            | Check::UnevaluatedProperties { .. }
-            | Check::UnevaluatedItems { .. } => false,
-            Check::Schema(name) => {
-                let Some((name, check)) = self.checks.get_key_value(name.as_str()) else {
-                    return false;
-                };
-                if seen.contains(name) {
-                    return false;
-                }
-                seen.push(name);
-                self.has_typed_fields(check, seen)
-            }
-            Check::All(checks) => checks
-                .iter()
-                .any(|check| self.has_typed_fields(check, seen)),
-            Check::Object(object) => {
-                object
-                    .properties
-                    .iter()
-                    .any(|(_, check)| self.has_typed_fields(check, seen))
-                    || matches!(&object.additional, Additional::Checked(check) if self.has_typed_fields(check, seen))
-            }
-            Check::Array(array) => self.has_typed_fields(&array.items, seen),
-            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-                self.has_typed_fields(check, seen)
-            }
-        }
+    fn has_typed_fields(&self, check: &Check) -> bool {
+        let validator =
+            |name: &str| -> Option<&Check> { self.checks.get(name).map(|check| &**check) };
+        validation::has_typed_fields(check, &validator, &mut Vec::new())
     }
 
     fn schema_has_typed_fields(&self, schema: &str) -> bool {
-        self.has_typed_fields(&Check::Schema(schema.to_string()), &mut Vec::new())
+        self.checks
+            .get(schema)
+            .is_some_and(|check| self.has_typed_fields(check))
     }
 
     /// The shape of `check` as an expression; `None` for text only.
     fn shape(&self, check: &Check) -> Option<TokenStream> {
-        if !self.has_typed_fields(check, &mut Vec::new()) {
+        if !self.has_typed_fields(check) {
             return None;
         }
         match check {
@@ -163,17 +129,11 @@ impl<'a> Shapes<'a> {
 
 /// How a form's text is read for an `enum` of numbers or booleans.
 fn value_shape(values: &[serde_json::Value]) -> Option<TokenStream> {
-    if values.is_empty() {
-        None
-    } else if values.iter().all(|value| value.is_i64() || value.is_u64()) {
-        Some(quote!(Shape::Integer))
-    } else if values.iter().all(serde_json::Value::is_number) {
-        Some(quote!(Shape::Number))
-    } else if values.iter().all(serde_json::Value::is_boolean) {
-        Some(quote!(Shape::Boolean))
-    } else {
-        None
-    }
+    Some(match validation::values_scalar(values)? {
+        FormScalar::Integer => quote!(Shape::Integer),
+        FormScalar::Number => quote!(Shape::Number),
+        FormScalar::Boolean => quote!(Shape::Boolean),
+    })
 }
 
 fn static_ident(schema: &str) -> Ident {
