@@ -164,3 +164,18 @@ fn written_out_deserialize_answers_as_the_derive_does() {
         "{err}"
     );
 }
+
+/// An optional property is an `Option` without a default: absent, it is
+/// `None` (serde's derive reads it so, and so does the written-out impl),
+/// while a required one is reported missing.
+#[test]
+fn an_absent_option_is_none_and_an_absent_required_field_is_named() {
+    let body = json!({"error": "Bad Request", "message": "no", "statusCode": 400});
+    let error: tenant_api_types::Error = serde_json::from_value(body.clone()).unwrap();
+    assert_eq!(error.error_code, None);
+    assert!(error.errors.is_empty());
+    let mut without_message = body;
+    without_message.as_object_mut().unwrap().remove("message");
+    let err = serde_json::from_value::<tenant_api_types::Error>(without_message).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `message`");
+}
