@@ -105,3 +105,77 @@ fn deserializing_checks_constrained_strings_outside_the_servers_typing() {
     assert!(panicked.is_err());
     assert!(serde_json::from_value::<SubjectTokenType>(invalid).is_err());
 }
+
+/// The types' `Deserialize` is written out rather than derived (for compile
+/// time: `emit::deserialize`); it answers every input as serde's derive
+/// does, but a struct's positional (array) form.
+#[test]
+fn written_out_deserialize_answers_as_the_derive_does() {
+    mod derived {
+        use tenant_api_types::{SubjectTokenType, TokenExchangeActionId, TokenExchangeProfileName};
+
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        pub struct CreateTokenExchangeProfileRequest {
+            action_id: TokenExchangeActionId,
+            name: TokenExchangeProfileName,
+            subject_token_type: SubjectTokenType,
+            #[serde(rename = "type")]
+            type_: TokenExchangeProfileType,
+        }
+
+        #[derive(serde::Deserialize, Debug)]
+        pub enum TokenExchangeProfileType {
+            #[serde(rename = "custom_authentication")]
+            CustomAuthentication,
+        }
+    }
+    let fields =
+        r#""name": "Profile", "subject_token_type": "urn:example:token", "action_id": "act_1""#;
+    let inputs = [
+        format!(r#"{{{fields}, "type": "custom_authentication"}}"#),
+        format!(r#"{{{fields}}}"#),
+        format!(r#"{{{fields}, "type": "custom_authentication", "name": "Other"}}"#),
+        format!(r#"{{{fields}, "type": "custom_authentication", "extra": 1}}"#),
+        format!(r#"{{{fields}, "type": "passthrough"}}"#),
+        format!(r#"{{{fields}, "type": 1}}"#),
+        format!(r#"{{{fields}, "type": {{"custom_authentication": null}}}}"#),
+        format!(r#"{{{fields}, "type": null}}"#),
+        r#"{"name": 1}"#.to_owned(),
+        "null".to_owned(),
+        "\"text\"".to_owned(),
+    ];
+    for input in &inputs {
+        let written = serde_json::from_str::<CreateTokenExchangeProfileRequest>(input)
+            .map(drop)
+            .map_err(|err| err.to_string());
+        let derived = serde_json::from_str::<derived::CreateTokenExchangeProfileRequest>(input)
+            .map(drop)
+            .map_err(|err| err.to_string());
+        assert_eq!(written, derived, "{input}");
+    }
+    let positional = r#"["act_1", "Profile", "urn:example:token", "custom_authentication"]"#;
+    assert!(serde_json::from_str::<derived::CreateTokenExchangeProfileRequest>(positional).is_ok());
+    let err = serde_json::from_str::<CreateTokenExchangeProfileRequest>(positional).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("invalid type: sequence, expected struct CreateTokenExchangeProfileRequest"),
+        "{err}"
+    );
+}
+
+/// An optional property is an `Option` without a default: absent, it is
+/// `None` (serde's derive reads it so, and so does the written-out impl),
+/// while a required one is reported missing.
+#[test]
+fn an_absent_option_is_none_and_an_absent_required_field_is_named() {
+    let body = json!({"error": "Bad Request", "message": "no", "statusCode": 400});
+    let error: tenant_api_types::Error = serde_json::from_value(body.clone()).unwrap();
+    assert_eq!(error.error_code, None);
+    assert!(error.errors.is_empty());
+    let mut without_message = body;
+    without_message.as_object_mut().unwrap().remove("message");
+    let err = serde_json::from_value::<tenant_api_types::Error>(without_message).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `message`");
+}

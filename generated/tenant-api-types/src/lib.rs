@@ -18,38 +18,144 @@
 
 /// An action destination, an action of the tenant that receives the events.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionDestination {
     pub configuration: ActionDestinationConfiguration,
     #[serde(rename = "type")]
     pub type_: ActionDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for ActionDestination {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["configuration", "type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionDestination;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionDestination")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionDestination, __M::Error> {
+                let mut __f0: ::std::option::Option<ActionDestinationConfiguration> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<ActionDestinationType> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "configuration",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionDestination {
+                    configuration: crate::__checked::required(__f0, "configuration")?,
+                    type_: crate::__checked::required(__f1, "type")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ActionDestination", __FIELDS, __Visitor)
+    }
+}
+
 /// Configuration of an action destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionDestinationConfiguration {
     /// ID of the action that receives the events.
     pub action_id: ::std::string::String,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["action_id"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionDestinationConfiguration;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionDestinationConfiguration")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionDestinationConfiguration, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionDestinationConfiguration {
+                    action_id: crate::__checked::required(__f0, "action_id")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("ActionDestinationConfiguration", __FIELDS, __Visitor)
+    }
+}
+
 /// The destination type of an action.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ActionDestinationType {
     #[serde(rename = "action")]
     Action,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for ActionDestinationType {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["action"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "ActionDestinationType",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Action][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -99,7 +205,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
 
 /// An action module, with its draft version and latest published version.
 #[cfg(feature = "actions")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModule {
     /// Number of deployed actions that use the module.
     pub actions_using_module_total: u64,
@@ -126,9 +232,154 @@ pub struct ActionModule {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "actions")]
+impl<'de> ::serde::Deserialize<'de> for ActionModule {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "actions_using_module_total",
+            "all_changes_published",
+            "code",
+            "created_at",
+            "dependencies",
+            "id",
+            "latest_version",
+            "latest_version_number",
+            "name",
+            "secrets",
+            "updated_at",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionModule;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionModule")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionModule, __M::Error> {
+                let mut __f0: ::std::option::Option<u64> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<bool> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<
+                    ::std::vec::Vec<ActionModuleDependency>,
+                > = ::std::option::Option::None;
+                let mut __f5: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f6: ::std::option::Option<
+                    ::std::option::Option<ActionModuleVersionReference>,
+                > = ::std::option::Option::None;
+                let mut __f7: ::std::option::Option<::std::option::Option<i64>> = ::std::option::Option::None;
+                let mut __f8: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f9: ::std::option::Option<
+                    ::std::vec::Vec<ActionModuleSecret>,
+                > = ::std::option::Option::None;
+                let mut __f10: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "actions_using_module_total",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "all_changes_published",
+                                &mut __map,
+                            )?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "code", &mut __map)?,
+                        3 => {
+                            crate::__checked::field(&mut __f3, "created_at", &mut __map)?
+                        }
+                        4 => {
+                            crate::__checked::field(
+                                &mut __f4,
+                                "dependencies",
+                                &mut __map,
+                            )?
+                        }
+                        5 => crate::__checked::field(&mut __f5, "id", &mut __map)?,
+                        6 => {
+                            crate::__checked::field(
+                                &mut __f6,
+                                "latest_version",
+                                &mut __map,
+                            )?
+                        }
+                        7 => {
+                            crate::__checked::field(
+                                &mut __f7,
+                                "latest_version_number",
+                                &mut __map,
+                            )?
+                        }
+                        8 => crate::__checked::field(&mut __f8, "name", &mut __map)?,
+                        9 => crate::__checked::field(&mut __f9, "secrets", &mut __map)?,
+                        10 => {
+                            crate::__checked::field(
+                                &mut __f10,
+                                "updated_at",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionModule {
+                    actions_using_module_total: crate::__checked::required(
+                        __f0,
+                        "actions_using_module_total",
+                    )?,
+                    all_changes_published: crate::__checked::required(
+                        __f1,
+                        "all_changes_published",
+                    )?,
+                    code: crate::__checked::required(__f2, "code")?,
+                    created_at: crate::__checked::required(__f3, "created_at")?,
+                    dependencies: crate::__checked::required(__f4, "dependencies")?,
+                    id: crate::__checked::required(__f5, "id")?,
+                    latest_version: crate::__checked::required(__f6, "latest_version")?,
+                    latest_version_number: crate::__checked::required(
+                        __f7,
+                        "latest_version_number",
+                    )?,
+                    name: crate::__checked::required(__f8, "name")?,
+                    secrets: crate::__checked::required(__f9, "secrets")?,
+                    updated_at: crate::__checked::required(__f10, "updated_at")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ActionModule", __FIELDS, __Visitor)
+    }
+}
+
 /// A package dependency.
 #[cfg(feature = "actions")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleDependency {
     /// Name of the package.
     pub name: ::std::string::String,
@@ -136,9 +387,58 @@ pub struct ActionModuleDependency {
     pub version: ::std::string::String,
 }
 
+#[cfg(feature = "actions")]
+impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["name", "version"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionModuleDependency;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionModuleDependency")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionModuleDependency, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "version", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionModuleDependency {
+                    name: crate::__checked::required(__f0, "name")?,
+                    version: crate::__checked::required(__f1, "version")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ActionModuleDependency", __FIELDS, __Visitor)
+    }
+}
+
 /// A secret of a module version. Only its name and update time are returned.
 #[cfg(feature = "actions")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleSecret {
     /// Name of the secret.
     pub name: ::std::string::String,
@@ -146,9 +446,62 @@ pub struct ActionModuleSecret {
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
 }
 
+#[cfg(feature = "actions")]
+impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["name", "updated_at"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionModuleSecret;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionModuleSecret")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionModuleSecret, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
+                        1 => {
+                            crate::__checked::field(&mut __f1, "updated_at", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionModuleSecret {
+                    name: crate::__checked::required(__f0, "name")?,
+                    updated_at: crate::__checked::required(__f1, "updated_at")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ActionModuleSecret", __FIELDS, __Visitor)
+    }
+}
+
 /// The latest published version of a module, as a reference. Omitted when no version has been published.
 #[cfg(feature = "actions")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ActionModuleVersionReference {
     /// Source code of the version.
     pub code: ::std::string::String,
@@ -164,20 +517,98 @@ pub struct ActionModuleVersionReference {
     pub version_number: i64,
 }
 
+#[cfg(feature = "actions")]
+impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "code",
+            "created_at",
+            "dependencies",
+            "id",
+            "secrets",
+            "version_number",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ActionModuleVersionReference;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ActionModuleVersionReference")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ActionModuleVersionReference, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::vec::Vec<ActionModuleDependency>,
+                > = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<
+                    ::std::vec::Vec<ActionModuleSecret>,
+                > = ::std::option::Option::None;
+                let mut __f5: ::std::option::Option<i64> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
+                        1 => {
+                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
+                        }
+                        2 => {
+                            crate::__checked::field(
+                                &mut __f2,
+                                "dependencies",
+                                &mut __map,
+                            )?
+                        }
+                        3 => crate::__checked::field(&mut __f3, "id", &mut __map)?,
+                        4 => crate::__checked::field(&mut __f4, "secrets", &mut __map)?,
+                        5 => {
+                            crate::__checked::field(
+                                &mut __f5,
+                                "version_number",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ActionModuleVersionReference {
+                    code: crate::__checked::required(__f0, "code")?,
+                    created_at: crate::__checked::required(__f1, "created_at")?,
+                    dependencies: crate::__checked::required(__f2, "dependencies")?,
+                    id: crate::__checked::required(__f3, "id")?,
+                    secrets: crate::__checked::required(__f4, "secrets")?,
+                    version_number: crate::__checked::required(__f5, "version_number")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("ActionModuleVersionReference", __FIELDS, __Visitor)
+    }
+}
+
 /// The AWS region of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum AwsRegion {
     #[serde(rename = "af-south-1")]
     AfSouth1,
@@ -251,6 +682,97 @@ pub enum AwsRegion {
     UsWest1,
     #[serde(rename = "us-west-2")]
     UsWest2,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for AwsRegion {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &[
+            "af-south-1",
+            "ap-east-1",
+            "ap-east-2",
+            "ap-northeast-1",
+            "ap-northeast-2",
+            "ap-northeast-3",
+            "ap-south-1",
+            "ap-south-2",
+            "ap-southeast-1",
+            "ap-southeast-2",
+            "ap-southeast-3",
+            "ap-southeast-4",
+            "ap-southeast-5",
+            "ap-southeast-6",
+            "ap-southeast-7",
+            "ca-central-1",
+            "ca-west-1",
+            "eu-central-1",
+            "eu-central-2",
+            "eu-north-1",
+            "eu-south-1",
+            "eu-south-2",
+            "eu-west-1",
+            "eu-west-2",
+            "eu-west-3",
+            "il-central-1",
+            "me-central-1",
+            "me-south-1",
+            "mx-central-1",
+            "sa-east-1",
+            "us-gov-east-1",
+            "us-gov-west-1",
+            "us-east-1",
+            "us-east-2",
+            "us-west-1",
+            "us-west-2",
+        ];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "AwsRegion",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok(
+            [
+                Self::AfSouth1,
+                Self::ApEast1,
+                Self::ApEast2,
+                Self::ApNortheast1,
+                Self::ApNortheast2,
+                Self::ApNortheast3,
+                Self::ApSouth1,
+                Self::ApSouth2,
+                Self::ApSoutheast1,
+                Self::ApSoutheast2,
+                Self::ApSoutheast3,
+                Self::ApSoutheast4,
+                Self::ApSoutheast5,
+                Self::ApSoutheast6,
+                Self::ApSoutheast7,
+                Self::CaCentral1,
+                Self::CaWest1,
+                Self::EuCentral1,
+                Self::EuCentral2,
+                Self::EuNorth1,
+                Self::EuSouth1,
+                Self::EuSouth2,
+                Self::EuWest1,
+                Self::EuWest2,
+                Self::EuWest3,
+                Self::IlCentral1,
+                Self::MeCentral1,
+                Self::MeSouth1,
+                Self::MxCentral1,
+                Self::SaEast1,
+                Self::UsGovEast1,
+                Self::UsGovWest1,
+                Self::UsEast1,
+                Self::UsEast2,
+                Self::UsWest1,
+                Self::UsWest2,
+            ][index],
+        )
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -370,15 +892,64 @@ impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
 
 /// Basic authorization, as returned (without the password).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorization {
     pub method: BasicWebhookAuthorizationMethod,
     pub username: WebhookUsername,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["method", "username"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = BasicWebhookAuthorization;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct BasicWebhookAuthorization")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<BasicWebhookAuthorization, __M::Error> {
+                let mut __f0: ::std::option::Option<BasicWebhookAuthorizationMethod> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "username", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(BasicWebhookAuthorization {
+                    method: crate::__checked::required(__f0, "method")?,
+                    username: crate::__checked::required(__f1, "username")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("BasicWebhookAuthorization", __FIELDS, __Visitor)
+    }
+}
+
 /// Basic authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorizationInput {
     pub method: BasicWebhookAuthorizationMethod,
     /// Password for basic authorization. Never returned.
@@ -386,23 +957,80 @@ pub struct BasicWebhookAuthorizationInput {
     pub username: WebhookUsername,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["method", "password", "username"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = BasicWebhookAuthorizationInput;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct BasicWebhookAuthorizationInput")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<BasicWebhookAuthorizationInput, __M::Error> {
+                let mut __f0: ::std::option::Option<BasicWebhookAuthorizationMethod> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "password", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "username", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(BasicWebhookAuthorizationInput {
+                    method: crate::__checked::required(__f0, "method")?,
+                    password: crate::__checked::required(__f1, "password")?,
+                    username: crate::__checked::required(__f2, "username")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("BasicWebhookAuthorizationInput", __FIELDS, __Visitor)
+    }
+}
+
 /// Basic authorization (an `Authorization` header with the `Basic` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BasicWebhookAuthorizationMethod {
     #[serde(rename = "basic")]
     Basic,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationMethod {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["basic"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "BasicWebhookAuthorizationMethod",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Basic][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -452,37 +1080,138 @@ impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizatio
 
 /// Bearer authorization, as returned (without the token).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorization {
     pub method: BearerWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["method"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = BearerWebhookAuthorization;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct BearerWebhookAuthorization")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<BearerWebhookAuthorization, __M::Error> {
+                let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(BearerWebhookAuthorization {
+                    method: crate::__checked::required(__f0, "method")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("BearerWebhookAuthorization", __FIELDS, __Visitor)
+    }
+}
+
 /// Bearer authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorizationInput {
     pub method: BearerWebhookAuthorizationMethod,
     /// Token sent with the `Bearer` scheme. Never returned.
     pub token: ::std::string::String,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["method", "token"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = BearerWebhookAuthorizationInput;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct BearerWebhookAuthorizationInput")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<BearerWebhookAuthorizationInput, __M::Error> {
+                let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "token", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(BearerWebhookAuthorizationInput {
+                    method: crate::__checked::required(__f0, "method")?,
+                    token: crate::__checked::required(__f1, "token")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("BearerWebhookAuthorizationInput", __FIELDS, __Visitor)
+    }
+}
+
 /// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BearerWebhookAuthorizationMethod {
     #[serde(rename = "bearer")]
     Bearer,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationMethod {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["bearer"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "BearerWebhookAuthorizationMethod",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Bearer][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -533,7 +1262,7 @@ for BearerWebhookAuthorizationMethod {
 
 /// An event stream to create.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -545,6 +1274,79 @@ pub struct CreateEventStreamRequest {
 }
 
 #[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for CreateEventStreamRequest {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["destination", "name", "status", "subscriptions"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = CreateEventStreamRequest;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct CreateEventStreamRequest")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<CreateEventStreamRequest, __M::Error> {
+                let mut __f0: ::std::option::Option<EventStreamDestinationInput> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::option::Option<EventStreamName>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::option::Option<EventStreamStatus>,
+                > = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::std::option::Option<EventStreamSubscriptions>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "destination",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "status", &mut __map)?,
+                        3 => {
+                            crate::__checked::field(
+                                &mut __f3,
+                                "subscriptions",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(CreateEventStreamRequest {
+                    destination: crate::__checked::required(__f0, "destination")?,
+                    name: crate::__checked::required(__f1, "name")?,
+                    status: crate::__checked::required(__f2, "status")?,
+                    subscriptions: crate::__checked::required(__f3, "subscriptions")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("CreateEventStreamRequest", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
 impl CreateEventStreamRequest {
     pub fn builder() -> builder::CreateEventStreamRequest {
         Default::default()
@@ -553,7 +1355,7 @@ impl CreateEventStreamRequest {
 
 /// A token exchange profile to create. Unknown properties are rejected.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub struct CreateTokenExchangeProfileRequest {
     pub action_id: TokenExchangeActionId,
@@ -561,6 +1363,71 @@ pub struct CreateTokenExchangeProfileRequest {
     pub subject_token_type: SubjectTokenType,
     #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["action_id", "name", "subject_token_type", "type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = CreateTokenExchangeProfileRequest;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct CreateTokenExchangeProfileRequest")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<CreateTokenExchangeProfileRequest, __M::Error> {
+                let mut __f0: ::std::option::Option<TokenExchangeActionId> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<TokenExchangeProfileName> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<SubjectTokenType> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<TokenExchangeProfileType> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: true,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
+                        2 => {
+                            crate::__checked::field(
+                                &mut __f2,
+                                "subject_token_type",
+                                &mut __map,
+                            )?
+                        }
+                        3 => crate::__checked::field(&mut __f3, "type", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(CreateTokenExchangeProfileRequest {
+                    action_id: crate::__checked::required(__f0, "action_id")?,
+                    name: crate::__checked::required(__f1, "name")?,
+                    subject_token_type: crate::__checked::required(
+                        __f2,
+                        "subject_token_type",
+                    )?,
+                    type_: crate::__checked::required(__f3, "type")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("CreateTokenExchangeProfileRequest", __FIELDS, __Visitor)
+    }
 }
 
 #[cfg(feature = "token-exchange-profiles")]
@@ -572,15 +1439,69 @@ impl CreateTokenExchangeProfileRequest {
 
 /// Authorization by a custom header, as returned (without its value).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorization {
     pub header_key: WebhookHeaderKey,
     pub method: CustomHeaderWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["header_key", "method"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = CustomHeaderWebhookAuthorization;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct CustomHeaderWebhookAuthorization")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<CustomHeaderWebhookAuthorization, __M::Error> {
+                let mut __f0: ::std::option::Option<WebhookHeaderKey> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    CustomHeaderWebhookAuthorizationMethod,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "method", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(CustomHeaderWebhookAuthorization {
+                    header_key: crate::__checked::required(__f0, "header_key")?,
+                    method: crate::__checked::required(__f1, "method")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("CustomHeaderWebhookAuthorization", __FIELDS, __Visitor)
+    }
+}
+
 /// Authorization by a custom header, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorizationInput {
     pub header_key: WebhookHeaderKey,
     /// Value of the header. Never returned.
@@ -588,23 +1509,97 @@ pub struct CustomHeaderWebhookAuthorizationInput {
     pub method: CustomHeaderWebhookAuthorizationMethod,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["header_key", "header_value", "method"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = CustomHeaderWebhookAuthorizationInput;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct CustomHeaderWebhookAuthorizationInput")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<
+                CustomHeaderWebhookAuthorizationInput,
+                __M::Error,
+            > {
+                let mut __f0: ::std::option::Option<WebhookHeaderKey> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    CustomHeaderWebhookAuthorizationMethod,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "header_value",
+                                &mut __map,
+                            )?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "method", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(CustomHeaderWebhookAuthorizationInput {
+                    header_key: crate::__checked::required(__f0, "header_key")?,
+                    header_value: crate::__checked::required(__f1, "header_value")?,
+                    method: crate::__checked::required(__f2, "method")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct(
+                "CustomHeaderWebhookAuthorizationInput",
+                __FIELDS,
+                __Visitor,
+            )
+    }
+}
+
 /// Authorization by a custom header.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum CustomHeaderWebhookAuthorizationMethod {
     #[serde(rename = "custom_header")]
     CustomHeader,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationMethod {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["custom_header"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "CustomHeaderWebhookAuthorizationMethod",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::CustomHeader][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -654,7 +1649,7 @@ for CustomHeaderWebhookAuthorizationMethod {
 }
 
 /// The body of every error response. `statusCode` repeats the HTTP status, `error` is its reason phrase, `message` says what went wrong (for an invalid body it names the field and the rule), and `errorCode` is a stable machine-readable code when one applies.
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct Error {
     /// The reason phrase of the status code.
     pub error: ::std::string::String,
@@ -674,8 +1669,75 @@ pub struct Error {
     pub status_code: i64,
 }
 
+impl<'de> ::serde::Deserialize<'de> for Error {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "error",
+            "errorCode",
+            "errors",
+            "message",
+            "statusCode",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = Error;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct Error")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<Error, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<::std::vec::Vec<ErrorItem>> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<i64> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "error", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "errorCode", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "errors", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "message", &mut __map)?,
+                        4 => {
+                            crate::__checked::field(&mut __f4, "statusCode", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(Error {
+                    error: crate::__checked::required(__f0, "error")?,
+                    error_code: crate::__checked::required(__f1, "errorCode")?,
+                    errors: __f2.unwrap_or_default(),
+                    message: crate::__checked::required(__f3, "message")?,
+                    status_code: crate::__checked::required(__f4, "statusCode")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Error", __FIELDS, __Visitor)
+    }
+}
+
 /// One broken rule of a request: in the body (`pointer`) or in a parameter (`in` and `name`).
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct ErrorItem {
     /// The rule: type, required, additional_property, min_length, max_length, enum, format, pattern, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
     pub code: ::std::string::String,
@@ -692,19 +1754,71 @@ pub struct ErrorItem {
     pub pointer: ::std::option::Option<::std::string::String>,
 }
 
+impl<'de> ::serde::Deserialize<'de> for ErrorItem {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["code", "detail", "in", "name", "pointer"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = ErrorItem;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct ErrorItem")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<ErrorItem, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::option::Option<ErrorItemIn>,
+                > = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "detail", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "in", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
+                        4 => crate::__checked::field(&mut __f4, "pointer", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(ErrorItem {
+                    code: crate::__checked::required(__f0, "code")?,
+                    detail: crate::__checked::required(__f1, "detail")?,
+                    in_: crate::__checked::required(__f2, "in")?,
+                    name: crate::__checked::required(__f3, "name")?,
+                    pointer: crate::__checked::required(__f4, "pointer")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("ErrorItem", __FIELDS, __Visitor)
+    }
+}
+
 /// Where the broken parameter travels. Absent for the body.
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ErrorItemIn {
     #[serde(rename = "path")]
     Path,
@@ -712,6 +1826,20 @@ pub enum ErrorItemIn {
     Query,
     #[serde(rename = "header")]
     Header,
+}
+
+impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["path", "query", "header"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "ErrorItemIn",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Path, Self::Query, Self::Header][index])
+    }
 }
 
 impl ::std::fmt::Display for ErrorItemIn {
@@ -761,7 +1889,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
 
 /// Configuration of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventBridgeConfiguration {
     /// The AWS account that receives the events, 12 digits.
     pub aws_account_id: EventBridgeConfigurationAwsAccountId,
@@ -769,6 +1897,83 @@ pub struct EventBridgeConfiguration {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub aws_partner_event_source: ::std::option::Option<::std::string::String>,
     pub aws_region: AwsRegion,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "aws_account_id",
+            "aws_partner_event_source",
+            "aws_region",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = EventBridgeConfiguration;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct EventBridgeConfiguration")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<EventBridgeConfiguration, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    EventBridgeConfigurationAwsAccountId,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<AwsRegion> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "aws_account_id",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "aws_partner_event_source",
+                                &mut __map,
+                            )?
+                        }
+                        2 => {
+                            crate::__checked::field(&mut __f2, "aws_region", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(EventBridgeConfiguration {
+                    aws_account_id: crate::__checked::required(__f0, "aws_account_id")?,
+                    aws_partner_event_source: crate::__checked::required(
+                        __f1,
+                        "aws_partner_event_source",
+                    )?,
+                    aws_region: crate::__checked::required(__f2, "aws_region")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("EventBridgeConfiguration", __FIELDS, __Visitor)
+    }
 }
 
 /// The AWS account that receives the events, 12 digits.
@@ -851,30 +2056,89 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
 
 /// An Amazon EventBridge destination: events go to a partner event source the service creates in the given AWS account and region.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventBridgeDestination {
     pub configuration: EventBridgeConfiguration,
     #[serde(rename = "type")]
     pub type_: EventBridgeDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["configuration", "type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = EventBridgeDestination;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct EventBridgeDestination")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<EventBridgeDestination, __M::Error> {
+                let mut __f0: ::std::option::Option<EventBridgeConfiguration> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<EventBridgeDestinationType> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "configuration",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(EventBridgeDestination {
+                    configuration: crate::__checked::required(__f0, "configuration")?,
+                    type_: crate::__checked::required(__f1, "type")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("EventBridgeDestination", __FIELDS, __Visitor)
+    }
+}
+
 /// The destination type of Amazon EventBridge.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventBridgeDestinationType {
     #[serde(rename = "eventbridge")]
     Eventbridge,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventBridgeDestinationType {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["eventbridge"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "EventBridgeDestinationType",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Eventbridge][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -924,7 +2188,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationTy
 
 /// An event stream.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStream {
     /// Time the stream was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -938,6 +2202,102 @@ pub struct EventStream {
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
     /// Time the stream was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventStream {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "created_at",
+            "destination",
+            "id",
+            "name",
+            "status",
+            "subscriptions",
+            "updated_at",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = EventStream;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct EventStream")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<EventStream, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<EventStreamDestination> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<EventStreamId> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::std::option::Option<EventStreamName>,
+                > = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<EventStreamStatus> = ::std::option::Option::None;
+                let mut __f5: ::std::option::Option<
+                    ::std::option::Option<EventStreamSubscriptions>,
+                > = ::std::option::Option::None;
+                let mut __f6: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(&mut __f0, "created_at", &mut __map)?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "destination",
+                                &mut __map,
+                            )?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
+                        4 => crate::__checked::field(&mut __f4, "status", &mut __map)?,
+                        5 => {
+                            crate::__checked::field(
+                                &mut __f5,
+                                "subscriptions",
+                                &mut __map,
+                            )?
+                        }
+                        6 => {
+                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(EventStream {
+                    created_at: crate::__checked::required(__f0, "created_at")?,
+                    destination: crate::__checked::required(__f1, "destination")?,
+                    id: crate::__checked::required(__f2, "id")?,
+                    name: crate::__checked::required(__f3, "name")?,
+                    status: crate::__checked::required(__f4, "status")?,
+                    subscriptions: crate::__checked::required(__f5, "subscriptions")?,
+                    updated_at: crate::__checked::required(__f6, "updated_at")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("EventStream", __FIELDS, __Visitor)
+    }
 }
 
 /// Where the stream delivers events, as the service returns it: a webhook, an Amazon EventBridge partner event source or an action. Credentials are never returned.
@@ -1160,23 +2520,27 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
 
 /// Whether the stream is actively forwarding events.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventStreamStatus {
     #[serde(rename = "enabled")]
     Enabled,
     #[serde(rename = "disabled")]
     Disabled,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventStreamStatus {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["enabled", "disabled"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "EventStreamStatus",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Enabled, Self::Disabled][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -1228,10 +2592,58 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
 
 /// A subscription to one event type.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct EventStreamSubscription {
     /// The event type to forward.
     pub event_type: ::std::string::String,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["event_type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = EventStreamSubscription;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct EventStreamSubscription")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<EventStreamSubscription, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(&mut __f0, "event_type", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(EventStreamSubscription {
+                    event_type: crate::__checked::required(__f0, "event_type")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("EventStreamSubscription", __FIELDS, __Visitor)
+    }
 }
 
 /// The event types the stream forwards. At least one.
@@ -1267,7 +2679,7 @@ for EventStreamSubscriptions {
 
 /// Configuration of the Apple Push Notification service provider used by the push-notification factor.
 #[cfg(feature = "guardian")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
     /// Bundle identifier of the application; null or absent while none is configured.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1278,9 +2690,64 @@ pub struct PushNotificationApnsProvider {
     pub sandbox: bool,
 }
 
+#[cfg(feature = "guardian")]
+impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["bundle_id", "enabled", "sandbox"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = PushNotificationApnsProvider;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct PushNotificationApnsProvider")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<PushNotificationApnsProvider, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<bool> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<bool> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "enabled", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "sandbox", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(PushNotificationApnsProvider {
+                    bundle_id: crate::__checked::required(__f0, "bundle_id")?,
+                    enabled: crate::__checked::required(__f1, "enabled")?,
+                    sandbox: crate::__checked::required(__f2, "sandbox")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("PushNotificationApnsProvider", __FIELDS, __Visitor)
+    }
+}
+
 /// The user identifier mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
     /// Claim that carries the user identifier in OpenID Connect for this strategy.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1293,20 +2760,85 @@ pub struct StrategyOverride {
     pub scim_mapping: ::std::option::Option<::std::string::String>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["oidc_mapping", "saml_mapping", "scim_mapping"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = StrategyOverride;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct StrategyOverride")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<StrategyOverride, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::std::option::Option<StrategyOverrideOidcMapping>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "oidc_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "saml_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        2 => {
+                            crate::__checked::field(
+                                &mut __f2,
+                                "scim_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(StrategyOverride {
+                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    saml_mapping: __f1.unwrap_or_default(),
+                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("StrategyOverride", __FIELDS, __Visitor)
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect for this strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum StrategyOverrideOidcMapping {
     #[serde(rename = "sub")]
     Sub,
@@ -1314,6 +2846,21 @@ pub enum StrategyOverrideOidcMapping {
     Oid,
     #[serde(rename = "email")]
     Email,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for StrategyOverrideOidcMapping {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["sub", "oid", "email"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "StrategyOverrideOidcMapping",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Sub, Self::Oid, Self::Email][index])
+    }
 }
 
 #[cfg(feature = "user-attribute-profiles")]
@@ -1535,7 +3082,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
 
 /// A token exchange profile.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct TokenExchangeProfile {
     pub action_id: TokenExchangeActionId,
     /// Time the profile was created (ISO 8601).
@@ -1548,6 +3095,95 @@ pub struct TokenExchangeProfile {
     pub type_: TokenExchangeProfileType,
     /// Time the profile was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "action_id",
+            "created_at",
+            "id",
+            "name",
+            "subject_token_type",
+            "type",
+            "updated_at",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = TokenExchangeProfile;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct TokenExchangeProfile")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<TokenExchangeProfile, __M::Error> {
+                let mut __f0: ::std::option::Option<TokenExchangeActionId> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<TokenExchangeProfileName> = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<SubjectTokenType> = ::std::option::Option::None;
+                let mut __f5: ::std::option::Option<TokenExchangeProfileType> = ::std::option::Option::None;
+                let mut __f6: ::std::option::Option<
+                    ::chrono::DateTime<::chrono::offset::Utc>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
+                        1 => {
+                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
+                        4 => {
+                            crate::__checked::field(
+                                &mut __f4,
+                                "subject_token_type",
+                                &mut __map,
+                            )?
+                        }
+                        5 => crate::__checked::field(&mut __f5, "type", &mut __map)?,
+                        6 => {
+                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(TokenExchangeProfile {
+                    action_id: crate::__checked::required(__f0, "action_id")?,
+                    created_at: crate::__checked::required(__f1, "created_at")?,
+                    id: crate::__checked::required(__f2, "id")?,
+                    name: crate::__checked::required(__f3, "name")?,
+                    subject_token_type: crate::__checked::required(
+                        __f4,
+                        "subject_token_type",
+                    )?,
+                    type_: crate::__checked::required(__f5, "type")?,
+                    updated_at: crate::__checked::required(__f6, "updated_at")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("TokenExchangeProfile", __FIELDS, __Visitor)
+    }
 }
 
 /// Friendly name of the profile.
@@ -1637,21 +3273,25 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
 
 /// How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum TokenExchangeProfileType {
     #[serde(rename = "custom_authentication")]
     CustomAuthentication,
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileType {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["custom_authentication"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "TokenExchangeProfileType",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::CustomAuthentication][index])
+    }
 }
 
 #[cfg(feature = "token-exchange-profiles")]
@@ -1701,7 +3341,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType
 
 /// How one user attribute maps to the user profile and to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttribute {
     /// The user profile field the attribute maps to.
     pub auth0_mapping: UserAttributeAuth0Mapping,
@@ -1720,6 +3360,138 @@ pub struct UserAttribute {
     pub scim_mapping: ::std::option::Option<UserAttributeScimMapping>,
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserAttributeStrategyOverrides>,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserAttribute {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "auth0_mapping",
+            "description",
+            "label",
+            "oidc_mapping",
+            "profile_required",
+            "saml_mapping",
+            "scim_mapping",
+            "strategy_overrides",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserAttribute;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserAttribute")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserAttribute, __M::Error> {
+                let mut __f0: ::std::option::Option<UserAttributeAuth0Mapping> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<UserAttributeDescription> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<UserAttributeLabel> = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::std::option::Option<UserAttributeOidcMapping>,
+                > = ::std::option::Option::None;
+                let mut __f4: ::std::option::Option<bool> = ::std::option::Option::None;
+                let mut __f5: ::std::option::Option<
+                    ::std::option::Option<UserAttributeSamlMapping>,
+                > = ::std::option::Option::None;
+                let mut __f6: ::std::option::Option<
+                    ::std::option::Option<UserAttributeScimMapping>,
+                > = ::std::option::Option::None;
+                let mut __f7: ::std::option::Option<
+                    ::std::option::Option<UserAttributeStrategyOverrides>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "auth0_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "description",
+                                &mut __map,
+                            )?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "label", &mut __map)?,
+                        3 => {
+                            crate::__checked::field(
+                                &mut __f3,
+                                "oidc_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        4 => {
+                            crate::__checked::field(
+                                &mut __f4,
+                                "profile_required",
+                                &mut __map,
+                            )?
+                        }
+                        5 => {
+                            crate::__checked::field(
+                                &mut __f5,
+                                "saml_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        6 => {
+                            crate::__checked::field(
+                                &mut __f6,
+                                "scim_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        7 => {
+                            crate::__checked::field(
+                                &mut __f7,
+                                "strategy_overrides",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserAttribute {
+                    auth0_mapping: crate::__checked::required(__f0, "auth0_mapping")?,
+                    description: crate::__checked::required(__f1, "description")?,
+                    label: crate::__checked::required(__f2, "label")?,
+                    oidc_mapping: crate::__checked::required(__f3, "oidc_mapping")?,
+                    profile_required: crate::__checked::required(
+                        __f4,
+                        "profile_required",
+                    )?,
+                    saml_mapping: crate::__checked::required(__f5, "saml_mapping")?,
+                    scim_mapping: crate::__checked::required(__f6, "scim_mapping")?,
+                    strategy_overrides: crate::__checked::required(
+                        __f7,
+                        "strategy_overrides",
+                    )?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("UserAttribute", __FIELDS, __Visitor)
+    }
 }
 
 /// The user profile field the attribute maps to.
@@ -1958,13 +3730,70 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
 
 /// The OpenID Connect claim an attribute maps to.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeOidcMapping {
     /// Display name of the claim.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub display_name: ::std::option::Option<UserAttributeOidcMappingDisplayName>,
     /// Name of the claim.
     pub mapping: UserAttributeOidcMappingMapping,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["display_name", "mapping"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserAttributeOidcMapping;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserAttributeOidcMapping")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserAttributeOidcMapping, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::std::option::Option<UserAttributeOidcMappingDisplayName>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<UserAttributeOidcMappingMapping> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "display_name",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "mapping", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserAttributeOidcMapping {
+                    display_name: crate::__checked::required(__f0, "display_name")?,
+                    mapping: crate::__checked::required(__f1, "mapping")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("UserAttributeOidcMapping", __FIELDS, __Visitor)
+    }
 }
 
 /// Display name of the claim.
@@ -2127,7 +3956,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
 
 /// The profile a template describes.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
     /// Name of the template.
     pub name: ::std::string::String,
@@ -2136,15 +3965,137 @@ pub struct UserAttributeProfile {
     pub user_id: UserIdMapping,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["name", "user_attributes", "user_id"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserAttributeProfile;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserAttributeProfile")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserAttributeProfile, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::option::Option<UserAttributes>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<UserIdMapping> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "user_attributes",
+                                &mut __map,
+                            )?
+                        }
+                        2 => crate::__checked::field(&mut __f2, "user_id", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserAttributeProfile {
+                    name: crate::__checked::required(__f0, "name")?,
+                    user_attributes: crate::__checked::required(
+                        __f1,
+                        "user_attributes",
+                    )?,
+                    user_id: crate::__checked::required(__f2, "user_id")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("UserAttributeProfile", __FIELDS, __Visitor)
+    }
+}
+
 /// A user attribute profile template.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct UserAttributeProfileTemplate {
     /// Display name of the template.
     pub display_name: ::std::string::String,
     /// ID of the template.
     pub id: ::std::string::String,
     pub template: UserAttributeProfile,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["display_name", "id", "template"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserAttributeProfileTemplate;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserAttributeProfileTemplate")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserAttributeProfileTemplate, __M::Error> {
+                let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<UserAttributeProfile> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "display_name",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "id", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "template", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserAttributeProfileTemplate {
+                    display_name: crate::__checked::required(__f0, "display_name")?,
+                    id: crate::__checked::required(__f1, "id")?,
+                    template: crate::__checked::required(__f2, "template")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("UserAttributeProfileTemplate", __FIELDS, __Visitor)
+    }
 }
 
 /// SAML attributes an attribute maps to.
@@ -2336,7 +4287,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
 
 /// An attribute's mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserAttributeStrategyOverride {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
@@ -2345,6 +4296,83 @@ pub struct UserAttributeStrategyOverride {
     /// SCIM attribute the attribute maps to for this strategy.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["oidc_mapping", "saml_mapping", "scim_mapping"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserAttributeStrategyOverride;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserAttributeStrategyOverride")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserAttributeStrategyOverride, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::std::option::Option<UserAttributeOidcMapping>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::option::Option<UserAttributeSamlMapping>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "oidc_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "saml_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        2 => {
+                            crate::__checked::field(
+                                &mut __f2,
+                                "scim_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserAttributeStrategyOverride {
+                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    saml_mapping: crate::__checked::required(__f1, "saml_mapping")?,
+                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                })
+            }
+        }
+        deserializer
+            .deserialize_struct("UserAttributeStrategyOverride", __FIELDS, __Visitor)
+    }
 }
 
 /// SCIM attribute the attribute maps to for this strategy.
@@ -2497,7 +4525,7 @@ impl ::std::convert::From<
 
 /// How the user identifier maps to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
     /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2512,23 +4540,122 @@ pub struct UserIdMapping {
     pub strategy_overrides: ::std::option::Option<UserIdStrategyOverrides>,
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &[
+            "oidc_mapping",
+            "saml_mapping",
+            "scim_mapping",
+            "strategy_overrides",
+        ];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = UserIdMapping;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct UserIdMapping")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<UserIdMapping, __M::Error> {
+                let mut __f0: ::std::option::Option<
+                    ::std::option::Option<UserIdMappingOidcMapping>,
+                > = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<
+                    ::std::vec::Vec<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f2: ::std::option::Option<
+                    ::std::option::Option<::std::string::String>,
+                > = ::std::option::Option::None;
+                let mut __f3: ::std::option::Option<
+                    ::std::option::Option<UserIdStrategyOverrides>,
+                > = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "oidc_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "saml_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        2 => {
+                            crate::__checked::field(
+                                &mut __f2,
+                                "scim_mapping",
+                                &mut __map,
+                            )?
+                        }
+                        3 => {
+                            crate::__checked::field(
+                                &mut __f3,
+                                "strategy_overrides",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(UserIdMapping {
+                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    saml_mapping: __f1.unwrap_or_default(),
+                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                    strategy_overrides: crate::__checked::required(
+                        __f3,
+                        "strategy_overrides",
+                    )?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("UserIdMapping", __FIELDS, __Visitor)
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum UserIdMappingOidcMapping {
     #[serde(rename = "sub")]
     Sub,
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl<'de> ::serde::Deserialize<'de> for UserIdMappingOidcMapping {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["sub"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "UserIdMappingOidcMapping",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Sub][index])
+    }
 }
 
 #[cfg(feature = "user-attribute-profiles")]
@@ -2669,55 +4796,303 @@ for WebhookAuthorizationInput {
 
 /// Configuration of a webhook destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
     pub webhook_endpoint: WebhookEndpoint,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["webhook_authorization", "webhook_endpoint"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = WebhookConfiguration;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct WebhookConfiguration")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<WebhookConfiguration, __M::Error> {
+                let mut __f0: ::std::option::Option<WebhookAuthorization> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "webhook_authorization",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "webhook_endpoint",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(WebhookConfiguration {
+                    webhook_authorization: crate::__checked::required(
+                        __f0,
+                        "webhook_authorization",
+                    )?,
+                    webhook_endpoint: crate::__checked::required(
+                        __f1,
+                        "webhook_endpoint",
+                    )?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("WebhookConfiguration", __FIELDS, __Visitor)
+    }
+}
+
 /// Configuration of a webhook destination, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
     pub webhook_endpoint: WebhookEndpoint,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["webhook_authorization", "webhook_endpoint"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = WebhookConfigurationInput;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct WebhookConfigurationInput")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<WebhookConfigurationInput, __M::Error> {
+                let mut __f0: ::std::option::Option<WebhookAuthorizationInput> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "webhook_authorization",
+                                &mut __map,
+                            )?
+                        }
+                        1 => {
+                            crate::__checked::field(
+                                &mut __f1,
+                                "webhook_endpoint",
+                                &mut __map,
+                            )?
+                        }
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(WebhookConfigurationInput {
+                    webhook_authorization: crate::__checked::required(
+                        __f0,
+                        "webhook_authorization",
+                    )?,
+                    webhook_endpoint: crate::__checked::required(
+                        __f1,
+                        "webhook_endpoint",
+                    )?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("WebhookConfigurationInput", __FIELDS, __Visitor)
+    }
+}
+
 /// A webhook destination, as the service returns it (without credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestination {
     pub configuration: WebhookConfiguration,
     #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["configuration", "type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = WebhookDestination;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct WebhookDestination")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<WebhookDestination, __M::Error> {
+                let mut __f0: ::std::option::Option<WebhookConfiguration> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "configuration",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(WebhookDestination {
+                    configuration: crate::__checked::required(__f0, "configuration")?,
+                    type_: crate::__checked::required(__f1, "type")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("WebhookDestination", __FIELDS, __Visitor)
+    }
+}
+
 /// A webhook destination, as sent on creation (with credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
 pub struct WebhookDestinationInput {
     pub configuration: WebhookConfigurationInput,
     #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __FIELDS: &[&str] = &["configuration", "type"];
+
+        struct __Visitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+            type Value = WebhookDestinationInput;
+
+            fn expecting(
+                &self,
+                f: &mut ::std::fmt::Formatter<'_>,
+            ) -> ::std::fmt::Result {
+                f.write_str("struct WebhookDestinationInput")
+            }
+
+            fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                self,
+                mut __map: __M,
+            ) -> ::std::result::Result<WebhookDestinationInput, __M::Error> {
+                let mut __f0: ::std::option::Option<WebhookConfigurationInput> = ::std::option::Option::None;
+                let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
+                while let ::std::option::Option::Some(__key) = __map
+                    .next_key_seed(crate::__checked::Fields {
+                        names: __FIELDS,
+                        deny: false,
+                    })?
+                {
+                    match __key {
+                        0 => {
+                            crate::__checked::field(
+                                &mut __f0,
+                                "configuration",
+                                &mut __map,
+                            )?
+                        }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
+                        _ => {
+                            __map.next_value::<::serde::de::IgnoredAny>()?;
+                        }
+                    }
+                }
+                ::std::result::Result::Ok(WebhookDestinationInput {
+                    configuration: crate::__checked::required(__f0, "configuration")?,
+                    type_: crate::__checked::required(__f1, "type")?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("WebhookDestinationInput", __FIELDS, __Visitor)
+    }
+}
+
 /// The destination type of a webhook.
 #[cfg(feature = "event-streams")]
-#[derive(
-    ::serde::Deserialize,
-    ::serde::Serialize,
-    Clone,
-    Copy,
-    Debug,
-    Eq,
-    Hash,
-    Ord,
-    PartialEq,
-    PartialOrd
-)]
+#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum WebhookDestinationType {
     #[serde(rename = "webhook")]
     Webhook,
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookDestinationType {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VARIANTS: &[&str] = &["webhook"];
+        let index = crate::__checked::unit_variant(
+            deserializer,
+            "WebhookDestinationType",
+            __VARIANTS,
+        )?;
+        ::std::result::Result::Ok([Self::Webhook][index])
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -3323,5 +5698,200 @@ pub mod __checked {
         value: &str,
     ) -> bool {
         cell.get_or_init(|| ::regress::Regex::new(source).unwrap()).find(value).is_some()
+    }
+
+    /// A struct's field name read as its index in `names`
+    /// (`usize::MAX` for one the struct ignores), with serde's
+    /// messages.
+    pub struct Fields {
+        pub names: &'static [&'static str],
+        pub deny: bool,
+    }
+
+    impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+        type Value = usize;
+
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<usize, D::Error> {
+            deserializer.deserialize_identifier(self)
+        }
+    }
+
+    impl<'de> ::serde::de::Visitor<'de> for Fields {
+        type Value = usize;
+
+        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str("field identifier")
+        }
+
+        fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
+            match usize::try_from(value) {
+                Ok(index) if index < self.names.len() => Ok(index),
+                _ if !self.deny => Ok(usize::MAX),
+                _ => {
+                    Err(
+                        E::invalid_value(
+                            ::serde::de::Unexpected::Unsigned(value),
+                            &format!("field index 0 <= i < {}", self.names.len())
+                                .as_str(),
+                        ),
+                    )
+                }
+            }
+        }
+
+        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
+            match self.names.iter().position(|name| *name == value) {
+                Some(index) => Ok(index),
+                None if !self.deny => Ok(usize::MAX),
+                None => Err(E::unknown_field(value, self.names)),
+            }
+        }
+
+        fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
+            match self.names.iter().position(|name| name.as_bytes() == value) {
+                Some(index) => Ok(index),
+                None if !self.deny => Ok(usize::MAX),
+                None => {
+                    Err(E::unknown_field(&String::from_utf8_lossy(value), self.names))
+                }
+            }
+        }
+    }
+
+    /// Reads a field's value into `slot`; a second one is an error.
+    pub fn field<'de, T: ::serde::Deserialize<'de>, M: ::serde::de::MapAccess<'de>>(
+        slot: &mut Option<T>,
+        name: &'static str,
+        map: &mut M,
+    ) -> Result<(), M::Error> {
+        if slot.is_some() {
+            return Err(<M::Error as ::serde::de::Error>::duplicate_field(name));
+        }
+        *slot = Some(map.next_value()?);
+        Ok(())
+    }
+
+    /// A required field's value: absent, an error, except that an
+    /// `Option` is `None` (as serde's derive reads it).
+    pub fn required<'de, T: ::serde::Deserialize<'de>, E: ::serde::de::Error>(
+        slot: Option<T>,
+        name: &'static str,
+    ) -> Result<T, E> {
+        match slot {
+            Some(value) => Ok(value),
+            None => T::deserialize(Missing(name, ::std::marker::PhantomData)),
+        }
+    }
+
+    struct Missing<E>(&'static str, ::std::marker::PhantomData<E>);
+
+    impl<'de, E: ::serde::de::Error> ::serde::Deserializer<'de> for Missing<E> {
+        type Error = E;
+
+        fn deserialize_any<V: ::serde::de::Visitor<'de>>(
+            self,
+            _visitor: V,
+        ) -> Result<V::Value, E> {
+            Err(E::missing_field(self.0))
+        }
+
+        fn deserialize_option<V: ::serde::de::Visitor<'de>>(
+            self,
+            visitor: V,
+        ) -> Result<V::Value, E> {
+            visitor.visit_none()
+        }
+        ::serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes
+            byte_buf unit unit_struct newtype_struct seq tuple tuple_struct map struct
+            enum identifier ignored_any
+        }
+    }
+
+    /// The index in `variants` of a unit variant of the enum `name`,
+    /// read as serde's derive reads it.
+    pub fn unit_variant<'de, D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+        name: &'static str,
+        variants: &'static [&'static str],
+    ) -> Result<usize, D::Error> {
+        deserializer.deserialize_enum(name, variants, UnitVariant { name, variants })
+    }
+
+    struct UnitVariant {
+        name: &'static str,
+        variants: &'static [&'static str],
+    }
+
+    impl<'de> ::serde::de::Visitor<'de> for UnitVariant {
+        type Value = usize;
+
+        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            write!(f, "enum {}", self.name)
+        }
+
+        fn visit_enum<A: ::serde::de::EnumAccess<'de>>(
+            self,
+            data: A,
+        ) -> Result<usize, A::Error> {
+            let (index, variant) = data.variant_seed(Variants(self.variants))?;
+            ::serde::de::VariantAccess::unit_variant(variant)?;
+            Ok(index)
+        }
+    }
+
+    struct Variants(&'static [&'static str]);
+
+    impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
+        type Value = usize;
+
+        fn deserialize<D: ::serde::Deserializer<'de>>(
+            self,
+            deserializer: D,
+        ) -> Result<usize, D::Error> {
+            deserializer.deserialize_identifier(self)
+        }
+    }
+
+    impl<'de> ::serde::de::Visitor<'de> for Variants {
+        type Value = usize;
+
+        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+            f.write_str("variant identifier")
+        }
+
+        fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
+            match usize::try_from(value) {
+                Ok(index) if index < self.0.len() => Ok(index),
+                _ => {
+                    Err(
+                        E::invalid_value(
+                            ::serde::de::Unexpected::Unsigned(value),
+                            &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
+                        ),
+                    )
+                }
+            }
+        }
+
+        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
+            self.0
+                .iter()
+                .position(|name| *name == value)
+                .ok_or_else(|| E::unknown_variant(value, self.0))
+        }
+
+        fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
+            self.0
+                .iter()
+                .position(|name| name.as_bytes() == value)
+                .ok_or_else(|| E::unknown_variant(
+                    &String::from_utf8_lossy(value),
+                    self.0,
+                ))
+        }
     }
 }

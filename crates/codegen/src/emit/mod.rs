@@ -14,6 +14,7 @@
 //! [`manifest`] writes the crates' `Cargo.toml`s.
 
 pub mod client;
+pub mod deserialize;
 pub mod features;
 pub mod manifest;
 pub mod placeholders;

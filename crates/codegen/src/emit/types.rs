@@ -192,6 +192,12 @@ impl TypesRewrite {
         }
     }
 
+    /// The structs whose fields [`TypesRewrite::rewrite`] changes: their
+    /// `Deserialize` stays derived ([`super::deserialize`]).
+    pub fn rewritten_structs(&self) -> BTreeSet<String> {
+        self.nullable.iter().map(|(name, _)| name.clone()).collect()
+    }
+
     /// Notes the generic default helpers `code` names only where it defines
     /// them: serde attributes name a helper in a string, `Default` impls and
     /// builders as a path, and both show in the text.
@@ -263,6 +269,7 @@ fn checked_module(patterns: bool) -> TokenStream {
             }
         }
     });
+    let written_out = super::deserialize::helpers();
     quote! {
             /// For the generated server only: typing a request body it has
             /// already checked against the spec's rules.
@@ -293,6 +300,8 @@ fn checked_module(patterns: bool) -> TokenStream {
                 }
 
                 #matches
+
+                #written_out
             }
     }
 }

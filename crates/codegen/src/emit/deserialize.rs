@@ -1,0 +1,528 @@
+//! `Deserialize` for typify's plain structs and string enums, written out
+//! instead of derived.
+//!
+//! serde's derive was most of the types crate's compile time: for the
+//! platform's definition, 55 of its 86 s and 2 of its 4.3 GiB went to the
+//! per-type field visitor, `visit_seq` and the duplicate and missing checks
+//! it writes inline for every field. The impls written here keep serde's
+//! behaviour for maps (the same messages for a missing, duplicate or unknown
+//! field, `Option`s absent as `None`, defaults) and for string enums (the
+//! same `deserialize_enum` call, messages and variant indices), while each
+//! field is one call to a shared generic function of `__checked`
+//! ([`helpers`]), instantiated once per field type rather than written out
+//! per field. A struct is no longer read from a JSON array (serde's
+//! positional form, which no OpenAPI object allows). Anything with another
+//! serde attribute (`flatten`, `deserialize_with`, `untagged`,
+//! `transparent`) keeps the derive.
+
+use std::collections::BTreeSet;
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{format_ident, quote};
+use syn::ext::IdentExt;
+use syn::punctuated::Punctuated;
+
+use crate::format::{module_body, split_items};
+
+/// `types` with the derived `Deserialize` of each plain struct (named
+/// fields whose only serde attributes are `rename`, `default` and
+/// `skip_serializing_if`, at most `deny_unknown_fields` on the struct) and
+/// each `Copy` enum of unit variants replaced by an impl written out.
+/// `skipped`: structs whose fields a later rewrite changes.
+pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStream {
+    let mut out = TokenStream::new();
+    for item in split_items(types) {
+        match module_body(item) {
+            Ok((header, body)) => {
+                out.extend(header);
+                out.extend([TokenTree::Group(proc_macro2::Group::new(
+                    proc_macro2::Delimiter::Brace,
+                    body.into_iter().flatten().collect(),
+                ))]);
+            }
+            Err(item) => {
+                if derives_deserialize(&item)
+                    && let Ok(mut parsed) = syn::parse2::<syn::Item>(item.iter().cloned().collect())
+                    && let Some(written) = write_out(&mut parsed, skipped)
+                {
+                    out.extend(quote!(#parsed #written));
+                } else {
+                    out.extend(item);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the item's attributes derive `Deserialize`, read from the tokens
+/// so that only those items are parsed.
+fn derives_deserialize(item: &[TokenTree]) -> bool {
+    item.iter().any(|token| {
+        let TokenTree::Group(group) = token else {
+            return false;
+        };
+        let mut tokens = group.stream().into_iter();
+        matches!(tokens.next(), Some(TokenTree::Ident(derive)) if derive == "derive")
+            && matches!(tokens.next(), Some(TokenTree::Group(paths))
+                if paths.stream().into_iter().any(|token|
+                    matches!(token, TokenTree::Ident(name) if name == "Deserialize")))
+    })
+}
+
+/// The impl for `item`, `Deserialize` then taken out of its derive; `None`
+/// (and `item` unchanged) for a shape left to serde's derive.
+fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenStream> {
+    let (attrs, written) = match item {
+        syn::Item::Struct(item) if !skipped.contains(&item.ident.to_string()) => {
+            let written = struct_impl(item)?;
+            (&mut item.attrs, written)
+        }
+        syn::Item::Enum(item) => {
+            let written = enum_impl(item)?;
+            (&mut item.attrs, written)
+        }
+        _ => return None,
+    };
+    let cfg = attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
+    let written = quote!(#(#cfg)* #written);
+    for attr in attrs.iter_mut() {
+        if !attr.path().is_ident("derive") {
+            continue;
+        }
+        let paths = attr
+            .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+            .ok()?;
+        let kept = paths.into_iter().filter(|path| {
+            path.segments
+                .last()
+                .is_none_or(|last| last.ident != "Deserialize")
+        });
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+    }
+    Some(written)
+}
+
+/// The serde attributes' settings of a struct or field, `None` when one is
+/// not among those [`struct_impl`] writes out.
+fn serde_settings(
+    attrs: &[syn::Attribute],
+    mut setting: impl FnMut(&syn::meta::ParseNestedMeta) -> syn::Result<bool>,
+) -> Option<()> {
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("serde")) {
+        let mut known = true;
+        attr.parse_nested_meta(|meta| {
+            known &= setting(&meta)?;
+            if !known && meta.input.peek(syn::Token![=]) {
+                meta.value()?.parse::<syn::Expr>()?;
+            }
+            Ok(())
+        })
+        .ok()?;
+        if !known {
+            return None;
+        }
+    }
+    Some(())
+}
+
+fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
+    if !item.generics.params.is_empty() {
+        return None;
+    }
+    let syn::Fields::Named(fields) = &item.fields else {
+        return None;
+    };
+    let mut deny = false;
+    serde_settings(&item.attrs, |meta| {
+        Ok(meta.path.is_ident("deny_unknown_fields") && {
+            deny = true;
+            true
+        })
+    })?;
+    let name = &item.ident;
+    let mut wire_names = Vec::new();
+    let mut slots = Vec::new();
+    let mut arms = Vec::new();
+    let mut values = Vec::new();
+    for (index, field) in fields.named.iter().enumerate() {
+        let ident = field.ident.as_ref()?;
+        let mut wire = ident.unraw().to_string();
+        let mut default = None;
+        serde_settings(&field.attrs, |meta| {
+            if meta.path.is_ident("rename") {
+                wire = meta.value()?.parse::<syn::LitStr>()?.value();
+            } else if meta.path.is_ident("default") {
+                default = Some(if meta.input.peek(syn::Token![=]) {
+                    let path: syn::ExprPath = meta.value()?.parse::<syn::LitStr>()?.parse()?;
+                    quote!(.unwrap_or_else(#path))
+                } else {
+                    quote!(.unwrap_or_default())
+                });
+            } else if meta.path.is_ident("skip_serializing_if") {
+                meta.value()?.parse::<syn::LitStr>()?;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        let slot = format_ident!("__f{}", index);
+        let ty = &field.ty;
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
+        slots
+            .push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
+        arms.push(quote!(#index => crate::__checked::field(&mut #slot, #wire, &mut __map)?,));
+        values.push(match default {
+            Some(default) => quote!(#ident: #slot #default,),
+            None => quote!(#ident: crate::__checked::required(#slot, #wire)?,),
+        });
+        wire_names.push(wire);
+    }
+    let expecting = format!("struct {name}");
+    let keys =
+        quote!(__map.next_key_seed(crate::__checked::Fields { names: __FIELDS, deny: #deny })?);
+    let read = if arms.is_empty() {
+        quote! {
+            while #keys.is_some() {
+                __map.next_value::<::serde::de::IgnoredAny>()?;
+            }
+        }
+    } else {
+        quote! {
+            while let ::std::option::Option::Some(__key) = #keys {
+                match __key {
+                    #(#arms)*
+                    _ => {
+                        __map.next_value::<::serde::de::IgnoredAny>()?;
+                    }
+                }
+            }
+        }
+    };
+    let name_text = name.to_string();
+    Some(quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                const __FIELDS: &[&str] = &[#(#wire_names),*];
+                struct __Visitor;
+                impl<'de> ::serde::de::Visitor<'de> for __Visitor {
+                    type Value = #name;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    fn visit_map<__M: ::serde::de::MapAccess<'de>>(
+                        self,
+                        mut __map: __M,
+                    ) -> ::std::result::Result<#name, __M::Error> {
+                        #(#slots)*
+                        #read
+                        ::std::result::Result::Ok(#name { #(#values)* })
+                    }
+                }
+                deserializer.deserialize_struct(#name_text, __FIELDS, __Visitor)
+            }
+        }
+    })
+}
+
+fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
+    let copy = item.attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
+            && attr
+                .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|paths| paths.iter().any(|path| path.is_ident("Copy")))
+    });
+    if !copy || !item.generics.params.is_empty() || item.variants.is_empty() {
+        return None;
+    }
+    serde_settings(&item.attrs, |_| Ok(false))?;
+    let mut wire_names = Vec::new();
+    for variant in &item.variants {
+        if !matches!(variant.fields, syn::Fields::Unit) || variant.discriminant.is_some() {
+            return None;
+        }
+        let mut wire = variant.ident.unraw().to_string();
+        serde_settings(&variant.attrs, |meta| {
+            Ok(meta.path.is_ident("rename") && {
+                wire = meta.value()?.parse::<syn::LitStr>()?.value();
+                true
+            })
+        })?;
+        wire_names.push(wire);
+    }
+    let name = &item.ident;
+    let name_text = name.to_string();
+    let variants = item.variants.iter().map(|variant| &variant.ident);
+    Some(quote! {
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<__D: ::serde::Deserializer<'de>>(
+                deserializer: __D,
+            ) -> ::std::result::Result<Self, __D::Error> {
+                const __VARIANTS: &[&str] = &[#(#wire_names),*];
+                let index = crate::__checked::unit_variant(deserializer, #name_text, __VARIANTS)?;
+                ::std::result::Result::Ok([#(Self::#variants),*][index])
+            }
+        }
+    })
+}
+
+/// The shared functions the written-out impls call, in `__checked`.
+pub fn helpers() -> TokenStream {
+    quote! {
+        /// A struct's field name read as its index in `names`
+        /// (`usize::MAX` for one the struct ignores), with serde's
+        /// messages.
+        pub struct Fields {
+            pub names: &'static [&'static str],
+            pub deny: bool,
+        }
+
+        impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+            type Value = usize;
+            fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+                deserializer.deserialize_identifier(self)
+            }
+        }
+
+        impl<'de> ::serde::de::Visitor<'de> for Fields {
+            type Value = usize;
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
+                match usize::try_from(value) {
+                    Ok(index) if index < self.names.len() => Ok(index),
+                    _ if !self.deny => Ok(usize::MAX),
+                    _ => Err(E::invalid_value(
+                        ::serde::de::Unexpected::Unsigned(value),
+                        &format!("field index 0 <= i < {}", self.names.len()).as_str(),
+                    )),
+                }
+            }
+            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
+                match self.names.iter().position(|name| *name == value) {
+                    Some(index) => Ok(index),
+                    None if !self.deny => Ok(usize::MAX),
+                    None => Err(E::unknown_field(value, self.names)),
+                }
+            }
+            fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
+                match self.names.iter().position(|name| name.as_bytes() == value) {
+                    Some(index) => Ok(index),
+                    None if !self.deny => Ok(usize::MAX),
+                    None => Err(E::unknown_field(&String::from_utf8_lossy(value), self.names)),
+                }
+            }
+        }
+
+        /// Reads a field's value into `slot`; a second one is an error.
+        pub fn field<'de, T: ::serde::Deserialize<'de>, M: ::serde::de::MapAccess<'de>>(
+            slot: &mut Option<T>,
+            name: &'static str,
+            map: &mut M,
+        ) -> Result<(), M::Error> {
+            if slot.is_some() {
+                return Err(<M::Error as ::serde::de::Error>::duplicate_field(name));
+            }
+            *slot = Some(map.next_value()?);
+            Ok(())
+        }
+
+        /// A required field's value: absent, an error, except that an
+        /// `Option` is `None` (as serde's derive reads it).
+        pub fn required<'de, T: ::serde::Deserialize<'de>, E: ::serde::de::Error>(
+            slot: Option<T>,
+            name: &'static str,
+        ) -> Result<T, E> {
+            match slot {
+                Some(value) => Ok(value),
+                None => T::deserialize(Missing(name, ::std::marker::PhantomData)),
+            }
+        }
+
+        struct Missing<E>(&'static str, ::std::marker::PhantomData<E>);
+
+        impl<'de, E: ::serde::de::Error> ::serde::Deserializer<'de> for Missing<E> {
+            type Error = E;
+            fn deserialize_any<V: ::serde::de::Visitor<'de>>(self, _visitor: V) -> Result<V::Value, E> {
+                Err(E::missing_field(self.0))
+            }
+            fn deserialize_option<V: ::serde::de::Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+                visitor.visit_none()
+            }
+            ::serde::forward_to_deserialize_any! {
+                bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+                bytes byte_buf unit unit_struct newtype_struct seq tuple
+                tuple_struct map struct enum identifier ignored_any
+            }
+        }
+
+        /// The index in `variants` of a unit variant of the enum `name`,
+        /// read as serde's derive reads it.
+        pub fn unit_variant<'de, D: ::serde::Deserializer<'de>>(
+            deserializer: D,
+            name: &'static str,
+            variants: &'static [&'static str],
+        ) -> Result<usize, D::Error> {
+            deserializer.deserialize_enum(name, variants, UnitVariant { name, variants })
+        }
+
+        struct UnitVariant {
+            name: &'static str,
+            variants: &'static [&'static str],
+        }
+
+        impl<'de> ::serde::de::Visitor<'de> for UnitVariant {
+            type Value = usize;
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                write!(f, "enum {}", self.name)
+            }
+            fn visit_enum<A: ::serde::de::EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
+                let (index, variant) = data.variant_seed(Variants(self.variants))?;
+                ::serde::de::VariantAccess::unit_variant(variant)?;
+                Ok(index)
+            }
+        }
+
+        struct Variants(&'static [&'static str]);
+
+        impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
+            type Value = usize;
+            fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+                deserializer.deserialize_identifier(self)
+            }
+        }
+
+        impl<'de> ::serde::de::Visitor<'de> for Variants {
+            type Value = usize;
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str("variant identifier")
+            }
+            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
+                match usize::try_from(value) {
+                    Ok(index) if index < self.0.len() => Ok(index),
+                    _ => Err(E::invalid_value(
+                        ::serde::de::Unexpected::Unsigned(value),
+                        &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
+                    )),
+                }
+            }
+            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
+                self.0
+                    .iter()
+                    .position(|name| *name == value)
+                    .ok_or_else(|| E::unknown_variant(value, self.0))
+            }
+            fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
+                self.0
+                    .iter()
+                    .position(|name| name.as_bytes() == value)
+                    .ok_or_else(|| E::unknown_variant(&String::from_utf8_lossy(value), self.0))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(code: TokenStream) -> String {
+        written_out(code, &BTreeSet::new()).to_string()
+    }
+
+    #[test]
+    fn a_plain_struct_loses_its_derive_for_a_written_impl() {
+        let out = written(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
+            #[serde(deny_unknown_fields)]
+            pub struct Pet {
+                #[serde(rename = "type")]
+                pub type_: String,
+                #[serde(default = "defaults::pet_name")]
+                pub name: String,
+                #[serde(default, skip_serializing_if = "Vec::is_empty")]
+                pub tags: Vec<String>,
+            }
+        });
+        assert!(
+            out.contains("derive (:: serde :: Serialize , Clone)"),
+            "{out}"
+        );
+        assert!(
+            out.contains("impl < 'de > :: serde :: Deserialize < 'de > for Pet"),
+            "{out}"
+        );
+        assert!(out.contains(r#"& ["type" , "name" , "tags"]"#), "{out}");
+        assert!(out.contains("deny : true"), "{out}");
+        assert!(
+            out.contains("unwrap_or_else (defaults :: pet_name)"),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"type_ : crate :: __checked :: required (__f0 , "type") ?"#),
+            "{out}"
+        );
+        assert!(out.contains("tags : __f2 . unwrap_or_default ()"), "{out}");
+    }
+
+    #[test]
+    fn other_serde_attributes_keep_the_derive() {
+        for code in [
+            quote! {
+                #[derive(::serde::Deserialize)]
+                pub struct Open { #[serde(flatten)] pub extra: Map }
+            },
+            quote! {
+                #[derive(::serde::Deserialize, Clone, Copy)]
+                #[serde(untagged)]
+                pub enum Either { A, B }
+            },
+            quote! {
+                #[derive(::serde::Deserialize)]
+                #[serde(transparent)]
+                pub struct Id(String);
+            },
+            // Not `Copy`: an enum of data variants.
+            quote! {
+                #[derive(::serde::Deserialize, Clone)]
+                pub enum Shape { Circle(f64) }
+            },
+        ] {
+            let out = written(code.clone());
+            assert_eq!(out, code.to_string());
+        }
+        let skipped = BTreeSet::from(["Patch".to_owned()]);
+        let patch = quote! {
+            #[derive(::serde::Deserialize)]
+            pub struct Patch { pub name: Option<String> }
+        };
+        assert_eq!(
+            written_out(patch.clone(), &skipped).to_string(),
+            patch.to_string()
+        );
+    }
+
+    #[test]
+    fn a_string_enum_reads_its_variants_by_index() {
+        let out = written(quote! {
+            #[cfg(feature = "pets")]
+            #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Copy)]
+            pub enum Kind {
+                #[serde(rename = "cat")]
+                Cat,
+                Dog,
+            }
+        });
+        assert!(out.contains(r#"& ["cat" , "Dog"]"#), "{out}");
+        assert!(out.contains("[Self :: Cat , Self :: Dog] [index]"), "{out}");
+        // The impl is compiled where the type is.
+        assert_eq!(
+            out.matches(r#"# [cfg (feature = "pets")]"#).count(),
+            2,
+            "{out}"
+        );
+    }
+}
