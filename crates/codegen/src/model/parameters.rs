@@ -351,11 +351,7 @@ pub(crate) fn only_null(document: &Value, schema: &Value) -> bool {
             .get("enum")
             .and_then(Value::as_array)
             .is_some_and(|values| values.iter().all(Value::is_null))
-        || (schema.get("nullable") == Some(&Value::Bool(true))
-            && schema.keys().all(|key| {
-                matches!(key.as_str(), "nullable" | "description" | "title")
-                    || key.starts_with("x-")
-            }))
+        || super::validation::is_bare_nullable(schema)
 }
 
 /// The schema a parameter's value is: `schema` itself or, where `schema`

@@ -451,6 +451,19 @@ impl Check {
     }
 }
 
+/// Whether `schema` is a bare `{nullable: true}` (beside annotations only):
+/// what lowering makes of 3.1's `{type: "null"}`, and how 3.0 descriptions
+/// write the `null` branch of a `oneOf`/`anyOf`. It allows `null` alone:
+/// read as "anything", it would let every value through the branch, so a
+/// `oneOf: [X, {type: "null"}]` would skip X's rules and refuse X's valid
+/// values as matching two branches.
+pub(crate) fn is_bare_nullable(schema: &Map<String, Value>) -> bool {
+    schema.get("nullable") == Some(&Value::Bool(true))
+        && schema.keys().all(|key| {
+            matches!(key.as_str(), "nullable" | "description" | "title") || key.starts_with("x-")
+        })
+}
+
 /// The checks of a schema written in place (a parameter's, say), which may
 /// call those of named schemas.
 pub(crate) fn compile_inline(
@@ -636,6 +649,9 @@ impl<'a> Compiler<'a> {
         };
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
             return Ok(Check::Schema(self.schema_ref(reference, pointer)?));
+        }
+        if is_bare_nullable(object) {
+            return Ok(Check::Nullable(Box::new(Check::Never)));
         }
         let mut checks = Vec::new();
         if let Some(parts) = object.get("allOf").and_then(Value::as_array) {
@@ -1438,6 +1454,28 @@ mod tests {
         assert!(matches!(
             compile_schema(json!({"const": null})),
             Check::Nullable(inner) if *inner == Check::Values(Vec::new())
+        ));
+    }
+
+    #[test]
+    fn a_bare_nullable_branch_allows_null_alone() {
+        // `oneOf: [{$ref: A}, {type: "null"}]` once lowered: the null branch
+        // must not accept A's values (or anything else) too.
+        let Check::Alternatives {
+            exactly_one: true,
+            variants,
+        } = compile_schema(json!({
+            "oneOf": [{"$ref": "#/components/schemas/A"}, {"nullable": true, "description": "none"}]
+        }))
+        else {
+            panic!("a oneOf of two branches is an alternatives check");
+        };
+        assert_eq!(variants[0], Check::Schema("A".into()));
+        assert_eq!(variants[1], Check::Nullable(Box::new(Check::Never)));
+        // `nullable` beside a rule keeps its 3.0 meaning.
+        assert!(matches!(
+            compile_schema(json!({"nullable": true, "maxLength": 2})),
+            Check::Nullable(inner) if !inner.is_any()
         ));
     }
 

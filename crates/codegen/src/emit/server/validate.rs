@@ -167,6 +167,12 @@ pub(super) fn render(check: &Check) -> TokenStream {
         }
         // A `match`, not `if !value.is_null() { if let .. }`, which clippy
         // would ask to collapse.
+        // `null` alone (a oneOf's `{type: "null"}` branch).
+        Check::Nullable(check) if **check == Check::Never => quote! {
+            if !value.is_null() {
+                check::not_allowed(at, out);
+            }
+        },
         Check::Nullable(check) => {
             let checks = render(check);
             quote! {
