@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Schemathesis against the mock of a whole description (issue 23): every
+# operation, positive and negative data, a bounded number of examples per
+# operation, every check except `ignored_auth` (the mock accepts any
+# well-formed token by design). Prints schemathesis's summary and a count of
+# failures by check and operation, and exits non-zero when any failure is
+# found.
+#
+#   bash tests/conformance/whole_api.sh [SPEC] [EXAMPLES]
+#
+# SPEC defaults to ../shared/specs/platform-management-api.oas.json,
+# EXAMPLES (per operation and mode) to 5: about two minutes for the 452
+# operations on two cores. Not yet part of `.ci/run`: the run still finds
+# failures (see issue 23's notes for their classes); it joins CI once it
+# finds none. Its log is kept in target/conformance-whole-api/.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+
+spec=$(realpath "${1:-../shared/specs/platform-management-api.oas.json}")
+examples=${2:-5}
+root=$PWD
+work=target/conformance-whole-api
+venv=target/conformance-venv
+rm -rf "$work" && mkdir -p "$work"
+if [ ! -x "$venv/bin/st" ]; then
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==4.32.5"
+fi
+cargo build --quiet -p xtask
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"${CARGO_TARGET_DIR:-target}/debug/xtask" mock --spec "$spec" --listen "127.0.0.1:$port" \
+    >"$work/mock.log" 2>&1 &
+mock_pid=$!
+trap 'kill "$mock_pid" 2>/dev/null || true; wait "$mock_pid" 2>/dev/null || true' EXIT
+until python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$port" 2>/dev/null; do
+    kill -0 "$mock_pid" 2>/dev/null || { cat "$work/mock.log"; exit 1; }
+    sleep 0.1
+done
+# The mock prints the URL it serves, base path included.
+base=$(grep -o 'http://[^ ]*' "$work/mock.log" | head -n 1)
+status=0
+(cd "$work" && SCHEMATHESIS_HOOKS=tests.conformance.hooks PYTHONPATH="$root" \
+    "$root/$venv/bin/st" run "$spec" \
+    --url "$base" \
+    --checks all \
+    --exclude-checks ignored_auth \
+    --mode all \
+    --phases examples,coverage,fuzzing \
+    --max-examples "$examples" \
+    --seed 20261124 \
+    --generation-database none \
+    --no-color \
+    -H "Authorization: Bearer any-token") >"$work/run.log" 2>&1 || status=$?
+sed -n '/= SUMMARY =/,$p' "$work/run.log"
+# Failures by check, then by operation: the classes to work through.
+python3 - "$work/run.log" <<'PY'
+import collections, re, sys
+
+log = open(sys.argv[1], encoding="utf-8").read()
+sections = re.split(r"\n_{5,} (.+?) _{5,}\n", log)
+by_check = collections.Counter()
+for operation, body in zip(sections[1::2], sections[2::2]):
+    for check in re.findall(r"^- (ST\d+ [^\n]+)$", body, re.M):
+        by_check[check, operation] += 1
+for (check, operation), count in sorted(by_check.items()):
+    print(f"{check:45} {count:3}  {operation}")
+PY
+exit "$status"
