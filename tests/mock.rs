@@ -39,7 +39,7 @@ async fn start_mock(spec: &str, seed: u64) -> String {
     let root = workspace_tests::workspace_root();
     let mock = Mock::load(&root, Path::new(spec), Options { seed })
         .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
-    let router = mock.router(RouterOptions::default()).unwrap();
+    let router = mock.router(mock.router_options()).unwrap();
     format!("{}{}", serve(router).await, mock.base_path())
 }
 
@@ -559,6 +559,64 @@ async fn the_platforms_definition_is_served() {
     );
     let answer = send(http.get(format!("{mock}/clients"))).await;
     assert_eq!(answer.status, 401, "{}", answer.body);
+
+    // `oneOf: [{$ref}, {type: "null"}]`: the referenced schema's rules
+    // apply, and its valid values match one branch only.
+    for (branding, status) in [
+        (json!({"colors": {"primary": "#fff"}}), 200),
+        (Value::Null, 200),
+        (json!({"colors": {"primary": ""}}), 400),
+        (json!({"colors": 5}), 400),
+    ] {
+        let answer = send(
+            http.patch(format!("{mock}/self-service-profiles/ssp_1"))
+                .bearer_auth(TOKEN)
+                .json(&json!({"branding": branding})),
+        )
+        .await;
+        assert_eq!(answer.status, status, "{branding}: {}", answer.body);
+    }
+
+    // `code` may hold 65,536 characters: past the runtime's default body
+    // limit once they are escaped, yet the spec allows them, so the body
+    // is read and checked (the longest string, too long by one, is a 400
+    // naming it, not a 413).
+    let code = "\u{1F600}".repeat(65_536);
+    let body = |code: &str| json!({"name": "m", "code": code}).to_string();
+    let escaped = body(&code).replace('\u{1F600}', "\\ud83d\\ude00");
+    assert!(escaped.len() > RouterOptions::default().body_limit);
+    let answer = send(
+        http.post(format!("{mock}/actions/modules"))
+            .bearer_auth(TOKEN)
+            .header("content-type", "application/json")
+            .body(escaped),
+    )
+    .await;
+    assert_eq!(answer.status, 201, "{}", answer.body);
+    let answer = send(
+        http.post(format!("{mock}/actions/modules"))
+            .bearer_auth(TOKEN)
+            .header("content-type", "application/json")
+            .body(body(&format!("{code}x"))),
+    )
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        answer.body["errors"][0]["pointer"], "/code",
+        "{}",
+        answer.body
+    );
+}
+
+/// The codegen's copy of the runtime's default body limit, from which
+/// `ApiModel::body_limit` decides whether a spec needs more, is the
+/// runtime's.
+#[test]
+fn the_default_body_limit_is_the_runtimes() {
+    assert_eq!(
+        tenant_codegen::model::DEFAULT_BODY_LIMIT,
+        RouterOptions::default().body_limit
+    );
 }
 
 /// Every documented JSON response of every operation, of the project's spec

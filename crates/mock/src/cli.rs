@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use tenant_server_runtime::{RouterOptions, ServeOptions};
+use tenant_server_runtime::ServeOptions;
 
 use crate::{Mock, Options};
 
@@ -32,7 +32,7 @@ pub fn mock(
             return 1;
         }
     };
-    let router = match mock.router(RouterOptions::default()) {
+    let router = match mock.router(mock.router_options()) {
         Ok(router) => router,
         Err(problem) => {
             let _ = writeln!(stderr, "{problem}");

@@ -209,6 +209,16 @@ impl Mock {
         &self.state.spec.model.base_path
     }
 
+    /// The options the spec's generated router takes by default: the
+    /// runtime's, with the body limit the spec's strings need
+    /// (`ApiModel::body_limit`).
+    pub fn router_options(&self) -> RouterOptions {
+        match self.state.spec.model.body_limit() {
+            Some(body_limit) => RouterOptions { body_limit },
+            None => RouterOptions::default(),
+        }
+    }
+
     /// Every documented JSON response of every operation whose body the
     /// mock cannot make pass its schema's checks, as `operationId status:
     /// the first rule it breaks` (such a response is sent with an

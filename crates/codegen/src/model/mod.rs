@@ -130,6 +130,34 @@ pub struct ApiModel {
     pub crates: crate::emit::CrateNames,
 }
 
+/// The body limit of a generated router unless a spec's bounds need more:
+/// `tenant_server_runtime::RouterOptions::default().body_limit` (the mock's
+/// tests check the two agree).
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+
+/// The most bytes one character of a JSON string can take: a character
+/// beyond the Basic Multilingual Plane written as two `\uXXXX` escapes.
+const JSON_BYTES_PER_CHAR: usize = 12;
+
+impl ApiModel {
+    /// The body limit the router needs where [`DEFAULT_BODY_LIMIT`] would
+    /// refuse, with 413, a body the spec allows: twice the longest string
+    /// of a request body (`maxLength` characters of up to
+    /// 12 bytes each, two `\uXXXX` escapes), room for that string and as
+    /// much again of other fields. `None` when the default is enough.
+    /// (Many strings or long arrays can add up past any limit; the limit
+    /// stays a guard against hostile clients, raised only as far as the
+    /// spec's own longest string needs.)
+    pub fn body_limit(&self) -> Option<usize> {
+        self.validators
+            .iter()
+            .filter_map(|validator| validator.check.largest_max_length())
+            .max()
+            .map(|chars| chars.saturating_mul(2 * JSON_BYTES_PER_CHAR))
+            .filter(|&bytes| bytes > DEFAULT_BODY_LIMIT)
+    }
+}
+
 /// The default body of the router's own errors (400, 401, 404, 415, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorShape {

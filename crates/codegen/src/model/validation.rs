@@ -436,6 +436,20 @@ impl Check {
         children
     }
 
+    /// The largest `maxLength` of the strings this check allows, named
+    /// schemas it calls not included.
+    pub(crate) fn largest_max_length(&self) -> Option<usize> {
+        let own = match self {
+            Check::String(string) if string.allowed.is_none() => string.max_length,
+            _ => None,
+        };
+        self.children()
+            .into_iter()
+            .filter_map(Check::largest_max_length)
+            .chain(own)
+            .max()
+    }
+
     /// Adds the names of the schemas this check calls to `out`.
     pub(crate) fn schemas(&self, out: &mut Vec<String>) {
         match self {

@@ -19,6 +19,21 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         .iter()
         .map(|operation| handler(model, service, operation));
     let authenticate_ident = service.authenticate_ident();
+    // A spec whose strings may outgrow the runtime's default body limit
+    // gets a router whose default lets them in (`ApiModel::body_limit`).
+    let (default_options, default_options_doc) = match model.body_limit() {
+        Some(limit) => {
+            let doc = format!(
+                " The body limit is {limit} bytes, not the default's: twice what a string \
+                 of the spec's longest `maxLength` can take in JSON."
+            );
+            (
+                quote!(RouterOptions { body_limit: #limit }),
+                quote!(#[doc = ""] #[doc = #doc]),
+            )
+        }
+        None => (quote!(RouterOptions::default()), TokenStream::new()),
+    };
     let authenticate = service
         .operations
         .iter()
@@ -109,8 +124,9 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         );
         quote! {
             #[doc = #short]
+            #default_options_doc
             pub fn #router_ident<A: #trait_ident>(webhooks: A) -> axum::Router {
-                #with_options_ident(webhooks, RouterOptions::default())
+                #with_options_ident(webhooks, #default_options)
             }
 
             #(#[doc = #docs])*
@@ -128,8 +144,9 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
     } else {
         quote! {
             /// The router serving `api` with default [`RouterOptions`].
+            #default_options_doc
             pub fn #router_ident<A: #trait_ident>(api: A) -> axum::Router {
-                #with_options_ident(api, RouterOptions::default())
+                #with_options_ident(api, #default_options)
             }
 
             /// The router serving `api`: every operation of the spec, plus error
