@@ -577,9 +577,23 @@ async fn malformed_bodies_are_400_with_the_error_shape() {
             "name=a&name=b",
         )
         .await;
+    // A key given twice is a list (OpenAPI's default encoding of one),
+    // which `name`, a string, is not.
     assert_eq!(status, 400);
     assert!(
-        error_message(status, &body).contains("given twice"),
+        error_message(status, &body).contains("'name' must be a string, not a list"),
+        "{body}"
+    );
+    let (status, body) = server
+        .post(
+            "/event-streams",
+            "application/x-www-form-urlencoded",
+            "name=a&name[x]=b",
+        )
+        .await;
+    assert_eq!(status, 400);
+    assert!(
+        error_message(status, &body).contains("`name[x]` mixes a value with nested fields"),
         "{body}"
     );
 }

@@ -1,189 +1,75 @@
-//! Form fields are text: where a body offered as a form has numbers or
-//! booleans, the generated server gives the runtime a static
-//! `tenant_server_runtime::form::Shape` built from the schema's checks
-//! (`tenant_codegen::emit::server::form`), and the runtime reads those text
-//! fields as their type before validation. Shapes are static trees (a
-//! schema that refers to itself is a cycle of statics), which a mock cannot
-//! build at run time; this reads the fields from the same checks by the
-//! same rules instead, walking the value, which is finite.
+//! The model's form shapes (`tenant_codegen::model::form`), which the
+//! generated server renders as statics, built at start-up as the runtime's
+//! `form::Shape`s, so the mock reads a form's fields as the server does.
+//! A schema that refers to itself is a cycle, which run-time values reach
+//! through a `Shape::Deferred` per schema. They live as long as the mock,
+//! like its checks, so they are leaked once.
 
-use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
-use tenant_codegen::model::validation::{self, Additional, Check, FormScalar as Scalar};
-use tenant_server_runtime::json::Value;
+use tenant_codegen::model::form::{FormScalar, FormShape, FormShapes};
+use tenant_server_runtime::form::Shape;
 
-use crate::interpret::Checks;
-
-/// The rules of `emit::server::form::Shapes`, on the checks themselves.
-pub(crate) struct Form<'c> {
-    checks: &'c Checks,
+/// The shape of each schema a form body reaches, by name.
+pub(crate) struct Forms {
+    named: BTreeMap<&'static str, &'static Shape>,
 }
 
-/// How deep `$ref`s are followed without reaching a value: a schema that is
-/// only an `allOf` of itself has no shape.
-const MAX_DEPTH: usize = 64;
-
-impl<'c> Form<'c> {
-    pub(crate) fn new(checks: &'c Checks) -> Self {
-        Self { checks }
+impl Forms {
+    pub(crate) fn new(shapes: &'static FormShapes) -> Self {
+        let slots: BTreeMap<&'static str, &'static OnceLock<Shape>> = shapes
+            .named
+            .keys()
+            .map(|name| (name.as_str(), &*Box::leak(Box::new(OnceLock::new()))))
+            .collect();
+        for (name, form) in &shapes.named {
+            // Each slot is set once, here.
+            let _ = slots[name.as_str()].set(build(form, &slots));
+        }
+        let named = slots
+            .iter()
+            .map(|(name, slot)| (*name, leak(Shape::Deferred(slot))))
+            .collect();
+        Self { named }
     }
 
-    /// Whether a value passing `check` may hold a number or a boolean.
-    pub(crate) fn typed(&self, check: &'static Check) -> bool {
-        let validator = |name: &str| self.checks.validator(name);
-        validation::has_typed_fields(check, &validator, &mut Vec::new())
-    }
-
-    /// Reads the text fields of `value` that `check` says are numbers or
-    /// booleans as such, as `form::coerce` does with the shape of `check`.
-    pub(crate) fn coerce(&self, check: &'static Check, value: &mut Value<'_>, depth: usize) {
-        if depth > MAX_DEPTH || !self.typed(check) {
-            return;
-        }
-        match check {
-            Check::Number(number) if number.integer => read_scalar(value, Scalar::Integer),
-            Check::Number(_) => read_scalar(value, Scalar::Number),
-            Check::Boolean => read_scalar(value, Scalar::Boolean),
-            Check::Values(values) => {
-                if let Some(scalar) = validation::values_scalar(values) {
-                    read_scalar(value, scalar);
-                }
-            }
-            Check::Schema(name) => {
-                if let Some(check) = self.checks.validator(name) {
-                    self.coerce(check, value, depth + 1);
-                }
-            }
-            Check::Object(object) => {
-                let Value::Object(fields) = value else {
-                    return;
-                };
-                // A declared property without numbers or booleans is not in
-                // the shape's list, so other properties' shape reads it.
-                let other = match &object.additional {
-                    Additional::Checked(check) if self.typed(check) => Some(&**check),
-                    _ => None,
-                };
-                for (name, child) in fields.iter_mut() {
-                    let declared = object
-                        .properties
-                        .iter()
-                        .find(|(known, check)| known == name && self.typed(check));
-                    match declared {
-                        Some((_, check)) => self.coerce(check, child, depth + 1),
-                        None => {
-                            if let Some(other) = other {
-                                self.coerce(other, child, depth + 1);
-                            }
-                        }
-                    }
-                }
-            }
-            Check::Array(array) => {
-                if let Value::Array(items) = value {
-                    for item in items {
-                        self.coerce(&array.items, item, depth + 1);
-                    }
-                }
-            }
-            // `allOf`: the parts are read as one object.
-            Check::All(parts) => {
-                let typed: Vec<&'static Check> =
-                    parts.iter().filter(|part| self.typed(part)).collect();
-                match typed[..] {
-                    [one] => self.coerce(one, value, depth + 1),
-                    _ => {
-                        let mut properties = Vec::new();
-                        for part in parts {
-                            self.object_properties(part, &mut properties, depth + 1);
-                        }
-                        if let Value::Object(fields) = value {
-                            for (name, child) in fields.iter_mut() {
-                                if let Some((_, check)) =
-                                    properties.iter().find(|(known, _)| *known == name)
-                                {
-                                    self.coerce(check, child, depth + 1);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-                self.coerce(check, value, depth + 1);
-            }
-            _ => {}
-        }
-    }
-
-    /// The typed properties of an object check (through `$ref`s), for
-    /// merging the parts of an `allOf`.
-    fn object_properties(
-        &self,
-        check: &'static Check,
-        out: &mut Vec<(&'static str, &'static Check)>,
-        depth: usize,
-    ) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        match check {
-            Check::Object(object) => out.extend(
-                object
-                    .properties
-                    .iter()
-                    .filter(|(_, check)| self.typed(check))
-                    .map(|(name, check)| (name.as_str(), check)),
-            ),
-            Check::Schema(name) => {
-                if let Some(check) = self.checks.validator(name) {
-                    self.object_properties(check, out, depth + 1);
-                }
-            }
-            Check::All(parts) => {
-                for part in parts {
-                    self.object_properties(part, out, depth + 1);
-                }
-            }
-            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-                self.object_properties(check, out, depth + 1);
-            }
-            _ => {}
-        }
+    /// The shape of a form body of schema `name`, `None` for text only.
+    pub(crate) fn root(&self, name: &str) -> Option<&'static Shape> {
+        self.named.get(name).copied()
     }
 }
 
-/// How a form's text is read for an `enum` of numbers or booleans.
-/// `form::coerce` of one text field.
-fn read_scalar(value: &mut Value<'_>, scalar: Scalar) {
-    let Value::String(text) = value else {
-        return;
-    };
-    let text: &Cow<'_, str> = text;
-    let read = match scalar {
-        Scalar::Integer => text
-            .parse::<i64>()
-            .ok()
-            .map(serde_json::Number::from)
-            .or_else(|| text.parse::<u64>().ok().map(serde_json::Number::from))
-            .map(Value::Number),
-        Scalar::Number => text
-            .parse::<i64>()
-            .ok()
-            .map(serde_json::Number::from)
-            .or_else(|| {
-                text.parse::<f64>()
-                    .ok()
-                    .and_then(serde_json::Number::from_f64)
-            })
-            .map(Value::Number),
-        Scalar::Boolean => match text.as_ref() {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
-        },
-    };
-    if let Some(read) = read {
-        *value = read;
+fn leak(shape: Shape) -> &'static Shape {
+    Box::leak(Box::new(shape))
+}
+
+fn build(
+    form: &'static FormShape,
+    slots: &BTreeMap<&'static str, &'static OnceLock<Shape>>,
+) -> Shape {
+    let inner = |form: &'static FormShape| leak(build(form, slots));
+    match form {
+        FormShape::Text => Shape::Text,
+        FormShape::Scalar(FormScalar::Integer) => Shape::Integer,
+        FormShape::Scalar(FormScalar::Number) => Shape::Number,
+        FormShape::Scalar(FormScalar::Boolean) => Shape::Boolean,
+        FormShape::Nullable(form) => Shape::Nullable(inner(form)),
+        FormShape::List(form) => Shape::List(inner(form)),
+        FormShape::Object(object) => {
+            let properties: Vec<(&'static str, &'static Shape)> = object
+                .properties
+                .iter()
+                .map(|(name, form)| (name.as_str(), inner(form)))
+                .collect();
+            Shape::Object(
+                Box::leak(properties.into_boxed_slice()),
+                object.other.as_deref().map(inner),
+            )
+        }
+        // A schema the model has no shape for is text.
+        FormShape::Schema(name) => slots
+            .get(name.as_str())
+            .map_or(Shape::Text, |slot| Shape::Deferred(slot)),
     }
 }

@@ -89,6 +89,7 @@ struct Spec {
 struct State {
     spec: &'static Spec,
     checks: Checks,
+    forms: form::Forms,
     derived: synthesize::Derived,
     plans: Vec<Plan>,
     seed: u64,
@@ -187,6 +188,7 @@ impl Mock {
         let state = Box::leak(Box::new(State {
             spec,
             checks: Checks::new(&spec.validators),
+            forms: form::Forms::new(&spec.model.form_shapes),
             derived: synthesize::Derived::default(),
             plans,
             seed: options.seed,
@@ -667,10 +669,11 @@ impl State {
         let Some(check) = self.checks.validator(schema) else {
             return Ok(headers);
         };
-        if accepted.contains(&tenant_server_runtime::FORM)
+        if let Some(shape) = self.forms.root(schema)
+            && accepted.contains(&tenant_server_runtime::FORM)
             && tenant_server_runtime::has_content_type(&headers, &[tenant_server_runtime::FORM])
         {
-            form::Form::new(&self.checks).coerce(check, &mut value, 0);
+            tenant_server_runtime::form::read(&mut value, shape);
         }
         let mut violations = Violations::new();
         self.checks

@@ -10,7 +10,7 @@ use std::convert::Infallible;
 
 use crate::checks::{Location, Violations};
 use crate::errors::{router_error_response, validation_failed};
-use crate::form::{Shape, coerce};
+use crate::form::{self, Shape};
 use crate::json::{Object, Value};
 
 /// Media type of JSON bodies.
@@ -59,8 +59,8 @@ pub type Typing<T> = fn(&Value) -> Option<T>;
 /// Reads the body of `request`, decodes it by `Content-Type` (one of
 /// `accepted`) into a tree borrowing from the bytes, checks it with
 /// `validate` and converts it to `T` with `typing`. A form body is first
-/// read by `form`, the shape of its number and boolean fields, when it has
-/// any. Returns the request headers with it, since the body consumes the
+/// read by `form`, its shape (see [`crate::form`]), when it has one.
+/// Returns the request headers with it, since the body consumes the
 /// request.
 pub async fn read_body<T: serde::de::DeserializeOwned>(
     request: Request,
@@ -74,7 +74,7 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     if let Some(shape) = form
         && media_type_is(&headers, FORM)
     {
-        coerce(&mut value, shape);
+        form::read(&mut value, shape);
     }
     let mut violations = Violations::new();
     validate(&value, &Location::Body, &mut violations);
@@ -296,8 +296,10 @@ pub fn into_typed_by<T: serde::de::DeserializeOwned>(
 
 /// Decodes `application/x-www-form-urlencoded` into JSON. Nested fields use
 /// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
-/// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`. Values
-/// stay strings, borrowed from `body` when they needed no decoding.
+/// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`; a plain
+/// key given several times is a list too (`a=1&a=2`, OpenAPI's default
+/// encoding of a list). Values stay strings, borrowed from `body` when they
+/// needed no decoding; [`crate::form::read`] reads them by the schema.
 ///
 /// Text must be UTF-8 once percent-decoded: a field that is not is refused by
 /// name (as a JSON body with such bytes is), never stored with replacement
@@ -324,10 +326,17 @@ pub fn form_to_value(body: &[u8]) -> Result<Value<'_>, String> {
             if key.is_empty() {
                 return Err(format!("field name missing in `{key}`"));
             }
-            if object.contains_key(&key) {
-                return Err(format!("`{key}` is given twice"));
+            match object.get_mut(&key) {
+                None => object.push(key, Value::String(value)),
+                // OpenAPI's default encoding of a list (`explode: true`):
+                // the key once per item.
+                Some(slot @ Value::String(_)) => {
+                    let first = std::mem::replace(slot, Value::Null);
+                    *slot = Value::Array(vec![first, Value::String(value)]);
+                }
+                Some(Value::Array(items)) => items.push(Value::String(value)),
+                Some(_) => return Err(format!("`{key}` mixes a value with nested fields")),
             }
-            object.push(key, Value::String(value));
             continue;
         }
         let segments = match &key {
@@ -528,6 +537,15 @@ mod tests {
     }
 
     #[test]
+    fn a_key_given_several_times_is_a_list() {
+        assert_eq!(
+            form("tag=a&n=1&tag=b&tag=c").unwrap(),
+            json!({"tag": ["a", "b", "c"], "n": "1"})
+        );
+        assert_eq!(form("l[]=x&l=y").unwrap(), json!({"l": ["x", "y"]}));
+    }
+
+    #[test]
     fn form_text_is_percent_decoded_as_browsers_send_it() {
         assert_eq!(
             form("a=%41%zz%4&b=1+2%2B3&c&d=").unwrap(),
@@ -574,7 +592,8 @@ mod tests {
     #[test]
     fn malformed_keys_are_refused_with_the_key() {
         for (body, message) in [
-            ("a=1&a=2", "`a` is given twice"),
+            ("a[k]=1&a[k]=2", "`a[k]` is given twice"),
+            ("a[k]=1&a=2", "`a` mixes a value with nested fields"),
             ("[x]=1", "field name missing in `[x]`"),
             ("a[b=1", "unbalanced brackets in `a[b`"),
             ("a[2]=1", "`a[2]`: list indexes must count up from 0"),

@@ -1,13 +1,29 @@
-//! Form fields are text: `count=3` arrives as the string `"3"`. Where a body
-//! offered as a form has numbers or booleans, the generated server gives the
-//! runtime a [`Shape`] of the body (from the same schemas as its checks), and
-//! [`coerce`] reads each such field as its type before validation, so
-//! `count=3` is checked and typed as the number 3. Text that is not of the
-//! type stays text, and validation then names the field and its type.
+//! A form body is text fields. Where a body is offered as a form, the
+//! generated server gives the runtime a [`Shape`] of it (derived from the
+//! same schemas as its checks), and [`read`] turns the decoded fields into
+//! the JSON the schema describes before validation:
+//!
+//! - OpenAPI's default encoding of a form (each property as a query
+//!   parameter of `style: form, explode: true`) spreads an object
+//!   property's fields at the top level; a top-level field that the body
+//!   does not declare goes back into the object property that declares it
+//!   (or, where the body accepts no other property, into the one that
+//!   accepts others). Bracket notation (`window[seconds]=60`) needs none of
+//!   this.
+//! - A list's key given once is a list of one (given several times, the
+//!   decoder has made it a list already).
+//! - A number's or a boolean's text is read as one: `count=3` is checked
+//!   and typed as the number 3. Text that is not of the type stays text,
+//!   and validation then names the field and its type.
+//! - Where the schema allows null, the text `null` is null: a form has no
+//!   other way to say it.
 
-use crate::json::Value;
+use std::borrow::Cow;
+use std::sync::OnceLock;
 
-/// Where the non-text fields of a form body are.
+use crate::json::{Object, Value};
+
+/// How the fields of a form body are read.
 #[derive(Debug)]
 pub enum Shape {
     /// Text, or anything not read from text (it is left as it is).
@@ -15,19 +31,116 @@ pub enum Shape {
     Integer,
     Number,
     Boolean,
-    /// Declared properties, and the shape of any other property.
+    /// The text `null` is null; other values are read by the inner shape.
+    Nullable(&'static Shape),
+    /// Every declared property, and the shape of any other property
+    /// (`None`: the object accepts no other property).
     Object(
         &'static [(&'static str, &'static Shape)],
         Option<&'static Shape>,
     ),
     /// Every item has this shape.
     List(&'static Shape),
+    /// A shape built at run time (the mock's), where a schema that refers
+    /// to itself cannot be a cycle of statics.
+    Deferred(&'static OnceLock<Shape>),
 }
 
-/// Reads the text fields of `value` that `shape` says are numbers or
-/// booleans as such.
-pub fn coerce(value: &mut Value<'_>, shape: &Shape) {
-    match (shape, value) {
+type Properties = &'static [(&'static str, &'static Shape)];
+
+impl Shape {
+    /// The shape itself, through [`Shape::Deferred`].
+    fn resolved(&self) -> &Shape {
+        match self {
+            Shape::Deferred(lock) => lock.get().map_or(&Shape::Text, Shape::resolved),
+            shape => shape,
+        }
+    }
+
+    /// The properties of an object shape, through `null`.
+    fn object(&self) -> Option<(Properties, Option<&'static Shape>)> {
+        match self.resolved() {
+            Shape::Object(properties, other) => Some((properties, *other)),
+            Shape::Nullable(inner) => inner.object(),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the decoded fields of a form body as `shape` says (see the module
+/// documentation).
+pub fn read(value: &mut Value<'_>, shape: &Shape) {
+    if let (Value::Object(fields), Some((properties, other))) = (&mut *value, shape.object()) {
+        gather(fields, properties, other);
+    }
+    coerce(value, shape);
+}
+
+/// Moves each top-level field the body does not declare into the object
+/// property it was spread from.
+fn gather<'a>(fields: &mut Object<'a>, properties: Properties, other: Option<&Shape>) {
+    let undeclared: Vec<String> = fields
+        .keys()
+        .filter(|key| !properties.iter().any(|(name, _)| name == key))
+        .map(str::to_owned)
+        .collect();
+    for key in undeclared {
+        let declares = |shape: &Shape| {
+            shape
+                .object()
+                .is_some_and(|(inner, _)| inner.iter().any(|(name, _)| *name == key))
+        };
+        // Where no object declares the field, a map (an object declaring
+        // nothing) is likelier its home than an open object that declares
+        // other fields.
+        let accepts = |shape: &Shape| match shape.object() {
+            Some((declared, Some(_))) => Some(!declared.is_empty()),
+            _ => None,
+        };
+        let home = properties
+            .iter()
+            .find(|(_, shape)| declares(shape))
+            .or_else(|| {
+                other
+                    .is_none()
+                    .then(|| {
+                        properties
+                            .iter()
+                            .filter_map(|property| Some((accepts(property.1)?, property)))
+                            .min_by_key(|(declares_others, _)| *declares_others)
+                            .map(|(_, property)| property)
+                    })
+                    .flatten()
+            });
+        let Some((home, _)) = home else {
+            continue;
+        };
+        let free = match fields.get(home) {
+            None => true,
+            Some(Value::Object(object)) => !object.contains_key(&key),
+            Some(_) => false,
+        };
+        if !free {
+            continue;
+        }
+        let Some((name, field)) = fields.remove(&key) else {
+            continue;
+        };
+        if let Value::Object(object) =
+            fields.get_or_insert_with(Cow::Borrowed(home), || Value::Object(Object::new()))
+        {
+            object.push(name, field);
+        }
+    }
+}
+
+/// Reads the text fields of `value` as `shape` says.
+fn coerce(value: &mut Value<'_>, shape: &Shape) {
+    match (shape.resolved(), value) {
+        (Shape::Nullable(_), value @ Value::String(_)) if value.as_str() == Some("null") => {
+            *value = Value::Null;
+        }
+        (Shape::Nullable(inner), value) => coerce(value, inner),
         (Shape::Integer, value @ Value::String(_)) => {
             let text = value.as_str().unwrap_or_default();
             if let Some(number) = text
@@ -71,6 +184,11 @@ pub fn coerce(value: &mut Value<'_>, shape: &Shape) {
                 }
             }
         }
+        (Shape::List(_), value @ Value::String(_)) => {
+            let mut one = Value::Array(vec![std::mem::replace(value, Value::Null)]);
+            coerce(&mut one, shape);
+            *value = one;
+        }
         (Shape::List(item), Value::Array(items)) => {
             for child in items {
                 coerce(child, item);
@@ -94,20 +212,39 @@ mod tests {
             ("name", &Shape::Text),
             ("limits", &LIMITS),
             ("scores", &Shape::List(&Shape::Number)),
+            ("tags", &Shape::List(&Shape::Text)),
+            ("at", &Shape::Nullable(&Shape::Integer)),
+            ("note", &Shape::Nullable(&Shape::Text)),
             // A schema that refers to itself.
             ("children", &Shape::List(&NODE)),
         ],
         Some(&Shape::Boolean),
     );
+    static CLOSED: Shape = Shape::Object(
+        &[
+            ("name", &Shape::Text),
+            ("limits", &LIMITS),
+            (
+                "window",
+                &Shape::Object(&[("seconds", &Shape::Integer)], Some(&Shape::Text)),
+            ),
+            ("labels", &Shape::Object(&[], Some(&Shape::Text))),
+        ],
+        None,
+    );
+
+    fn read_form(body: &str, shape: &Shape) -> serde_json::Value {
+        let mut value = form_to_value(body.as_bytes()).unwrap();
+        read(&mut value, shape);
+        value.to_json()
+    }
 
     #[test]
     fn form_fields_are_read_as_their_type() {
         let body = "count=3&enabled=true&name=7&limits[max]=10&limits[ratio]=0.5\
                     &scores[]=1&scores[]=2.5&children[0][count]=4&extra=false";
-        let mut value = form_to_value(body.as_bytes()).unwrap();
-        coerce(&mut value, &NODE);
         assert_eq!(
-            value.to_json(),
+            read_form(body, &NODE),
             serde_json::json!({
                 "count": 3, "enabled": true, "name": "7",
                 "limits": {"max": 10, "ratio": 0.5},
@@ -118,11 +255,63 @@ mod tests {
 
     #[test]
     fn text_not_of_the_type_stays_text_for_validation_to_name() {
-        let mut value = form_to_value(b"count=three&enabled=yes").unwrap();
-        coerce(&mut value, &NODE);
         assert_eq!(
-            value.to_json(),
+            read_form("count=three&enabled=yes", &NODE),
             serde_json::json!({"count": "three", "enabled": "yes"})
         );
+    }
+
+    #[test]
+    fn openapi_default_encoding_lists_and_spread_objects() {
+        // `style: form, explode: true`: a list's key once per item (once is
+        // a list of one), an object's fields at the top level.
+        assert_eq!(
+            read_form("scores=1&scores=2.5&tags=a&max=10&ratio=0.5", &NODE),
+            serde_json::json!({
+                "scores": [1, 2.5], "tags": ["a"], "limits": {"max": 10, "ratio": 0.5}
+            })
+        );
+        // A field spread beside bracket notation of the same object.
+        assert_eq!(
+            read_form("limits[max]=10&ratio=0.5", &NODE),
+            serde_json::json!({"limits": {"max": 10, "ratio": 0.5}})
+        );
+        // An undeclared field stays where the body accepts it...
+        assert_eq!(
+            read_form("extra=true", &NODE),
+            serde_json::json!({"extra": true})
+        );
+        // ...and goes to the object that accepts any field where the body
+        // accepts none, a map rather than an open object.
+        assert_eq!(
+            read_form("name=n&region=eu&seconds=5", &CLOSED),
+            serde_json::json!({
+                "name": "n", "labels": {"region": "eu"}, "window": {"seconds": 5}
+            })
+        );
+        // A field given both ways is left for validation to name.
+        assert_eq!(
+            read_form("limits[max]=1&max=2", &CLOSED),
+            serde_json::json!({"limits": {"max": 1}, "max": "2", })
+        );
+    }
+
+    #[test]
+    fn null_text_is_null_where_the_schema_allows_null() {
+        assert_eq!(
+            read_form("at=null&note=null&name=null", &NODE),
+            serde_json::json!({"at": null, "note": null, "name": "null"})
+        );
+        assert_eq!(read_form("at=5", &NODE), serde_json::json!({"at": 5}));
+    }
+
+    #[test]
+    fn deferred_shapes_are_read_as_their_target() {
+        static LATER: OnceLock<Shape> = OnceLock::new();
+        static ROOT: Shape = Shape::Deferred(&LATER);
+        LATER
+            .set(Shape::Object(&[("count", &Shape::Integer)], None))
+            .unwrap();
+        assert_eq!(read_form("count=2", &ROOT), serde_json::json!({"count": 2}));
     }
 }

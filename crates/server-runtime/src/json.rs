@@ -73,6 +73,19 @@ impl<'a> Object<'a> {
             .map(|entry| (entry.0.as_ref(), &mut entry.1))
     }
 
+    pub(crate) fn get_mut(&mut self, name: &str) -> Option<&mut Value<'a>> {
+        self.0
+            .iter_mut()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value)
+    }
+
+    /// Takes property `name` out, with its name.
+    pub(crate) fn remove(&mut self, name: &str) -> Option<(Cow<'a, str>, Value<'a>)> {
+        let index = self.0.iter().position(|(key, _)| key == name)?;
+        Some(self.0.remove(index))
+    }
+
     /// Adds property `name`, which the caller knows is not there yet.
     pub(crate) fn push(&mut self, name: Cow<'a, str>, value: Value<'a>) {
         self.0.push((name, value));
@@ -215,6 +228,16 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_f64<E>(self, value: f64) -> Result<Value<'de>, E> {
+        // JSON Schema (OpenAPI 3.1's, and every draft since 6) counts a
+        // number with a zero fraction, `6.0`, as an integer: kept as one,
+        // integer rules and integer types take it as they take `6`.
+        const TWO_POW_63: f64 = 9_223_372_036_854_775_808.0;
+        if value.fract() == 0.0 && (-TWO_POW_63..TWO_POW_63).contains(&value) {
+            return Ok(Value::Number((value as i64).into()));
+        }
+        if value.fract() == 0.0 && (0.0..2.0 * TWO_POW_63).contains(&value) {
+            return Ok(Value::Number((value as u64).into()));
+        }
         Ok(Number::from_f64(value).map_or(Value::Null, Value::Number))
     }
 
@@ -440,6 +463,23 @@ mod tests {
                 (ours, theirs) => panic!("{body}: {ours:?} against {theirs:?}"),
             }
         }
+    }
+
+    #[test]
+    fn numbers_with_a_zero_fraction_are_integers() {
+        let value = Value::from_slice(b"[6.0, -2.0, 1e3, 1.5, 1e19, 1e20, -0.0]").unwrap();
+        assert_eq!(
+            value.to_json().to_string(),
+            "[6,-2,1000,1.5,10000000000000000000,1e+20,0]"
+        );
+        let Value::Array(items) = &value else {
+            panic!("{value:?}")
+        };
+        let mut violations = crate::Violations::new();
+        crate::checks::expect_integer(&items[0], &crate::Location::Body, &mut violations);
+        assert!(violations.is_empty());
+        assert_eq!(items[0].deserialize_into::<i64>(), Some(6));
+        assert_eq!(items[3].deserialize_into::<i64>(), None);
     }
 
     #[test]

@@ -646,7 +646,7 @@ async fn handle_create_event_stream<A: TenantManagementApi>(
             request,
             &[runtime::JSON, runtime::FORM],
             validate::create_event_stream_request,
-            None,
+            Some(&form::CREATE_EVENT_STREAM_REQUEST),
             |value| value.deserialize_into(),
         )
         .await
@@ -1296,4 +1296,33 @@ mod validate {
             }
         }
     }
+}
+
+/// How the text fields of form bodies are read before validation:
+/// numbers, booleans, null, lists and spread objects.
+mod form {
+    use tenant_server_runtime::form::Shape;
+
+    /// The form shape of `CreateEventStreamRequest`.
+    #[cfg(feature = "event-streams")]
+    pub(crate) static CREATE_EVENT_STREAM_REQUEST: Shape = Shape::Object(
+        &[
+            ("name", &Shape::Text),
+            ("subscriptions", &EVENT_STREAM_SUBSCRIPTIONS),
+            ("destination", &EVENT_STREAM_DESTINATION_INPUT),
+            ("status", &Shape::Text),
+        ],
+        Some(&Shape::Text),
+    );
+
+    /// The form shape of `EventStreamDestinationInput`.
+    #[cfg(feature = "event-streams")]
+    pub(crate) static EVENT_STREAM_DESTINATION_INPUT: Shape = Shape::Object(
+        &[("type", &Shape::Text), ("configuration", &Shape::Text)],
+        Some(&Shape::Text),
+    );
+
+    /// The form shape of `EventStreamSubscriptions`.
+    #[cfg(feature = "event-streams")]
+    pub(crate) static EVENT_STREAM_SUBSCRIPTIONS: Shape = Shape::List(&Shape::Text);
 }

@@ -15,6 +15,7 @@
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
+pub mod form;
 pub mod names;
 mod operations;
 pub(crate) mod parameters;
@@ -122,6 +123,8 @@ pub struct ApiModel {
     pub shared_responses: Vec<SharedResponse>,
     /// The checks of every schema a request body uses, by schema name.
     pub validators: Vec<validation::Validator>,
+    /// How the text fields of the form bodies become their schemas' JSON.
+    pub form_shapes: form::FormShapes,
     /// How the router's own errors are answered unless the implementation
     /// says otherwise.
     pub error_shape: ErrorShape,
@@ -797,6 +800,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         return Err(problems);
     };
 
+    let form_shapes = form_shapes(&served, &validators);
     problems.or_value(ApiModel {
         openapi: openapi.clone(),
         title: openapi.info.title.clone(),
@@ -808,9 +812,25 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         schema_names: components.schemas.keys().cloned().collect(),
         shared_responses,
         validators,
+        form_shapes,
         error_shape,
         crates,
     })
+}
+
+/// The shapes of the schemas of the bodies `served` accepts as forms.
+fn form_shapes(served: &[&Operation], validators: &[validation::Validator]) -> form::FormShapes {
+    let roots = served
+        .iter()
+        .filter_map(|operation| operation.request_body.as_ref())
+        .flat_map(|body| &body.kinds)
+        .filter(|kind| kind.media_types.iter().any(|media_type| media_type == FORM))
+        .filter_map(|kind| kind.schema.as_deref());
+    let checks: std::collections::BTreeMap<&str, &validation::Check> = validators
+        .iter()
+        .map(|validator| (validator.schema.as_str(), &validator.check))
+        .collect();
+    form::FormShapes::new(roots, &|name| checks.get(name).copied())
 }
 
 /// The crates' names: `info.x-rust-crate-prefix` when the spec sets it,

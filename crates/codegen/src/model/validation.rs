@@ -284,6 +284,12 @@ impl Check {
         matches!(self, Check::Any)
     }
 
+    /// Whether the check accepts `null` alone (a bare `nullable`, 3.1's
+    /// `{type: "null"}` once lowered).
+    pub fn is_only_null(&self) -> bool {
+        matches!(self, Check::Nullable(inner) if **inner == Check::Never)
+    }
+
     /// Whether the check asks no more than the JSON type of the value (which
     /// reading a parameter's text as its type already guarantees).
     pub fn is_type_only(&self) -> bool {
@@ -1784,78 +1790,5 @@ mod tests {
             &mut found,
         );
         assert_eq!(found, ["A", "B", "C", "D"]);
-    }
-}
-
-/// What a form's text field is read as before validation: form values are
-/// all text, and a field whose schema says number or boolean is read as one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FormScalar {
-    Integer,
-    Number,
-    Boolean,
-}
-
-/// The scalar an `enum`'s values share, if they are all integers, numbers
-/// or booleans.
-pub fn values_scalar(values: &[Value]) -> Option<FormScalar> {
-    if values.is_empty() {
-        None
-    } else if values.iter().all(|value| value.is_i64() || value.is_u64()) {
-        Some(FormScalar::Integer)
-    } else if values.iter().all(Value::is_number) {
-        Some(FormScalar::Number)
-    } else if values.iter().all(Value::is_boolean) {
-        Some(FormScalar::Boolean)
-    } else {
-        None
-    }
-}
-
-/// Whether a value passing `check` may hold a number or a boolean, that is
-/// whether a form body of it has fields to read as such; `validator` gives
-/// the check of a named schema. The generated server (which renders these
-/// reads as static shapes) and the mock (which walks them at run time) both
-/// decide by it.
-pub fn has_typed_fields<'c>(
-    check: &'c Check,
-    validator: &impl Fn(&str) -> Option<&'c Check>,
-    seen: &mut Vec<&'c str>,
-) -> bool {
-    let recurse =
-        |check: &'c Check, seen: &mut Vec<&'c str>| has_typed_fields(check, validator, seen);
-    match check {
-        Check::Number(_) | Check::Boolean => true,
-        Check::Values(values) => values_scalar(values).is_some(),
-        // The server's own rules (`not`, `if`, ...), which typing and so
-        // the form's reading do not follow.
-        Check::Any
-        | Check::Never
-        | Check::String(_)
-        | Check::Discriminated { .. }
-        | Check::Alternatives { .. }
-        | Check::Not(_)
-        | Check::Conditional { .. }
-        | Check::UnevaluatedProperties { .. }
-        | Check::UnevaluatedItems { .. } => false,
-        Check::Schema(name) => {
-            if seen.contains(&name.as_str()) {
-                return false;
-            }
-            seen.push(name);
-            validator(name).is_some_and(|check| recurse(check, seen))
-        }
-        Check::All(checks) => checks.iter().any(|check| recurse(check, seen)),
-        Check::Object(object) => {
-            object
-                .properties
-                .iter()
-                .any(|(_, check)| recurse(check, seen))
-                || matches!(&object.additional, Additional::Checked(check) if recurse(check, seen))
-        }
-        Check::Array(array) => recurse(&array.items, seen),
-        Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-            recurse(check, seen)
-        }
     }
 }
