@@ -606,6 +606,86 @@ async fn the_platforms_definition_is_served() {
         "{}",
         answer.body
     );
+
+    // Forms in OpenAPI's default encoding: a map's field (`dependencies`,
+    // which the body does not declare) at the top level, a list's key once
+    // per item or once; bracket notation still reads as ever.
+    let form = |method: reqwest::Method, path: &str, body: &'static str| {
+        http.request(method, format!("{mock}{path}"))
+            .bearer_auth(TOKEN)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+    };
+    for (method, path, body, status) in [
+        (
+            reqwest::Method::PATCH,
+            "/hooks/h1",
+            "name=my-hook&lodash=4.17.21&enabled=true",
+            201,
+        ),
+        (
+            reqwest::Method::PATCH,
+            "/hooks/h1",
+            "name=my-hook&dependencies[lodash]=4",
+            201,
+        ),
+        (reqwest::Method::POST, "/users/u1/roles", "roles=rol_1", 204),
+        (
+            reqwest::Method::POST,
+            "/users/u1/roles",
+            "roles=rol_1&roles=rol_2",
+            204,
+        ),
+    ] {
+        let answer = send(form(method, path, body)).await;
+        assert_eq!(answer.status, status, "{body}: {}", answer.body);
+    }
+    let answer = send(form(
+        reqwest::Method::PATCH,
+        "/hooks/h1",
+        "name=my-hook&enabled=maybe",
+    ))
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        answer.body["errors"][0]["pointer"], "/enabled",
+        "{}",
+        answer.body
+    );
+
+    // Multipart parts are checked against the upload's schema: a boolean
+    // part that is not one is named.
+    let upload = |flag: &str| {
+        format!(
+            "--b\r\nContent-Disposition: form-data; name=\"connection_id\"\r\n\r\n\
+             con_0000000000000001\r\n\
+             --b\r\nContent-Disposition: form-data; name=\"upsert\"\r\n\r\n{flag}\r\n\
+             --b\r\nContent-Disposition: form-data; name=\"users\"; filename=\"u.json\"\r\n\
+             Content-Type: application/json\r\n\r\n[]\r\n--b--\r\n"
+        )
+    };
+    for (flag, status) in [("true", 202), ("{}", 400)] {
+        let answer = send(
+            http.post(format!("{mock}/jobs/users-imports"))
+                .bearer_auth(TOKEN)
+                .header("content-type", "multipart/form-data; boundary=b")
+                .body(upload(flag)),
+        )
+        .await;
+        assert_eq!(answer.status, status, "{flag}: {}", answer.body);
+    }
+    let answer = send(
+        http.post(format!("{mock}/jobs/users-imports"))
+            .bearer_auth(TOKEN)
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(upload("{}")),
+    )
+    .await;
+    assert_eq!(
+        answer.body["errors"][0]["pointer"], "/upsert",
+        "{}",
+        answer.body
+    );
 }
 
 /// The codegen's copy of the runtime's default body limit, from which

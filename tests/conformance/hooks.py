@@ -104,9 +104,9 @@ def _form_loses(value, negative):
 
     - An empty object or list encodes as nothing at all, so the server sees
       the field absent (a required nested property "missing" is not sent).
-    - A list of scalars encodes as the same key repeated (`a=1&a=2`), which
-      the runtime's bracket notation spells `a[]=1&a[]=2` and refuses as a
-      duplicate key (reported: crates/server-runtime form_to_value).
+    - A list of lists or objects has no form encoding of its own (a list of
+      text encodes as its key once per item, `a=1&a=2`, which the server
+      reads as a list: those are tested).
     - In negative cases, a number, boolean or null becomes text, and text is
       what the schema asks for, so the "invalid" value arrives valid.
     - A property named "" encodes as `=value` (or `a[]=value`), which the
@@ -127,9 +127,7 @@ def _form_loses(value, negative):
             or any(_form_loses(child, negative) for child in value.values())
         )
     if isinstance(value, list):
-        if not value:
-            return True
-        if any(not isinstance(child, (dict, list)) for child in value):
+        if not value or any(isinstance(child, (dict, list)) for child in value):
             return True
         return any(_form_loses(child, negative) for child in value)
     return negative and not isinstance(value, str)
@@ -145,5 +143,5 @@ def filter_case(context, case):
     meta = case.meta
     negative = meta is not None and not meta.generation.mode.is_positive
     return not any(key == "" or key.isdigit() for key in case.body) and not any(
-        isinstance(child, list) or _form_loses(child, negative) for child in case.body.values()
+        _form_loses(child, negative) for child in case.body.values()
     )

@@ -651,7 +651,8 @@ impl State {
         respond::respond(self, operation, &headers)
     }
 
-    /// `runtime::read_body` (or `read_raw_body`) of one kind of body, with
+    /// `runtime::read_body` (or `read_raw_body`, `read_checked_raw_body`)
+    /// of one kind of body, with
     /// the model's checks interpreted; the value is not kept.
     async fn read_body(
         &'static self,
@@ -660,9 +661,18 @@ impl State {
     ) -> Result<HeaderMap, Response> {
         let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
         let Some(schema) = &kind.schema else {
-            return tenant_server_runtime::read_raw_body(request, &accepted)
-                .await
-                .map(|(headers, _)| headers);
+            let (headers, bytes) = tenant_server_runtime::read_raw_body(request, &accepted).await?;
+            if let Some(parts) = &kind.parts
+                && let Some(check) = self.checks.validator(parts)
+                && tenant_server_runtime::has_content_type(&headers, &["multipart/form-data"])
+            {
+                let mut value = tenant_server_runtime::multipart_to_value(&headers, &bytes).await?;
+                if let Some(shape) = self.forms.root(parts) {
+                    tenant_server_runtime::form::read(&mut value, shape);
+                }
+                self.check_body(check, &value)?;
+            }
+            return Ok(headers);
         };
         let (headers, bytes) = tenant_server_runtime::read_bytes(request).await?;
         let mut value = tenant_server_runtime::decode_body(&headers, &bytes, &accepted)?;
@@ -675,12 +685,18 @@ impl State {
         {
             tenant_server_runtime::form::read(&mut value, shape);
         }
+        self.check_body(check, &value)?;
+        Ok(headers)
+    }
+
+    /// The 400 of a body breaking `check`'s rules.
+    fn check_body(&self, check: &'static Check, value: &Value<'_>) -> Result<(), Response> {
         let mut violations = Violations::new();
         self.checks
-            .run(check, &value, &Location::Body, &mut violations);
+            .run(check, value, &Location::Body, &mut violations);
         if !violations.is_empty() {
             return Err(tenant_server_runtime::validation_failed(violations));
         }
-        Ok(headers)
+        Ok(())
     }
 }

@@ -124,6 +124,130 @@ pub async fn read_raw_body(
     read_bytes(request).await
 }
 
+/// Media type of uploads.
+const MULTIPART: &str = "multipart/form-data";
+
+/// [`read_raw_body`] for a kind whose `multipart/form-data` parts the spec
+/// describes: such a body still reaches the handler as bytes, once its
+/// parts pass `validate` (see [`multipart_to_value`]; text read by `form`,
+/// as a form's fields are, where it has a shape).
+pub async fn read_checked_raw_body(
+    request: Request,
+    accepted: &[&str],
+    validate: fn(&Value, &Location, &mut Violations),
+    form: Option<&Shape>,
+) -> Result<(HeaderMap, axum::body::Bytes), Response> {
+    let (headers, bytes) = read_raw_body(request, accepted).await?;
+    if media_type_is(&headers, MULTIPART) {
+        let mut value = multipart_to_value(&headers, &bytes).await?;
+        if let Some(shape) = form {
+            form::read(&mut value, shape);
+        }
+        let mut violations = Violations::new();
+        validate(&value, &Location::Body, &mut violations);
+        if !violations.is_empty() {
+            return Err(validation_failed(violations));
+        }
+    }
+    Ok((headers, bytes))
+}
+
+/// [`read_checked_raw_body`] for an optional body.
+pub async fn read_optional_checked_raw_body(
+    request: Request,
+    accepted: &[&str],
+    validate: fn(&Value, &Location, &mut Violations),
+    form: Option<&Shape>,
+) -> Result<(HeaderMap, Option<axum::body::Bytes>), Response> {
+    if has_no_body(request.headers()) {
+        let mut request = request;
+        return Ok((std::mem::take(request.headers_mut()), None));
+    }
+    let (headers, bytes) = read_checked_raw_body(request, accepted, validate, form).await?;
+    Ok((headers, Some(bytes)))
+}
+
+/// The fields of a `multipart/form-data` body as an object, to check
+/// against its schema: each part by its name, its content as text, or as
+/// JSON where the part says `application/json` (a part named twice is a
+/// list, as a form's key given twice). A file's content
+/// that is not UTF-8 stands as text with replacement characters, enough for
+/// the rules a schema puts on a file (`format: binary`); any other part
+/// must be UTF-8. A body that is not well-formed multipart is refused with
+/// 400.
+pub async fn multipart_to_value(
+    headers: &HeaderMap,
+    body: &axum::body::Bytes,
+) -> Result<Value<'static>, Response> {
+    let invalid = |message: String| {
+        router_error_response(
+            StatusCode::BAD_REQUEST,
+            format!("Invalid multipart body: {message}"),
+            "invalid_body",
+        )
+    };
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default();
+    let boundary = multer::parse_boundary(content_type).map_err(|err| invalid(err.to_string()))?;
+    let whole = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(body.clone())));
+    let mut parts = multer::Multipart::new(whole, boundary);
+    let mut object = Object::new();
+    while let Some(part) = parts
+        .next_field()
+        .await
+        .map_err(|err| invalid(err.to_string()))?
+    {
+        let name = part
+            .name()
+            .map(str::to_owned)
+            .ok_or_else(|| invalid("a part has no name".to_owned()))?;
+        let is_file = part.file_name().is_some();
+        let is_json = part.content_type().is_some_and(|media_type| {
+            media_type.essence_str() == JSON
+                || media_type.suffix().is_some_and(|suffix| suffix == "json")
+        });
+        let content = part.bytes().await.map_err(|err| invalid(err.to_string()))?;
+        let value = if is_json && !is_file {
+            // OpenAPI's default for an object or list part: JSON, as its
+            // `Content-Type` says.
+            let json: serde_json::Value = serde_json::from_slice(&content)
+                .map_err(|err| invalid(format!("`{name}` is not JSON: {err}")))?;
+            Value::from(json)
+        } else {
+            let text = match String::from_utf8(content.to_vec()) {
+                Ok(text) => text,
+                Err(_) if is_file => String::from_utf8_lossy(&content).into_owned(),
+                Err(_) => return Err(invalid(format!("`{name}` is not valid UTF-8"))),
+            };
+            Value::String(Cow::Owned(text))
+        };
+        add_field(&mut object, Cow::Owned(name), value).map_err(invalid)?;
+    }
+    Ok(Value::Object(object))
+}
+
+/// Adds field `key` to a form's (or multipart body's) top level: given
+/// again, it is a list (OpenAPI's default encoding of a list: the key once
+/// per item).
+fn add_field<'a>(
+    object: &mut Object<'a>,
+    key: Cow<'a, str>,
+    value: Value<'a>,
+) -> Result<(), String> {
+    match object.get_mut(&key) {
+        None => object.push(key, value),
+        Some(slot @ Value::String(_)) => {
+            let first = std::mem::replace(slot, Value::Null);
+            *slot = Value::Array(vec![first, value]);
+        }
+        Some(Value::Array(items)) => items.push(value),
+        Some(_) => return Err(format!("`{key}` mixes a value with nested fields")),
+    }
+    Ok(())
+}
+
 /// The body's bytes, and the request headers, which the handler needs after
 /// the body has consumed the request: taken out rather than cloned.
 /// `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
@@ -326,17 +450,7 @@ pub fn form_to_value(body: &[u8]) -> Result<Value<'_>, String> {
             if key.is_empty() {
                 return Err(format!("field name missing in `{key}`"));
             }
-            match object.get_mut(&key) {
-                None => object.push(key, Value::String(value)),
-                // OpenAPI's default encoding of a list (`explode: true`):
-                // the key once per item.
-                Some(slot @ Value::String(_)) => {
-                    let first = std::mem::replace(slot, Value::Null);
-                    *slot = Value::Array(vec![first, Value::String(value)]);
-                }
-                Some(Value::Array(items)) => items.push(Value::String(value)),
-                Some(_) => return Err(format!("`{key}` mixes a value with nested fields")),
-            }
+            add_field(object, key, Value::String(value))?;
             continue;
         }
         let segments = match &key {
@@ -543,6 +657,32 @@ mod tests {
             json!({"tag": ["a", "b", "c"], "n": "1"})
         );
         assert_eq!(form("l[]=x&l=y").unwrap(), json!({"l": ["x", "y"]}));
+    }
+
+    #[tokio::test]
+    async fn multipart_parts_are_fields() {
+        // A file that is not UTF-8 (0xFF) beside text parts.
+        let body = axum::body::Bytes::from_static(
+            b"--b\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\ncon_1\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\na\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\nb\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\
+              Content-Type: application/json\r\n\r\n{\"n\": 1}\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"users\"; filename=\"u.json\"\r\n\
+              Content-Type: application/json\r\n\r\n[\xff]\r\n--b--\r\n",
+        );
+        let headers = with_content_type("multipart/form-data; boundary=b");
+        let value = multipart_to_value(&headers, &body).await.unwrap();
+        assert_eq!(
+            value.to_json(),
+            json!({"id": "con_1", "tag": ["a", "b"], "meta": {"n": 1}, "users": "[\u{fffd}]"})
+        );
+        let broken = multipart_to_value(&headers, &axum::body::Bytes::from_static(b"--x\r\n"))
+            .await
+            .unwrap_err();
+        assert_eq!(broken.status(), StatusCode::BAD_REQUEST);
+        let no_boundary = with_content_type("multipart/form-data");
+        assert!(multipart_to_value(&no_boundary, &body).await.is_err());
     }
 
     #[test]

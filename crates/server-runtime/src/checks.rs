@@ -243,10 +243,7 @@ pub fn expect_string<'v>(value: &'v Value, at: &Location, out: &mut Violations) 
 
 pub fn expect_integer(value: &Value, at: &Location, out: &mut Violations) -> Option<f64> {
     let number = match value {
-        Value::Number(number) => number
-            .as_i64()
-            .map(|n| n as f64)
-            .or_else(|| number.as_u64().map(|n| n as f64)),
+        Value::Number(number) if value.is_integer() => number.as_f64(),
         _ => None,
     };
     if number.is_none() {

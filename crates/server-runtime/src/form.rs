@@ -77,53 +77,69 @@ pub fn read(value: &mut Value<'_>, shape: &Shape) {
 }
 
 /// Moves each top-level field the body does not declare into the object
-/// property it was spread from.
+/// property it was spread from: the one declaring it, or where several do,
+/// the one declaring most of the fields to place (objects spread side by
+/// side often share a name or two, `id`, `active`, but not all of them).
 fn gather<'a>(fields: &mut Object<'a>, properties: Properties, other: Option<&Shape>) {
     let undeclared: Vec<String> = fields
         .keys()
         .filter(|key| !properties.iter().any(|(name, _)| name == key))
         .map(str::to_owned)
         .collect();
-    for key in undeclared {
-        let declares = |shape: &Shape| {
-            shape
-                .object()
-                .is_some_and(|(inner, _)| inner.iter().any(|(name, _)| *name == key))
-        };
-        // Where no object declares the field, a map (an object declaring
-        // nothing) is likelier its home than an open object that declares
-        // other fields.
-        let accepts = |shape: &Shape| match shape.object() {
-            Some((declared, Some(_))) => Some(!declared.is_empty()),
-            _ => None,
-        };
-        let home = properties
+    if undeclared.is_empty() {
+        return;
+    }
+    let declares = |shape: &Shape, key: &str| {
+        shape
+            .object()
+            .is_some_and(|(inner, _)| inner.iter().any(|(name, _)| *name == key))
+    };
+    let claims: Vec<usize> = properties
+        .iter()
+        .map(|(_, shape)| undeclared.iter().filter(|key| declares(shape, key)).count())
+        .collect();
+    // Where no object declares the field, a map (an object declaring
+    // nothing) is likelier its home than an open object that declares
+    // other fields.
+    let accepts = |shape: &Shape| match shape.object() {
+        Some((declared, Some(_))) => Some(!declared.is_empty()),
+        _ => None,
+    };
+    let free = |fields: &Object<'_>, home: &str, key: &str| match fields.get(home) {
+        None => true,
+        Some(Value::Object(object)) => !object.contains_key(key),
+        Some(_) => false,
+    };
+    for key in undeclared.iter() {
+        // The objects declaring the field, those declaring most first (in
+        // declaration order among equals), the first that can take it.
+        let mut declaring: Vec<(&(&'static str, &'static Shape), usize)> = properties
             .iter()
-            .find(|(_, shape)| declares(shape))
-            .or_else(|| {
-                other
-                    .is_none()
-                    .then(|| {
-                        properties
-                            .iter()
-                            .filter_map(|property| Some((accepts(property.1)?, property)))
-                            .min_by_key(|(declares_others, _)| *declares_others)
-                            .map(|(_, property)| property)
-                    })
-                    .flatten()
-            });
+            .zip(claims.iter().copied())
+            .filter(|((_, shape), _)| declares(shape, key))
+            .collect();
+        declaring.sort_by_key(|(_, claims)| std::cmp::Reverse(*claims));
+        let declared = !declaring.is_empty();
+        let declared_home = declaring
+            .into_iter()
+            .map(|(property, _)| property)
+            .find(|(home, _)| free(fields, home, key));
+        let home = declared_home.or_else(|| {
+            (!declared && other.is_none())
+                .then(|| {
+                    properties
+                        .iter()
+                        .filter_map(|property| Some((accepts(property.1)?, property)))
+                        .min_by_key(|(declares_others, _)| *declares_others)
+                        .map(|(_, property)| property)
+                })
+                .flatten()
+                .filter(|(home, _)| free(fields, home, key))
+        });
         let Some((home, _)) = home else {
             continue;
         };
-        let free = match fields.get(home) {
-            None => true,
-            Some(Value::Object(object)) => !object.contains_key(&key),
-            Some(_) => false,
-        };
-        if !free {
-            continue;
-        }
-        let Some((name, field)) = fields.remove(&key) else {
+        let Some((name, field)) = fields.remove(key) else {
             continue;
         };
         if let Value::Object(object) =
@@ -233,6 +249,21 @@ mod tests {
         None,
     );
 
+    static SHARED: Shape = Shape::Object(
+        &[
+            ("name", &Shape::Text),
+            ("limits", &LIMITS),
+            (
+                "window",
+                &Shape::Object(
+                    &[("max", &Shape::Integer), ("seconds", &Shape::Integer)],
+                    None,
+                ),
+            ),
+        ],
+        None,
+    );
+
     fn read_form(body: &str, shape: &Shape) -> serde_json::Value {
         let mut value = form_to_value(body.as_bytes()).unwrap();
         read(&mut value, shape);
@@ -288,6 +319,22 @@ mod tests {
             serde_json::json!({
                 "name": "n", "labels": {"region": "eu"}, "window": {"seconds": 5}
             })
+        );
+        // Objects sharing a field name: each field goes with the object
+        // declaring most of those sent.
+        assert_eq!(
+            read_form("max=3&seconds=4&name=n", &SHARED),
+            serde_json::json!({"name": "n", "window": {"max": 3, "seconds": 4}})
+        );
+        assert_eq!(
+            read_form("max=3&ratio=0.5", &SHARED),
+            serde_json::json!({"limits": {"max": 3, "ratio": 0.5}})
+        );
+        // An object that cannot take the field (it was sent as text) leaves
+        // it to the next that declares it.
+        assert_eq!(
+            read_form("window=null&max=3", &SHARED),
+            serde_json::json!({"window": "null", "limits": {"max": 3}})
         );
         // A field given both ways is left for validation to name.
         assert_eq!(

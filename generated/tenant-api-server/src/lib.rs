@@ -1298,8 +1298,9 @@ mod validate {
     }
 }
 
-/// How the text fields of form bodies are read before validation:
-/// numbers, booleans, null, lists and spread objects.
+/// How the text fields of form bodies (and multipart parts) are
+/// read before validation: numbers, booleans, null, lists and
+/// spread objects.
 mod form {
     use tenant_server_runtime::form::Shape;
 

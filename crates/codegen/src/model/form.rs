@@ -332,16 +332,50 @@ fn union<'c>(
         let Some(object) = object_of(variant, validator, depth) else {
             return FormShape::Text;
         };
-        for (name, shape) in object.properties {
-            if !merged.properties.iter().any(|(known, _)| *known == name) {
-                merged.properties.push((name, shape));
-            }
-        }
-        if merged.other.is_none() {
-            merged.other = object.other;
-        }
+        merge_into(&mut merged, object);
     }
     FormShape::Object(merged)
+}
+
+/// Adds `object`'s properties to `merged`; a name both declare keeps
+/// `merged`'s shape, `null` allowed where either allows it, unless that
+/// shape is text.
+fn merge_into(merged: &mut FormObject, object: FormObject) {
+    for (name, shape) in object.properties {
+        match merged
+            .properties
+            .iter_mut()
+            .find(|(known, _)| *known == name)
+        {
+            Some((_, known)) => *known = merge(std::mem::replace(known, FormShape::Text), shape),
+            None => merged.properties.push((name, shape)),
+        }
+    }
+    if merged.other.is_none() {
+        merged.other = object.other;
+    }
+}
+
+fn merge(first: FormShape, second: FormShape) -> FormShape {
+    match (first, second) {
+        // Text is read as it is: any variant reading the field (as a
+        // number, null or a list) is one the value can match.
+        (FormShape::Text, second) => second,
+        (FormShape::Nullable(first), FormShape::Nullable(second)) => {
+            FormShape::Nullable(Box::new(merge(*first, *second)))
+        }
+        (FormShape::Nullable(first), second) => {
+            FormShape::Nullable(Box::new(merge(*first, second)))
+        }
+        (first, FormShape::Nullable(second)) => {
+            FormShape::Nullable(Box::new(merge(first, *second)))
+        }
+        (FormShape::Object(mut first), FormShape::Object(second)) => {
+            merge_into(&mut first, second);
+            FormShape::Object(first)
+        }
+        (first, _) => first,
+    }
 }
 
 /// The object shape of `check`, through `$ref`s; `None` if it is not one.
@@ -417,6 +451,20 @@ fn merge_object<'c>(
         }
         Check::WithMessage { check, .. } | Check::IfType(check) => {
             merge_object(check, validator, merged, depth + 1);
+        }
+        // A choice of objects beside an object's own keywords (`{type:
+        // object, oneOf: [...]}`): its variants' properties.
+        Check::Alternatives { .. } | Check::Discriminated { .. } => {
+            if let FormShape::Object(part) = shape_of(check, validator, depth + 1) {
+                for (name, shape) in part.properties {
+                    if !merged.properties.iter().any(|(known, _)| *known == name) {
+                        merged.properties.push((name, shape));
+                    }
+                }
+                if part.other.is_none() {
+                    merged.other = None;
+                }
+            }
         }
         _ => {}
     }
@@ -616,10 +664,19 @@ mod tests {
                         "setup": {"oneOf": [
                             {"$ref": "#/components/schemas/Key"},
                             {"type": "object", "additionalProperties": false, "properties": {
-                                "url": {"type": "string"}, "port": {"type": "integer"}
+                                "url": {"type": "string"},
+                                "port": {"type": "integer", "nullable": true}
                             }}
                         ]},
-                        "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+                        "either": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                        "configuration": {"type": "object", "oneOf": [
+                            {"type": "object", "additionalProperties": false, "properties": {
+                                "action": {"enum": ["allow"]}
+                            }},
+                            {"type": "object", "additionalProperties": false, "properties": {
+                                "action": {"enum": ["block"]}, "limit": {"type": "integer"}
+                            }}
+                        ]}
                     }}),
                 ),
                 (
@@ -639,7 +696,11 @@ mod tests {
             FormShape::Object(FormObject {
                 properties: vec![
                     ("key".into(), FormShape::Text),
-                    ("port".into(), FormShape::Text),
+                    // The variant that reads the text, not the text one.
+                    (
+                        "port".into(),
+                        FormShape::Nullable(Box::new(FormShape::Scalar(FormScalar::Integer)))
+                    ),
                     ("url".into(), FormShape::Text),
                 ],
                 other: None,
@@ -647,6 +708,17 @@ mod tests {
         );
         // A choice that is not of objects alone is left as text.
         assert_eq!(body.properties[1].1, FormShape::Text);
+        // A choice beside an object's own keywords.
+        assert_eq!(
+            body.properties[2].1,
+            FormShape::Object(FormObject {
+                properties: vec![
+                    ("action".into(), FormShape::Text),
+                    ("limit".into(), FormShape::Scalar(FormScalar::Integer)),
+                ],
+                other: None,
+            })
+        );
     }
 
     #[test]

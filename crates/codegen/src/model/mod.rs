@@ -499,6 +499,17 @@ impl RequestBody {
         self.kinds.iter().filter_map(|kind| kind.schema.as_deref())
     }
 
+    /// The schemas the server checks a body against: the typed kinds' and
+    /// those of multipart parts.
+    pub fn checked_schemas(&self) -> impl Iterator<Item = &str> {
+        self.kinds.iter().flat_map(|kind| {
+            kind.schema
+                .as_deref()
+                .into_iter()
+                .chain(kind.parts.as_deref())
+        })
+    }
+
     /// The body's kind when it has one only.
     pub fn single(&self) -> Option<&BodyKind> {
         match &self.kinds[..] {
@@ -517,6 +528,10 @@ pub struct BodyKind {
     pub schema: Option<String>,
     /// Accepted media types, without parameters ([`essence`]), JSON first.
     pub media_types: Vec<String>,
+    /// For a kind passed as bytes that takes `multipart/form-data` with a
+    /// named schema: that schema, which the parts are checked against (each
+    /// part a field, its text read as a form's).
+    pub parts: Option<String>,
 }
 
 /// The status of a response: one code, a range, or `default`.
@@ -818,14 +833,20 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
     })
 }
 
-/// The shapes of the schemas of the bodies `served` accepts as forms.
+/// The shapes of the schemas of the bodies `served` accepts as forms, and
+/// of multipart parts.
 fn form_shapes(served: &[&Operation], validators: &[validation::Validator]) -> form::FormShapes {
     let roots = served
         .iter()
         .filter_map(|operation| operation.request_body.as_ref())
         .flat_map(|body| &body.kinds)
-        .filter(|kind| kind.media_types.iter().any(|media_type| media_type == FORM))
-        .filter_map(|kind| kind.schema.as_deref());
+        .filter_map(|kind| {
+            let form = kind.media_types.iter().any(|media_type| media_type == FORM);
+            kind.schema
+                .as_deref()
+                .filter(|_| form)
+                .or(kind.parts.as_deref())
+        });
     let checks: std::collections::BTreeMap<&str, &validation::Check> = validators
         .iter()
         .map(|validator| (validator.schema.as_str(), &validator.check))

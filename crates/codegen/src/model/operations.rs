@@ -215,6 +215,7 @@ fn build_request_body(
     // every other media type reaches the server as bytes, its type checked.
     let mut typed: Vec<(String, String)> = Vec::new();
     let mut raw: Vec<String> = Vec::new();
+    let mut parts = None;
     for (media_type, content) in &body.content {
         let essence = essence(media_type);
         if is_json(&essence) || essence == FORM {
@@ -224,6 +225,13 @@ fn build_request_body(
                 named_schema(spec, &pointer, content.schema.as_ref())?,
             ));
         } else if !raw.contains(&essence) {
+            // A multipart body stays bytes for the handler; its parts are
+            // checked against the schema when it names one.
+            if essence == MULTIPART
+                && let Some(ReferenceOr::Reference { reference }) = &content.schema
+            {
+                parts = schema_name(reference).map(str::to_string);
+            }
             raw.push(essence);
         }
     }
@@ -246,6 +254,7 @@ fn build_request_body(
             None => kinds.push(BodyKind {
                 schema: Some(schema),
                 media_types: vec![media_type],
+                parts: None,
             }),
         }
     }
@@ -253,6 +262,7 @@ fn build_request_body(
         kinds.push(BodyKind {
             schema: None,
             media_types: raw,
+            parts,
         });
     }
     let offered: Vec<&str> = body.content.keys().map(String::as_str).collect();

@@ -502,7 +502,7 @@ pub(crate) fn compile(
     let mut pending: Vec<String> = operations
         .iter()
         .filter_map(|operation| operation.request_body.as_ref())
-        .flat_map(|body| body.schemas().map(str::to_string))
+        .flat_map(|body| body.checked_schemas().map(str::to_string))
         .collect();
     for parameter in operations
         .iter()

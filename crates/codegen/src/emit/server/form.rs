@@ -64,6 +64,17 @@ pub(super) fn form_argument(model: &ApiModel, schema: &str, media_types: &[Strin
     }
 }
 
+/// The `form` argument of the reader of a multipart body whose parts are
+/// checked against `schema`.
+pub(super) fn parts_form_argument(model: &ApiModel, schema: &str) -> TokenStream {
+    if model.form_shapes.root(schema).is_some() {
+        let ident = static_ident(schema);
+        quote!(Some(&form::#ident))
+    } else {
+        quote!(None)
+    }
+}
+
 /// The `form` module: one static shape per schema a form body reaches that
 /// is more than text.
 pub(super) fn form_module(model: &ApiModel) -> TokenStream {
@@ -86,8 +97,9 @@ pub(super) fn form_module(model: &ApiModel) -> TokenStream {
     }
     let runtime = crate_ident(RUNTIME_CRATE);
     quote! {
-        /// How the text fields of form bodies are read before validation:
-        /// numbers, booleans, null, lists and spread objects.
+        /// How the text fields of form bodies (and multipart parts) are
+        /// read before validation: numbers, booleans, null, lists and
+        /// spread objects.
         mod form {
             use #runtime::form::Shape;
 

@@ -434,12 +434,21 @@ fn accepted(kind: &BodyKind) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The runtime's reader of one kind of body (`read_body` or
-/// `read_raw_body`), the type it reads (`::<T>`) and its arguments after the
+/// The runtime's reader of one kind of body (`read_body`, or
+/// `read_raw_body` and `read_checked_raw_body` for bytes), the type it reads (`::<T>`) and its arguments after the
 /// request.
 fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenStream) {
     let accepted = accepted(kind);
     let Some(schema) = &kind.schema else {
+        if let Some(parts) = &kind.parts {
+            let validate = super::validate::validator_ident(parts);
+            let form = super::form::parts_form_argument(model, parts);
+            return (
+                format_ident!("read_checked_raw_body"),
+                quote!(),
+                quote!(&[#(#accepted),*], validate::#validate, #form),
+            );
+        }
         return (
             format_ident!("read_raw_body"),
             quote!(),

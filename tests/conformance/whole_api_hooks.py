@@ -1,0 +1,341 @@
+"""Schemathesis hooks of the conformance run over a whole description
+against the mock (tests/conformance/whole_api.sh, loaded through
+SCHEMATHESIS_HOOKS): the reference server's hooks (hooks.py), and what a
+whole description brought from outside adds. The description is read from
+WHOLE_API_SPEC, to tell what a form encoding of a case loses.
+
+Each skip below stands for a limit of schemathesis's encoding or of its
+regex dialect, or for a stated decision of the generated server; none hides
+a behaviour of the server that the run could judge:
+
+- Python's `re` and ECMA-262 (the dialect of JSON Schema's `pattern`, which
+  the server follows) disagree on a few characters: in Python `.` matches
+  \\r, U+2028 and U+2029 and `\\s` matches U+001C-U+001F and U+0085; in
+  ECMA-262 they do not. Cases carrying them are skipped, since schemathesis
+  would judge the server's verdict on a pattern by Python's reading.
+- Path values schemathesis means as valid whose length, once their percent
+  escapes are read, is outside the schema's bounds: its coverage phase
+  can measure a value by its escaped text.
+- Form bodies the encoding cannot carry as fields: a body that is not an
+  object (schemathesis sends Python's text of it), a property name with
+  brackets (bracket notation cannot tell it from nesting), a body schema
+  without `properties` holding objects or lists (schemathesis hands them to
+  the HTTP library, which sends an object's keys as values), and objects
+  spread by OpenAPI's default encoding whose field names collide with the
+  body's or each other's (one value is dropped), or that the server's
+  documented rule for spread fields (crates/server-runtime/src/form.rs)
+  would place in another object declaring the same names.
+- Multipart bodies with a part named with a control character: the name
+  travels in a header, which cannot hold one, so the body is malformed.
+- Negative form (and multipart) cases where text stands in for a list: a
+  list's key given once is the list of one item (how OpenAPI's default
+  encoding sends it), so the "wrong type" arrives as a valid list.
+- Cases schemathesis labels valid although a part of them was generated
+  invalid (its coverage phase pairs, say, a near-boundary path value with
+  an invalid body such as `0`): their verdict would be about the label.
+- Integers beyond 64 bits in cases schemathesis means as valid: the
+  generated server types an integer without a `format` as i64 (typify's
+  choice, and every Rust client's); larger values are refused with 400
+  naming the field.
+- Checks: a 400 is not "undocumented" (every operation refuses a request
+  breaking its rules with 400, documented or not: the spec's error model),
+  a 400 on patterns alone that Python's `re` cannot compile is not a valid
+  case refused (schemathesis drops such patterns, its "unsupported regex
+  patterns" warning, so its values need not match them),
+  and a response the mock marks with `x-mock-warning` (a schema no value
+  satisfies, reported at start-up) is not judged against that schema.
+"""
+
+import json
+import os
+import re
+from urllib.parse import unquote
+
+import schemathesis
+import yaml
+from schemathesis.specs.openapi import checks as _checks
+
+from tests.conformance import hooks  # noqa: F401 (registers the shared hooks)
+
+FORM = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
+
+with open(os.environ["WHOLE_API_SPEC"], encoding="utf-8") as _file:
+    _SPEC = yaml.safe_load(_file) if not _file.name.endswith(".json") else json.load(_file)
+
+# Characters a header value cannot hold.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+# Characters whose meaning in a pattern differs between Python and ECMA-262.
+_DIALECT_CHARACTERS = set("\r\u2028\u2029\x1c\x1d\x1e\x1f\x85")
+
+
+def _resolve(schema, depth=0):
+    """`schema` with its local `$ref` followed."""
+    while isinstance(schema, dict) and "$ref" in schema and depth < 64:
+        ref = schema["$ref"]
+        if not ref.startswith("#/"):
+            return {}
+        node = _SPEC
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = node.get(part, {}) if isinstance(node, dict) else {}
+        schema = node
+        depth += 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def _branches(schema):
+    """`schema` and the subschemas that may describe the same value."""
+    schema = _resolve(schema)
+    yield schema
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for branch in schema.get(keyword) or []:
+            yield from _branches(branch)
+
+
+def _property_schemas(schema, name):
+    for branch in _branches(schema):
+        properties = branch.get("properties")
+        if isinstance(properties, dict) and name in properties:
+            yield properties[name]
+        extra = branch.get("additionalProperties")
+        if isinstance(extra, dict):
+            yield extra
+
+
+def _is_list(schema):
+    for branch in _branches(schema):
+        kind = branch.get("type")
+        if kind == "array" or (isinstance(kind, list) and "array" in kind):
+            return True
+    return False
+
+
+def _text_for_list(value, schema):
+    """Whether text stands where `schema` wants a list, in `value`."""
+    if not isinstance(value, dict):
+        return False
+    for key, child in value.items():
+        for property_schema in _property_schemas(schema, key):
+            if isinstance(child, str) and _is_list(property_schema):
+                return True
+            if isinstance(child, dict) and _text_for_list(child, property_schema):
+                return True
+    return False
+
+
+def _path_length_misjudged(case):
+    """Whether a path value schemathesis means as valid is, once its
+    percent escapes are read, outside its schema's length bounds: its
+    coverage phase can measure a near-boundary value by its escaped text
+    (`%F2%B0%AB%82As%2A%C3%87%19`, 26 characters for 6)."""
+    path_item = _SPEC.get("paths", {}).get(case.operation.path, {})
+    operation = path_item.get(case.method.lower(), {})
+    parameters = [
+        _resolve(parameter)
+        for parameter in (path_item.get("parameters") or []) + (operation.get("parameters") or [])
+    ]
+    for parameter in parameters:
+        value = (case.path_parameters or {}).get(parameter.get("name"))
+        if parameter.get("in") != "path" or not isinstance(value, str):
+            continue
+        schema = _resolve(parameter.get("schema", {}))
+        length = len(unquote(value))
+        if length < schema.get("minLength", 0) or length > schema.get("maxLength", length):
+            return True
+    return False
+
+
+def _body_schema(case, media_type):
+    operation = _SPEC.get("paths", {}).get(case.operation.path, {})
+    body = _resolve(operation.get(case.method.lower(), {}).get("requestBody", {}))
+    return (body.get("content") or {}).get(media_type, {}).get("schema", {})
+
+
+def _form_schema(case):
+    return _body_schema(case, FORM)
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            yield str(key)
+            yield from _strings(child)
+    elif isinstance(value, (list, tuple)):
+        for child in value:
+            yield from _strings(child)
+
+
+def _integers(value):
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int):
+        yield value
+    elif isinstance(value, dict):
+        for child in value.values():
+            yield from _integers(child)
+    elif isinstance(value, (list, tuple)):
+        for child in value:
+            yield from _integers(child)
+
+
+def _keys(value):
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield str(key)
+            yield from _keys(child)
+    elif isinstance(value, list):
+        for child in value:
+            yield from _keys(child)
+
+
+def _spread_collides(body, declared):
+    """Whether an object spread at the top level shares a field name with
+    the body (sent or declared) or with another spread object."""
+    seen = set(declared) | {key for key, child in body.items() if not isinstance(child, dict)}
+    for child in body.values():
+        if isinstance(child, dict):
+            if seen & set(child):
+                return True
+            seen |= set(child)
+    return False
+
+
+def _declared(schema):
+    """The property names `schema` declares, through `$ref`s and choices."""
+    names = []
+    for branch in _branches(schema):
+        for name in branch.get("properties") or {}:
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _spread_is_ambiguous(body, properties):
+    """Whether the server's rule for fields spread at the top level (each
+    goes to the object property declaring it that declares most of the
+    spread fields, the first of those in declaration order, that can take
+    it: crates/server-runtime/src/form.rs) would place a field elsewhere
+    than where the case had it."""
+    declared = {name: _declared(schema) for name, schema in properties.items()}
+    spread = {name: child for name, child in body.items() if isinstance(child, dict)}
+    keys = {key for child in spread.values() for key in child}
+    claims = {name: len(keys & set(names)) for name, names in declared.items()}
+    for owner, child in spread.items():
+        for key in child:
+            candidates = [name for name, names in declared.items() if key in names]
+            candidates.sort(key=lambda name: -claims[name])
+            free = [
+                name
+                for name in candidates
+                if name not in body or isinstance(body[name], dict)
+            ]
+            if not free or free[0] != owner:
+                return True
+    return False
+
+
+def _form_loses(case, negative):
+    body = case.body
+    if not isinstance(body, dict):
+        return True
+    if any("[" in key or "]" in key for key in _keys(body)):
+        return True
+    # Schemathesis encodes each property as the schema's own `properties`
+    # say (not those of a `oneOf` branch); without them, an object or list
+    # value is handed to the HTTP library as it is.
+    properties = _resolve(_form_schema(case)).get("properties")
+    if not isinstance(properties, dict) and any(
+        isinstance(child, (dict, list)) for child in body.values()
+    ):
+        return True
+    if _spread_collides(body, properties or {}) or _spread_is_ambiguous(body, properties or {}):
+        return True
+    schema = _form_schema(case)
+    return negative and _text_for_list(body, schema)
+
+
+@schemathesis.hook
+def filter_case(context, case):
+    parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
+    if any(_DIALECT_CHARACTERS & set(text) for part in parts for text in _strings(part)):
+        return False
+    meta = case.meta
+    negative = meta is not None and not meta.generation.mode.is_positive
+    if not negative and meta is not None and any(
+        not component.mode.is_positive for component in (meta.components or {}).values()
+    ):
+        return False
+    if not negative and _path_length_misjudged(case):
+        return False
+    if not negative and any(
+        not -(2**63) <= number < 2**63 for part in parts for number in _integers(part)
+    ):
+        return False
+    if case.media_type == FORM and _form_loses(case, negative):
+        return False
+    # A part's name travels in its `Content-Disposition` header, where a
+    # control character cannot stand (RFC 9110 field values): the body is
+    # malformed whatever the schema says.
+    if (case.media_type or "").startswith(MULTIPART) and isinstance(case.body, dict):
+        if any(_CONTROL.search(str(name)) for name in case.body):
+            return False
+    # Multipart parts are text too: text standing for a list is a list of
+    # one there as well.
+    if (
+        negative
+        and (case.media_type or "").startswith(MULTIPART)
+        and _text_for_list(case.body, _body_schema(case, MULTIPART))
+    ):
+        return False
+    return True
+
+
+@schemathesis.check
+def status_code_conformance_or_refusal(ctx, response, case):
+    """`status_code_conformance`, a 400 refusal aside."""
+    if response.status_code == 400:
+        return None
+    return _checks.status_code_conformance(ctx, response, case)
+
+
+@schemathesis.check
+def positive_data_acceptance_unless_pattern_unreadable(ctx, response, case):
+    """`positive_data_acceptance`, but for a refusal on patterns alone that
+    Python's `re` cannot compile: schemathesis drops such a pattern (its
+    "unsupported regex patterns" warning), so its values need not match
+    it."""
+    if response.status_code == 400:
+        try:
+            errors = json.loads(response.content).get("errors") or []
+        except (ValueError, AttributeError):
+            errors = []
+        marker = "must match the pattern "
+        patterns = [
+            item.get("detail", "").split(marker, 1)[1]
+            for item in errors
+            if item.get("code") == "pattern" and marker in item.get("detail", "")
+        ]
+        if errors and len(patterns) == len(errors) and all(map(_unreadable, patterns)):
+            return None
+    return _checks.positive_data_acceptance(ctx, response, case)
+
+
+def _unreadable(pattern):
+    try:
+        re.compile(pattern)
+    except re.error:
+        return True
+    return False
+
+
+@schemathesis.check
+def response_schema_conformance_unless_warned(ctx, response, case):
+    """`response_schema_conformance`, but for the responses the mock says
+    no value of their schema exists for."""
+    if "x-mock-warning" in {name.lower() for name in response.headers}:
+        return None
+    return _checks.response_schema_conformance(ctx, response, case)
