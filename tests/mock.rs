@@ -37,8 +37,15 @@ async fn serve(router: axum::Router) -> String {
 /// with the server URL's path.
 async fn start_mock(spec: &str, seed: u64) -> String {
     let root = workspace_tests::workspace_root();
-    let mock = Mock::load(&root, Path::new(spec), Options { seed })
-        .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
+    let mock = Mock::load(
+        &root,
+        Path::new(spec),
+        Options {
+            seed,
+            check_scopes: false,
+        },
+    )
+    .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
     let router = mock.router(mock.router_options()).unwrap();
     format!("{}{}", serve(router).await, mock.base_path())
 }
@@ -353,6 +360,61 @@ async fn no_credential_gets_the_generated_servers_401() {
                     .headers
                     .get(reqwest::header::WWW_AUTHENTICATE),
                 "{method} {path}"
+            );
+        }
+    }
+}
+
+/// With `check_scopes`, a bearer token must claim the scope an operation
+/// requires (read from the JWT, unverified); without it any token passes.
+#[tokio::test]
+async fn scopes_are_checked_when_asked() {
+    let root = workspace_tests::workspace_root();
+    let spec = Path::new("spec/tenant-management.yaml");
+    let strict = Mock::load(
+        &root,
+        spec,
+        Options {
+            seed: 0,
+            check_scopes: true,
+        },
+    )
+    .unwrap();
+    let strict = format!(
+        "{}{}",
+        serve(strict.router(strict.router_options()).unwrap()).await,
+        strict.base_path()
+    );
+    let lenient = start_mock("spec/tenant-management.yaml", 0).await;
+    let token = |claims: Value| {
+        jsonwebtoken::encode(
+            &jsonwebtoken::Header::default(),
+            &claims,
+            &jsonwebtoken::EncodingKey::from_secret(b"a key the mock never sees"),
+        )
+        .unwrap()
+    };
+    let http = workspace_tests::http();
+    let path = "/actions/modules/mod_1";
+    let read = token(json!({"scope": "read:actions other"}));
+    let other = token(json!({"permissions": ["read:users"]}));
+    for (base, bearer, status) in [
+        (&strict, read.as_str(), 200),
+        (&strict, other.as_str(), 403),
+        (&strict, "opaque-token", 401),
+        (&lenient, other.as_str(), 200),
+        (&lenient, "opaque-token", 200),
+    ] {
+        let answer = send(http.get(format!("{base}{path}")).bearer_auth(bearer)).await;
+        assert_eq!(answer.status, status, "{bearer}: {}", answer.body);
+        if status == 403 {
+            assert_eq!(answer.body["errorCode"], "insufficient_scope");
+            assert_eq!(
+                answer
+                    .headers
+                    .get(reqwest::header::WWW_AUTHENTICATE)
+                    .unwrap(),
+                r#"Bearer error="insufficient_scope""#
             );
         }
     }
@@ -722,7 +784,15 @@ fn every_documented_response_passes_its_schema() {
         ),
     ] {
         for seed in [0, 1, 2] {
-            let mock = Mock::load(&root, Path::new(spec), Options { seed }).unwrap();
+            let mock = Mock::load(
+                &root,
+                Path::new(spec),
+                Options {
+                    seed,
+                    check_scopes: false,
+                },
+            )
+            .unwrap();
             let broken = mock.responses_breaking_their_schemas();
             assert_eq!(broken, expected, "{spec} seed {seed}");
         }

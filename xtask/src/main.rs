@@ -70,7 +70,8 @@ enum Command {
     },
     /// Serve a mock of a spec: every operation, requests checked as the
     /// generated server checks them (400 naming each broken rule, 401
-    /// without a credential; any well-formed credential is accepted), and
+    /// without a credential; any well-formed credential is accepted unless
+    /// `--check-scopes`), and
     /// answered with the first documented 2xx (`Prefer: code=404` picks
     /// another documented status, `Prefer: example=NAME` a named example),
     /// its body the spec's example or one made from the schema.
@@ -88,6 +89,11 @@ enum Command {
         /// gives the same responses.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Require of a bearer token one of the scopes each operation lists,
+        /// read (unverified) from its JWT claims `scope`, `scp` or
+        /// `permissions`: 403 without one, 401 for a token that is not a JWT.
+        #[arg(long)]
+        check_scopes: bool,
     },
 }
 
@@ -116,12 +122,17 @@ fn main() -> ExitCode {
             );
             ExitCode::from(status)
         }
-        Command::Mock { spec, listen, seed } => {
+        Command::Mock {
+            spec,
+            listen,
+            seed,
+            check_scopes,
+        } => {
             let status = tenant_mock::cli::mock(
                 &workspace_root(),
                 &spec,
                 &listen,
-                tenant_mock::Options { seed },
+                tenant_mock::Options { seed, check_scopes },
                 &mut std::io::stdout(),
                 &mut std::io::stderr(),
             );

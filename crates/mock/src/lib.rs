@@ -36,6 +36,7 @@
 mod form;
 mod interpret;
 mod respond;
+mod scopes;
 mod synthesize;
 
 pub mod cli;
@@ -44,7 +45,7 @@ use std::path::Path;
 
 use axum::extract::{FromRequestParts, RawPathParams, Request};
 use axum::http::HeaderMap;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::MethodFilter;
 use tenant_codegen::model::validation::{Check, Validator};
 use tenant_codegen::model::{
@@ -66,6 +67,11 @@ use interpret::Checks;
 pub struct Options {
     /// The seed of synthesized values: the same seed, the same responses.
     pub seed: u64,
+    /// Whether a bearer token must hold one of the scopes an operation
+    /// lists (read, unverified, from the claims of a JWT: `scope`, or a
+    /// `scp` or `permissions` list); by default any well-formed token is
+    /// accepted.
+    pub check_scopes: bool,
 }
 
 /// A mock of one API description, ready to serve.
@@ -93,6 +99,7 @@ struct State {
     derived: synthesize::Derived,
     plans: Vec<Plan>,
     seed: u64,
+    check_scopes: bool,
 }
 
 /// How one served operation's requests are read: what a generated handler
@@ -106,6 +113,8 @@ struct Plan {
     raw_path: bool,
     has_path_parameters: bool,
     security: Security,
+    /// The scopes checked when the mock checks scopes.
+    required_scopes: Vec<String>,
 }
 
 struct ParameterPlan {
@@ -192,6 +201,7 @@ impl Mock {
             derived: synthesize::Derived::default(),
             plans,
             seed: options.seed,
+            check_scopes: options.check_scopes,
         }));
         Ok(Mock { state })
     }
@@ -435,6 +445,7 @@ fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
         raw_path,
         has_path_parameters: path_parameters().next().is_some(),
         security,
+        required_scopes: operation.required_scopes(),
     }
 }
 
@@ -577,13 +588,12 @@ impl State {
         {
             return tenant_server_runtime::raw_path_rejected(rejection);
         }
-        match plan.security {
-            Security::Public => {}
-            Security::Bearer => {
-                if let Err(response) = bearer_token(&parts.headers) {
-                    return response;
-                }
-            }
+        let token = match plan.security {
+            Security::Public => None,
+            Security::Bearer => match bearer_token(&parts.headers) {
+                Ok(token) => Some(token),
+                Err(response) => return response,
+            },
             Security::Schemes(schemes) => {
                 if let Err(response) = tenant_server_runtime::Credential::find(
                     &parts.headers,
@@ -592,7 +602,18 @@ impl State {
                 ) {
                     return response;
                 }
+                // Scopes travel in bearer tokens only.
+                parts
+                    .headers
+                    .get(axum::http::header::AUTHORIZATION)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(tenant_server_runtime::parse_bearer)
             }
+        };
+        if self.check_scopes
+            && let Err(refusal) = scopes::check(&plan.required_scopes, token)
+        {
+            return refusal.into_response();
         }
         if !plan.parameters.is_empty() {
             let mut raw = runtime_params::Parameters::new(
