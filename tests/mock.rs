@@ -365,6 +365,54 @@ async fn no_credential_gets_the_generated_servers_401() {
     }
 }
 
+/// An API with an error body of its own gets the mock's own errors (400,
+/// 401, 415) in that body, the router's message in its `message`, where
+/// the operation documents one for the status; elsewhere they stay RFC 9457
+/// problem details.
+#[tokio::test]
+async fn the_mocks_own_errors_take_the_documented_error_body() {
+    let mock = start_mock("tests/fixtures/constructs/own-error-shape.yaml", 0).await;
+    let http = workspace_tests::http();
+    let answer = send(
+        http.post(format!("{mock}/pets"))
+            .bearer_auth(TOKEN)
+            .json(&json!({"name": "far too long a name"})),
+    )
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        answer.headers[reqwest::header::CONTENT_TYPE],
+        "application/json"
+    );
+    let message = answer.body["message"].as_str().unwrap();
+    assert!(message.contains("'name'"), "{}", answer.body);
+    assert!(answer.body["code"].is_i64(), "{}", answer.body);
+    let answer = send(
+        http.post(format!("{mock}/pets"))
+            .json(&json!({"name": "rex"})),
+    )
+    .await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    assert!(
+        answer.body["message"]
+            .as_str()
+            .unwrap()
+            .contains("Missing authentication")
+    );
+    assert!(
+        answer
+            .headers
+            .contains_key(reqwest::header::WWW_AUTHENTICATE)
+    );
+    // `find_pet_by_id` documents 404 alone: its 401 stays problem details.
+    let answer = send(http.get(format!("{mock}/pets/1"))).await;
+    assert_eq!(answer.status, 401, "{}", answer.body);
+    assert_eq!(
+        answer.headers[reqwest::header::CONTENT_TYPE],
+        "application/problem+json"
+    );
+}
+
 /// With `check_scopes`, a bearer token must claim the scope an operation
 /// requires (read from the JWT, unverified); without it any token passes.
 #[tokio::test]

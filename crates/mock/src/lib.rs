@@ -289,16 +289,23 @@ impl Mock {
                 plans.sort_by_key(|plan| {
                     std::cmp::Reverse(plan.operation.fixed_query_pairs().len())
                 });
+                // The router's own errors of these operations, in their
+                // documented error body (the first operation's, where a
+                // fixed query tells several apart).
+                let operation = plans[0].operation;
                 let handler = move |request: Request| async move {
                     match dispatch(&plans, &request) {
                         Some(plan) => state.handle(plan, request).await,
                         None => tenant_server_runtime::not_found().await,
                     }
                 };
-                let filter = method_filter(method);
+                let one =
+                    axum::routing::on(method_filter(method), handler).layer(RouterErrorLayer::new(
+                        move |error: RouterError| respond::router_error(state, operation, error),
+                    ));
                 routing = Some(match routing {
-                    None => axum::routing::on(filter, handler),
-                    Some(routing) => routing.on(filter, handler),
+                    None => one,
+                    Some(routing) => routing.merge(one),
                 });
             }
             let Some(routing) = routing else { continue };

@@ -275,6 +275,88 @@ pub(crate) fn check_response(
     json_body(state, operation, code, schema, examples).1
 }
 
+/// An error the mock's router answers by itself (a refused parameter or
+/// body, a missing token, ...), in the operation's documented error body
+/// where the spec documents one in JSON for the status and the router's
+/// default shape is not it: the example, or a value made from the schema,
+/// with the router's message in its `message`, `detail`, `error_description`
+/// or `error` text where the schema has one and takes it. So a client reads
+/// the mock's errors with the type the spec documents, as it would the
+/// server's once its `router_error` answers in the API's shape.
+pub(crate) fn router_error(
+    state: &'static State,
+    operation: &'static Operation,
+    error: RouterError,
+) -> Response {
+    let default = |error: RouterError| match state.spec.model.error_shape {
+        ErrorShape::Platform => error.into_platform_response(),
+        ErrorShape::Problem => error.into_problem_response(),
+    };
+    if state.spec.model.error_shape == ErrorShape::Platform {
+        return default(error);
+    }
+    let code = error.status().as_u16();
+    let documented = operation
+        .responses
+        .iter()
+        .find(|response| response.status == Status::Code(code))
+        .or_else(|| {
+            operation
+                .responses
+                .iter()
+                .find(|response| response.status == Status::Range(code / 100))
+        })
+        .or(operation.default_response.as_ref());
+    let Some((response, schema)) =
+        documented.and_then(|response| Some((response, response.schema.as_deref()?)))
+    else {
+        return default(error);
+    };
+    let media_type = response
+        .media_types
+        .iter()
+        .find(|media_type| model::is_json(media_type))
+        .map_or("application/json", String::as_str);
+    if media_type == "application/problem+json" {
+        return default(error);
+    }
+    let media = response_node(state, operation, response.status)
+        .and_then(|node| node.get("content"))
+        .and_then(|content| content.get(media_type));
+    let examples = examples(state, media, None).unwrap_or_default();
+    let (mut body, broken) = json_body(state, operation, code, schema, examples);
+    if broken.is_some() {
+        return default(error);
+    }
+    let check = state.checks.validator(schema);
+    let passes = |value: &Value| {
+        let mut out = Violations::new();
+        if let Some(check) = check {
+            let value = tenant_server_runtime::json::Value::from(value.clone());
+            state.checks.run(check, &value, &Location::Body, &mut out);
+        }
+        out.is_empty()
+    };
+    let message = error.message();
+    for field in ["message", "detail", "error_description", "error"] {
+        if let Some(Value::String(text)) = body.get(field) {
+            let kept = text.clone();
+            body[field] = Value::String(message.clone());
+            if !passes(&body) {
+                body[field] = Value::String(kept);
+            }
+        }
+    }
+    let mut built = reply(
+        error.status(),
+        Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+    );
+    if let Ok(value) = HeaderValue::from_str(media_type) {
+        built.headers_mut().insert(header::CONTENT_TYPE, value);
+    }
+    built
+}
+
 fn reply(status: StatusCode, body: Body) -> Response {
     let mut response = Response::new(body);
     *response.status_mut() = status;
