@@ -156,6 +156,21 @@ impl FormShapes {
         for shape in named.values_mut() {
             shape.forget(&text);
         }
+        // Only the shapes the bodies use, through references: one an alias
+        // took the place of is left unused.
+        let mut used: BTreeSet<String> = BTreeSet::new();
+        let mut pending: Vec<String> = roots
+            .into_iter()
+            .filter(|root| named.contains_key(root))
+            .collect();
+        while let Some(name) = pending.pop() {
+            if used.insert(name.clone())
+                && let Some(shape) = named.get(&name)
+            {
+                shape.refs(&mut |reached| pending.push(reached.to_owned()));
+            }
+        }
+        named.retain(|name, _| used.contains(name));
         Self { named }
     }
 
@@ -650,8 +665,9 @@ mod tests {
             ],
             "Alias",
         );
-        assert_eq!(alias.root("Alias"), alias.root("Limit"));
         assert!(alias.root("Alias").is_some());
+        // ...and the target, used by no body, has no static of its own.
+        assert_eq!(alias.named.keys().collect::<Vec<_>>(), ["Alias"]);
     }
 
     #[test]
