@@ -482,17 +482,23 @@ impl Checks {
             return;
         };
         if let Some(bound) = check.minimum {
-            if bound.exclusive {
-                checks::exclusive_minimum(number, bound.value, at, out);
-            } else {
-                checks::minimum(number, bound.value, at, out);
+            match (bound.exclusive, bound.exact) {
+                (true, Some(exact)) => {
+                    checks::exclusive_minimum_exact(value, number, exact, at, out)
+                }
+                (false, Some(exact)) => checks::minimum_exact(value, number, exact, at, out),
+                (true, None) => checks::exclusive_minimum(number, bound.value, at, out),
+                (false, None) => checks::minimum(number, bound.value, at, out),
             }
         }
         if let Some(bound) = check.maximum {
-            if bound.exclusive {
-                checks::exclusive_maximum(number, bound.value, at, out);
-            } else {
-                checks::maximum(number, bound.value, at, out);
+            match (bound.exclusive, bound.exact) {
+                (true, Some(exact)) => {
+                    checks::exclusive_maximum_exact(value, number, exact, at, out)
+                }
+                (false, Some(exact)) => checks::maximum_exact(value, number, exact, at, out),
+                (true, None) => checks::exclusive_maximum(number, bound.value, at, out),
+                (false, None) => checks::maximum(number, bound.value, at, out),
             }
         }
         if let Some(divisor) = check.multiple_of {

@@ -625,6 +625,44 @@ pub fn maximum(number: f64, max: f64, at: &Location, out: &mut Violations) {
     }
 }
 
+/// The value's exact integer, where it is written as one.
+fn exact_integer(value: &Value) -> Option<i128> {
+    match value {
+        Value::Number(number) => number
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| number.as_u64().map(i128::from)),
+        _ => None,
+    }
+}
+
+/// The bounds past 2^53, which an `f64` cannot hold: an integer is compared
+/// with the bound's own digits, any other number (`number`, read from
+/// `value`) as a float.
+macro_rules! exact_bounds {
+    ($($name:ident: $breaks:expr, $code:literal, $says:literal;)*) => {
+        $(
+            pub fn $name(value: &Value, number: f64, bound: i128, at: &Location, out: &mut Violations) {
+                let breaks: fn(std::cmp::Ordering) -> bool = $breaks;
+                let order = match exact_integer(value) {
+                    Some(exact) => exact.cmp(&bound),
+                    None => number.partial_cmp(&(bound as f64)).unwrap_or(std::cmp::Ordering::Equal),
+                };
+                if breaks(order) {
+                    out.add(at, $code, format!(concat!("{} must be ", $says, " {}"), describe(at), bound));
+                }
+            }
+        )*
+    };
+}
+
+exact_bounds! {
+    minimum_exact: |order| order.is_lt(), "minimum", "at least";
+    maximum_exact: |order| order.is_gt(), "maximum", "at most";
+    exclusive_minimum_exact: |order| order.is_le(), "exclusive_minimum", "greater than";
+    exclusive_maximum_exact: |order| order.is_ge(), "exclusive_maximum", "less than";
+}
+
 pub fn exclusive_minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
     if number <= min {
         out.add(
@@ -948,6 +986,31 @@ mod tests {
         out.iter()
             .map(|violation| violation.detail.clone())
             .collect()
+    }
+
+    #[test]
+    fn bounds_past_two_to_the_53_are_compared_exactly() {
+        let max: i128 = 18_014_398_509_481_983;
+        let check = |value: serde_json::Value| {
+            let value = tree(value);
+            let number = as_number(&value).unwrap();
+            messages(|out| maximum_exact(&value, number, max, &Location::Body, out))
+        };
+        // 2^54 and 2^54 - 1 are one f64: only the digits tell them apart.
+        assert_eq!(
+            check(json!(18_014_398_509_481_984_u64)),
+            ["the body must be at most 18014398509481983"]
+        );
+        assert!(check(json!(18_014_398_509_481_983_u64)).is_empty());
+        assert!(check(json!(-5)).is_empty());
+        assert_eq!(check(json!(2e17)).len(), 1);
+        let value = tree(json!(18_014_398_509_481_983_u64));
+        let number = as_number(&value).unwrap();
+        assert_eq!(
+            messages(|out| exclusive_maximum_exact(&value, number, max, &Location::Body, out))
+                .len(),
+            1
+        );
     }
 
     #[test]

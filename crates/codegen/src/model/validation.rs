@@ -276,6 +276,10 @@ pub struct NumberCheck {
 pub struct Bound {
     pub value: f64,
     pub exclusive: bool,
+    /// The bound as the spec writes it where it is an integer past 2^53,
+    /// which `value` cannot hold exactly (`maximum: 18014398509481983`):
+    /// integers are then compared with it exactly.
+    pub exact: Option<i128>,
 }
 
 impl Check {
@@ -1214,13 +1218,17 @@ fn string_check(schema: &Map<String, Value>, values: Option<Vec<Value>>) -> Chec
 
 fn number_check(schema: &Map<String, Value>, kind: &str) -> Check {
     let bound = |keyword: &str, exclusive: &str| {
-        schema
-            .get(keyword)
-            .and_then(Value::as_f64)
-            .map(|value| Bound {
-                value,
-                exclusive: schema.get(exclusive) == Some(&Value::Bool(true)),
-            })
+        let written = schema.get(keyword)?;
+        let exact = written
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| written.as_u64().map(i128::from))
+            .filter(|exact| exact.unsigned_abs() > 1 << 53);
+        written.as_f64().map(|value| Bound {
+            value,
+            exclusive: schema.get(exclusive) == Some(&Value::Bool(true)),
+            exact,
+        })
     };
     Check::Number(NumberCheck {
         integer: kind == "integer",
@@ -1424,11 +1432,13 @@ mod tests {
                 integer: true,
                 minimum: Some(Bound {
                     value: 1.0,
-                    exclusive: false
+                    exclusive: false,
+                    exact: None
                 }),
                 maximum: Some(Bound {
                     value: 9.0,
-                    exclusive: true
+                    exclusive: true,
+                    exact: None
                 }),
                 multiple_of: None,
             })
@@ -1624,7 +1634,8 @@ mod tests {
                 Check::IfType(Box::new(Check::Number(NumberCheck {
                     minimum: Some(Bound {
                         value: 1.0,
-                        exclusive: false
+                        exclusive: false,
+                        exact: None
                     }),
                     ..NumberCheck::default()
                 }))),

@@ -596,9 +596,18 @@ fn render_number(number: &NumberCheck, entry: Entry) -> TokenStream {
             |Bound {
                  value,
                  exclusive: strict,
+                 exact,
              }| {
                 let check = format_ident!("{}", if strict { exclusive } else { inclusive });
-                quote!(check::#check(number, #value, at, out);)
+                match exact {
+                    // Past 2^53: the value's own digits against the bound's.
+                    Some(exact) => {
+                        let exact = proc_macro2::Literal::i128_unsuffixed(exact);
+                        let check = format_ident!("{check}_exact");
+                        quote!(check::#check(value, number, #exact, at, out);)
+                    }
+                    None => quote!(check::#check(number, #value, at, out);),
+                }
             },
         )
     };
