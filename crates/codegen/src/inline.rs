@@ -262,6 +262,7 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
             if let Some(body) = operation.get("requestBody") {
                 let pointer = pointer_join(&operation_pointer, "requestBody");
                 moves.extend(body_move(body, &pointer, format!("{id}-body")));
+                moves.extend(parts_move(body, &pointer, format!("{id}-parts")));
             }
             let Some(responses) = operation.get("responses").and_then(Value::as_object) else {
                 continue;
@@ -295,6 +296,9 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
         for (name, entry) in entries {
             let pointer = pointer_join(&section_pointer, name);
             moves.extend(body_move(entry, &pointer, format!("{name}-{suffix}")));
+            if section == "requestBodies" {
+                moves.extend(parts_move(entry, &pointer, format!("{name}-parts")));
+            }
         }
     }
     moves
@@ -314,6 +318,26 @@ fn inline_schemas(body: &Value) -> Vec<(&str, &Value)> {
                 .then_some((media_type.as_str(), schema))
         })
         .collect()
+}
+
+/// The move of a request body's inline `multipart/form-data` schema, under
+/// a name of its own: the server checks the parts against it (the body
+/// itself stays bytes), so the model needs it named as it needs a JSON
+/// body's. A `$ref` needs no move.
+fn parts_move(body: &Value, pointer: &str, name: String) -> Option<Move> {
+    let content = body.get("content")?.as_object()?;
+    let (media_type, entry) = content.iter().find(|(media_type, _)| {
+        media_type.split(';').next().unwrap_or_default().trim() == "multipart/form-data"
+    })?;
+    let schema = entry.get("schema")?;
+    (schema.is_object() && schema.get("$ref").is_none()).then(|| Move {
+        pointers: vec![pointer_join(
+            &pointer_join(&pointer_join(pointer, "content"), media_type),
+            "schema",
+        )],
+        name,
+        parameter: false,
+    })
 }
 
 /// The move of a body's inline schema; media types with the same schema
