@@ -51,10 +51,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
                 let mut __f0: ::std::option::Option<ActionDestinationConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<ActionDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -113,10 +110,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
             ) -> ::std::result::Result<ActionDestinationConfiguration, __M::Error> {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
@@ -289,10 +283,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -413,10 +404,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
@@ -474,10 +462,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
@@ -560,10 +545,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
                 > = ::std::option::Option::None;
                 let mut __f5: ::std::option::Option<i64> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
@@ -924,10 +906,7 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
                 let mut __f0: ::std::option::Option<BasicWebhookAuthorizationMethod> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
@@ -984,10 +963,7 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
@@ -1110,10 +1086,7 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
             ) -> ::std::result::Result<BearerWebhookAuthorization, __M::Error> {
                 let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
@@ -1167,10 +1140,7 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
                 let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
@@ -1307,10 +1277,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateEventStreamRequest {
                     ::std::option::Option<EventStreamSubscriptions>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -1393,10 +1360,7 @@ impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
                 let mut __f2: ::std::option::Option<SubjectTokenType> = ::std::option::Option::None;
                 let mut __f3: ::std::option::Option<TokenExchangeProfileType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: true,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, true))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
@@ -1473,10 +1437,7 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
                     CustomHeaderWebhookAuthorizationMethod,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -1541,10 +1502,7 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
                     CustomHeaderWebhookAuthorizationMethod,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -1705,10 +1663,7 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut __f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f4: ::std::option::Option<i64> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "error", &mut __map)?,
@@ -1788,10 +1743,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItem {
                     ::std::option::Option<::std::string::String>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
@@ -1934,10 +1886,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
                 > = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<AwsRegion> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2089,10 +2038,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
                 let mut __f0: ::std::option::Option<EventBridgeConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<EventBridgeDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2251,10 +2197,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStream {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2623,10 +2566,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
             ) -> ::std::result::Result<EventStreamSubscription, __M::Error> {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2719,10 +2659,7 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
                 let mut __f1: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map)?,
@@ -2793,10 +2730,7 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
                     ::std::option::Option<::std::string::String>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -3140,10 +3074,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
@@ -3411,10 +3342,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttribute {
                     ::std::option::Option<UserAttributeStrategyOverrides>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -3767,10 +3695,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
                 > = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<UserAttributeOidcMappingMapping> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -3994,10 +3919,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
                 > = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<UserIdMapping> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
@@ -4066,10 +3988,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<UserAttributeProfile> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4331,10 +4250,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
                     ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4581,10 +4497,7 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
                     ::std::option::Option<UserIdStrategyOverrides>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4828,10 +4741,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
                 let mut __f0: ::std::option::Option<WebhookAuthorization> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4903,10 +4813,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
                 let mut __f0: ::std::option::Option<WebhookAuthorizationInput> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4979,10 +4886,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
                 let mut __f0: ::std::option::Option<WebhookConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -5043,10 +4947,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
                 let mut __f0: ::std::option::Option<WebhookConfigurationInput> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -5700,15 +5601,49 @@ pub mod __checked {
         cell.get_or_init(|| ::regress::Regex::new(source).unwrap()).find(value).is_some()
     }
 
-    /// A struct's field name read as its index in `names`
-    /// (`usize::MAX` for one the struct ignores), with serde's
-    /// messages.
-    pub struct Fields {
-        pub names: &'static [&'static str],
-        pub deny: bool,
+    /// A struct's field name or an enum's variant name read as its
+    /// index in `names`, with serde's messages; a field the struct
+    /// ignores is `usize::MAX`.
+    pub struct Identifier {
+        names: &'static [&'static str],
+        kind: IdentifierKind,
     }
 
-    impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+    #[derive(Clone, Copy, PartialEq)]
+    enum IdentifierKind {
+        Field { deny: bool },
+        Variant,
+    }
+
+    impl Identifier {
+        /// A field of a struct whose `names` are its fields;
+        /// `deny`: an unknown one is an error.
+        pub fn field(names: &'static [&'static str], deny: bool) -> Self {
+            Identifier {
+                names,
+                kind: IdentifierKind::Field { deny },
+            }
+        }
+
+        fn what(&self) -> &'static str {
+            match self.kind {
+                IdentifierKind::Field { .. } => "field",
+                IdentifierKind::Variant => "variant",
+            }
+        }
+
+        fn unknown<E: ::serde::de::Error>(&self, value: &str) -> Result<usize, E> {
+            match self.kind {
+                IdentifierKind::Field { deny: false } => Ok(usize::MAX),
+                IdentifierKind::Field { deny: true } => {
+                    Err(E::unknown_field(value, self.names))
+                }
+                IdentifierKind::Variant => Err(E::unknown_variant(value, self.names)),
+            }
+        }
+    }
+
+    impl<'de> ::serde::de::DeserializeSeed<'de> for Identifier {
         type Value = usize;
 
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5719,22 +5654,27 @@ pub mod __checked {
         }
     }
 
-    impl<'de> ::serde::de::Visitor<'de> for Fields {
+    impl<'de> ::serde::de::Visitor<'de> for Identifier {
         type Value = usize;
 
         fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("field identifier")
+            write!(f, "{} identifier", self.what())
         }
 
         fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
             match usize::try_from(value) {
                 Ok(index) if index < self.names.len() => Ok(index),
-                _ if !self.deny => Ok(usize::MAX),
+                _ if self.kind
+                    == (IdentifierKind::Field {
+                        deny: false,
+                    }) => Ok(usize::MAX),
                 _ => {
                     Err(
                         E::invalid_value(
                             ::serde::de::Unexpected::Unsigned(value),
-                            &format!("field index 0 <= i < {}", self.names.len())
+                            &format!(
+                                "{} index 0 <= i < {}", self.what(), self.names.len()
+                            )
                                 .as_str(),
                         ),
                     )
@@ -5745,18 +5685,14 @@ pub mod __checked {
         fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
             match self.names.iter().position(|name| *name == value) {
                 Some(index) => Ok(index),
-                None if !self.deny => Ok(usize::MAX),
-                None => Err(E::unknown_field(value, self.names)),
+                None => self.unknown(value),
             }
         }
 
         fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
             match self.names.iter().position(|name| name.as_bytes() == value) {
                 Some(index) => Ok(index),
-                None if !self.deny => Ok(usize::MAX),
-                None => {
-                    Err(E::unknown_field(&String::from_utf8_lossy(value), self.names))
-                }
+                None => self.unknown(&String::from_utf8_lossy(value)),
             }
         }
     }
@@ -5837,61 +5773,13 @@ pub mod __checked {
             self,
             data: A,
         ) -> Result<usize, A::Error> {
-            let (index, variant) = data.variant_seed(Variants(self.variants))?;
+            let (index, variant) = data
+                .variant_seed(Identifier {
+                    names: self.variants,
+                    kind: IdentifierKind::Variant,
+                })?;
             ::serde::de::VariantAccess::unit_variant(variant)?;
             Ok(index)
-        }
-    }
-
-    struct Variants(&'static [&'static str]);
-
-    impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
-        type Value = usize;
-
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            self,
-            deserializer: D,
-        ) -> Result<usize, D::Error> {
-            deserializer.deserialize_identifier(self)
-        }
-    }
-
-    impl<'de> ::serde::de::Visitor<'de> for Variants {
-        type Value = usize;
-
-        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("variant identifier")
-        }
-
-        fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
-            match usize::try_from(value) {
-                Ok(index) if index < self.0.len() => Ok(index),
-                _ => {
-                    Err(
-                        E::invalid_value(
-                            ::serde::de::Unexpected::Unsigned(value),
-                            &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
-                        ),
-                    )
-                }
-            }
-        }
-
-        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
-            self.0
-                .iter()
-                .position(|name| *name == value)
-                .ok_or_else(|| E::unknown_variant(value, self.0))
-        }
-
-        fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
-            self.0
-                .iter()
-                .position(|name| name.as_bytes() == value)
-                .ok_or_else(|| E::unknown_variant(
-                    &String::from_utf8_lossy(value),
-                    self.0,
-                ))
         }
     }
 }

@@ -179,8 +179,7 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
         wire_names.push(wire);
     }
     let expecting = format!("struct {name}");
-    let keys =
-        quote!(__map.next_key_seed(crate::__checked::Fields { names: __FIELDS, deny: #deny })?);
+    let keys = quote!(__map.next_key_seed(crate::__checked::Identifier::field(__FIELDS, #deny))?);
     let read = if arms.is_empty() {
         quote! {
             while #keys.is_some() {
@@ -271,48 +270,75 @@ fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
 /// The shared functions the written-out impls call, in `__checked`.
 pub fn helpers() -> TokenStream {
     quote! {
-        /// A struct's field name read as its index in `names`
-        /// (`usize::MAX` for one the struct ignores), with serde's
-        /// messages.
-        pub struct Fields {
-            pub names: &'static [&'static str],
-            pub deny: bool,
+        /// A struct's field name or an enum's variant name read as its
+        /// index in `names`, with serde's messages; a field the struct
+        /// ignores is `usize::MAX`.
+        pub struct Identifier {
+            names: &'static [&'static str],
+            kind: IdentifierKind,
         }
 
-        impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+        #[derive(Clone, Copy, PartialEq)]
+        enum IdentifierKind {
+            Field { deny: bool },
+            Variant,
+        }
+
+        impl Identifier {
+            /// A field of a struct whose `names` are its fields;
+            /// `deny`: an unknown one is an error.
+            pub fn field(names: &'static [&'static str], deny: bool) -> Self {
+                Identifier { names, kind: IdentifierKind::Field { deny } }
+            }
+
+            fn what(&self) -> &'static str {
+                match self.kind {
+                    IdentifierKind::Field { .. } => "field",
+                    IdentifierKind::Variant => "variant",
+                }
+            }
+
+            fn unknown<E: ::serde::de::Error>(&self, value: &str) -> Result<usize, E> {
+                match self.kind {
+                    IdentifierKind::Field { deny: false } => Ok(usize::MAX),
+                    IdentifierKind::Field { deny: true } => Err(E::unknown_field(value, self.names)),
+                    IdentifierKind::Variant => Err(E::unknown_variant(value, self.names)),
+                }
+            }
+        }
+
+        impl<'de> ::serde::de::DeserializeSeed<'de> for Identifier {
             type Value = usize;
             fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
                 deserializer.deserialize_identifier(self)
             }
         }
 
-        impl<'de> ::serde::de::Visitor<'de> for Fields {
+        impl<'de> ::serde::de::Visitor<'de> for Identifier {
             type Value = usize;
             fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str("field identifier")
+                write!(f, "{} identifier", self.what())
             }
             fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
                 match usize::try_from(value) {
                     Ok(index) if index < self.names.len() => Ok(index),
-                    _ if !self.deny => Ok(usize::MAX),
+                    _ if self.kind == (IdentifierKind::Field { deny: false }) => Ok(usize::MAX),
                     _ => Err(E::invalid_value(
                         ::serde::de::Unexpected::Unsigned(value),
-                        &format!("field index 0 <= i < {}", self.names.len()).as_str(),
+                        &format!("{} index 0 <= i < {}", self.what(), self.names.len()).as_str(),
                     )),
                 }
             }
             fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
                 match self.names.iter().position(|name| *name == value) {
                     Some(index) => Ok(index),
-                    None if !self.deny => Ok(usize::MAX),
-                    None => Err(E::unknown_field(value, self.names)),
+                    None => self.unknown(value),
                 }
             }
             fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
                 match self.names.iter().position(|name| name.as_bytes() == value) {
                     Some(index) => Ok(index),
-                    None if !self.deny => Ok(usize::MAX),
-                    None => Err(E::unknown_field(&String::from_utf8_lossy(value), self.names)),
+                    None => self.unknown(&String::from_utf8_lossy(value)),
                 }
             }
         }
@@ -380,46 +406,12 @@ pub fn helpers() -> TokenStream {
                 write!(f, "enum {}", self.name)
             }
             fn visit_enum<A: ::serde::de::EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
-                let (index, variant) = data.variant_seed(Variants(self.variants))?;
+                let (index, variant) = data.variant_seed(Identifier {
+                    names: self.variants,
+                    kind: IdentifierKind::Variant,
+                })?;
                 ::serde::de::VariantAccess::unit_variant(variant)?;
                 Ok(index)
-            }
-        }
-
-        struct Variants(&'static [&'static str]);
-
-        impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
-            type Value = usize;
-            fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
-                deserializer.deserialize_identifier(self)
-            }
-        }
-
-        impl<'de> ::serde::de::Visitor<'de> for Variants {
-            type Value = usize;
-            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str("variant identifier")
-            }
-            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
-                match usize::try_from(value) {
-                    Ok(index) if index < self.0.len() => Ok(index),
-                    _ => Err(E::invalid_value(
-                        ::serde::de::Unexpected::Unsigned(value),
-                        &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
-                    )),
-                }
-            }
-            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
-                self.0
-                    .iter()
-                    .position(|name| *name == value)
-                    .ok_or_else(|| E::unknown_variant(value, self.0))
-            }
-            fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
-                self.0
-                    .iter()
-                    .position(|name| name.as_bytes() == value)
-                    .ok_or_else(|| E::unknown_variant(&String::from_utf8_lossy(value), self.0))
             }
         }
     }
@@ -456,7 +448,10 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#"& ["type" , "name" , "tags"]"#), "{out}");
-        assert!(out.contains("deny : true"), "{out}");
+        assert!(
+            out.contains("Identifier :: field (__FIELDS , true)"),
+            "{out}"
+        );
         assert!(
             out.contains("unwrap_or_else (defaults :: pet_name)"),
             "{out}"
