@@ -179,3 +179,60 @@ fn an_absent_option_is_none_and_an_absent_required_field_is_named() {
     let err = serde_json::from_value::<tenant_api_types::Error>(without_message).unwrap_err();
     assert_eq!(err.to_string(), "missing field `message`");
 }
+
+/// The written-out reading of `Error`'s fields (an optional `Option`, read
+/// without a call through `__checked::required`; a defaulted list; renamed
+/// fields) answers as serde's derive: absent, `null`, present, duplicated
+/// and wrongly typed alike.
+#[test]
+fn written_out_optional_and_defaulted_fields_answer_as_the_derive_does() {
+    mod derived {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        pub struct Error {
+            pub error: String,
+            #[serde(rename = "errorCode")]
+            pub error_code: Option<String>,
+            #[serde(default)]
+            pub errors: Vec<serde_json::Value>,
+            pub message: String,
+            #[serde(rename = "statusCode")]
+            pub status_code: i64,
+        }
+    }
+    let fields = r#""error": "Bad Request", "message": "no", "statusCode": 400"#;
+    let inputs = [
+        format!("{{{fields}}}"),
+        format!(r#"{{{fields}, "errorCode": null}}"#),
+        format!(r#"{{{fields}, "errorCode": "E1"}}"#),
+        format!(r#"{{{fields}, "errorCode": null, "errorCode": "E1"}}"#),
+        format!(r#"{{{fields}, "errorCode": 1}}"#),
+        format!(r#"{{{fields}, "errors": null}}"#),
+        format!(r#"{{{fields}, "errors": [], "errors": []}}"#),
+        format!(r#"{{{fields}, "statusCode": 401}}"#),
+        r#"{"error": "Bad Request", "statusCode": 400}"#.to_owned(),
+        r#"{"error": "Bad Request", "message": null, "statusCode": 400}"#.to_owned(),
+    ];
+    for input in &inputs {
+        let written = serde_json::from_str::<tenant_api_types::Error>(input)
+            .map(|error| {
+                (
+                    error.error,
+                    error.error_code,
+                    error.errors.len(),
+                    error.message,
+                )
+            })
+            .map_err(|err| err.to_string());
+        let derived = serde_json::from_str::<derived::Error>(input)
+            .map(|error| {
+                (
+                    error.error,
+                    error.error_code,
+                    error.errors.len(),
+                    error.message,
+                )
+            })
+            .map_err(|err| err.to_string());
+        assert_eq!(written, derived, "{input}");
+    }
+}

@@ -59,13 +59,11 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -113,11 +111,9 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionDestinationConfiguration {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -291,54 +287,46 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                                 &mut __f0,
                                 "actions_using_module_total",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "all_changes_published",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "code", &mut __map)?,
-                        3 => {
-                            crate::__checked::field(&mut __f3, "created_at", &mut __map)?
-                        }
+                        2 => crate::__checked::field(&mut __f2, "code", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "created_at", &mut __map),
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "dependencies",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        5 => crate::__checked::field(&mut __f5, "id", &mut __map)?,
+                        5 => crate::__checked::field(&mut __f5, "id", &mut __map),
                         6 => {
                             crate::__checked::field(
                                 &mut __f6,
                                 "latest_version",
                                 &mut __map,
-                            )?
+                            )
                         }
                         7 => {
                             crate::__checked::field(
                                 &mut __f7,
                                 "latest_version_number",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        8 => crate::__checked::field(&mut __f8, "name", &mut __map)?,
-                        9 => crate::__checked::field(&mut __f9, "secrets", &mut __map)?,
+                        8 => crate::__checked::field(&mut __f8, "name", &mut __map),
+                        9 => crate::__checked::field(&mut __f9, "secrets", &mut __map),
                         10 => {
-                            crate::__checked::field(
-                                &mut __f10,
-                                "updated_at",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f10, "updated_at", &mut __map)
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModule {
                     actions_using_module_total: crate::__checked::required(
@@ -353,11 +341,8 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                     created_at: crate::__checked::required(__f3, "created_at")?,
                     dependencies: crate::__checked::required(__f4, "dependencies")?,
                     id: crate::__checked::required(__f5, "id")?,
-                    latest_version: crate::__checked::required(__f6, "latest_version")?,
-                    latest_version_number: crate::__checked::required(
-                        __f7,
-                        "latest_version_number",
-                    )?,
+                    latest_version: __f6.flatten(),
+                    latest_version_number: __f7.flatten(),
                     name: crate::__checked::required(__f8, "name")?,
                     secrets: crate::__checked::required(__f9, "secrets")?,
                     updated_at: crate::__checked::required(__f10, "updated_at")?,
@@ -407,12 +392,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "version", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "version", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleDependency {
                     name: crate::__checked::required(__f0, "name")?,
@@ -465,14 +448,10 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleSecret {
                     name: crate::__checked::required(__f0, "name")?,
@@ -548,30 +527,26 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "created_at", &mut __map),
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "dependencies",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        3 => crate::__checked::field(&mut __f3, "id", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "secrets", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "id", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "secrets", &mut __map),
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "version_number",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleVersionReference {
                     code: crate::__checked::required(__f0, "code")?,
@@ -909,12 +884,10 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "username", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "username", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BasicWebhookAuthorization {
                     method: crate::__checked::required(__f0, "method")?,
@@ -966,13 +939,11 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "password", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "username", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "password", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "username", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BasicWebhookAuthorizationInput {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1089,11 +1060,9 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BearerWebhookAuthorization {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1143,12 +1112,10 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "token", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "token", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BearerWebhookAuthorizationInput {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1281,31 +1248,25 @@ impl<'de> ::serde::Deserialize<'de> for CreateEventStreamRequest {
                 {
                     match __key {
                         0 => {
-                            crate::__checked::field(
-                                &mut __f0,
-                                "destination",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f0, "destination", &mut __map)
                         }
-                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "status", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "status", &mut __map),
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "subscriptions",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CreateEventStreamRequest {
                     destination: crate::__checked::required(__f0, "destination")?,
-                    name: crate::__checked::required(__f1, "name")?,
-                    status: crate::__checked::required(__f2, "status")?,
-                    subscriptions: crate::__checked::required(__f3, "subscriptions")?,
+                    name: __f1.flatten(),
+                    status: __f2.flatten(),
+                    subscriptions: __f3.flatten(),
                 })
             }
         }
@@ -1363,20 +1324,18 @@ impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, true))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map),
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "subject_token_type",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        3 => crate::__checked::field(&mut __f3, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        3 => crate::__checked::field(&mut __f3, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CreateTokenExchangeProfileRequest {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -1440,14 +1399,10 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
-                        }
-                        1 => crate::__checked::field(&mut __f1, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "header_key", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CustomHeaderWebhookAuthorization {
                     header_key: crate::__checked::required(__f0, "header_key")?,
@@ -1505,21 +1460,17 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "header_key", &mut __map),
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "header_value",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CustomHeaderWebhookAuthorizationInput {
                     header_key: crate::__checked::required(__f0, "header_key")?,
@@ -1666,21 +1617,17 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "error", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "errorCode", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "errors", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "message", &mut __map)?,
-                        4 => {
-                            crate::__checked::field(&mut __f4, "statusCode", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "error", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "errorCode", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "errors", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "message", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "statusCode", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(Error {
                     error: crate::__checked::required(__f0, "error")?,
-                    error_code: crate::__checked::required(__f1, "errorCode")?,
+                    error_code: __f1.flatten(),
                     errors: __f2.unwrap_or_default(),
                     message: crate::__checked::required(__f3, "message")?,
                     status_code: crate::__checked::required(__f4, "statusCode")?,
@@ -1746,22 +1693,20 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItem {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "detail", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "in", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "pointer", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "detail", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "in", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "pointer", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ErrorItem {
                     code: crate::__checked::required(__f0, "code")?,
                     detail: crate::__checked::required(__f1, "detail")?,
-                    in_: crate::__checked::required(__f2, "in")?,
-                    name: crate::__checked::required(__f3, "name")?,
-                    pointer: crate::__checked::required(__f4, "pointer")?,
+                    in_: __f2.flatten(),
+                    name: __f3.flatten(),
+                    pointer: __f4.flatten(),
                 })
             }
         }
@@ -1894,29 +1839,22 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
                                 &mut __f0,
                                 "aws_account_id",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "aws_partner_event_source",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => {
-                            crate::__checked::field(&mut __f2, "aws_region", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "aws_region", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventBridgeConfiguration {
                     aws_account_id: crate::__checked::required(__f0, "aws_account_id")?,
-                    aws_partner_event_source: crate::__checked::required(
-                        __f1,
-                        "aws_partner_event_source",
-                    )?,
+                    aws_partner_event_source: __f1.flatten(),
                     aws_region: crate::__checked::required(__f2, "aws_region")?,
                 })
             }
@@ -1992,14 +1930,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -2046,13 +1977,11 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventBridgeDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -2200,41 +2129,31 @@ impl<'de> ::serde::Deserialize<'de> for EventStream {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "created_at", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "created_at", &mut __map),
                         1 => {
-                            crate::__checked::field(
-                                &mut __f1,
-                                "destination",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f1, "destination", &mut __map)
                         }
-                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "status", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "status", &mut __map),
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "subscriptions",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        6 => {
-                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        6 => crate::__checked::field(&mut __f6, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventStream {
                     created_at: crate::__checked::required(__f0, "created_at")?,
                     destination: crate::__checked::required(__f1, "destination")?,
                     id: crate::__checked::required(__f2, "id")?,
-                    name: crate::__checked::required(__f3, "name")?,
+                    name: __f3.flatten(),
                     status: crate::__checked::required(__f4, "status")?,
-                    subscriptions: crate::__checked::required(__f5, "subscriptions")?,
+                    subscriptions: __f5.flatten(),
                     updated_at: crate::__checked::required(__f6, "updated_at")?,
                 })
             }
@@ -2372,14 +2291,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -2450,14 +2362,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -2569,13 +2474,9 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "event_type", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "event_type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventStreamSubscription {
                     event_type: crate::__checked::required(__f0, "event_type")?,
@@ -2662,16 +2563,14 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "enabled", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "sandbox", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "enabled", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "sandbox", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(PushNotificationApnsProvider {
-                    bundle_id: crate::__checked::required(__f0, "bundle_id")?,
+                    bundle_id: __f0.flatten(),
                     enabled: crate::__checked::required(__f1, "enabled")?,
                     sandbox: crate::__checked::required(__f2, "sandbox")?,
                 })
@@ -2738,31 +2637,29 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(StrategyOverride {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    oidc_mapping: __f0.flatten(),
                     saml_mapping: __f1.unwrap_or_default(),
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                    scim_mapping: __f2.flatten(),
                 })
             }
         }
@@ -2925,14 +2822,7 @@ impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3003,14 +2893,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3077,27 +2960,21 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
-                        }
-                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "created_at", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "subject_token_type",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        5 => crate::__checked::field(&mut __f5, "type", &mut __map)?,
-                        6 => {
-                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        5 => crate::__checked::field(&mut __f5, "type", &mut __map),
+                        6 => crate::__checked::field(&mut __f6, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(TokenExchangeProfile {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -3191,14 +3068,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3350,71 +3220,62 @@ impl<'de> ::serde::Deserialize<'de> for UserAttribute {
                                 &mut __f0,
                                 "auth0_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
-                            crate::__checked::field(
-                                &mut __f1,
-                                "description",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f1, "description", &mut __map)
                         }
-                        2 => crate::__checked::field(&mut __f2, "label", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "label", &mut __map),
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "profile_required",
                                 &mut __map,
-                            )?
+                            )
                         }
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         6 => {
                             crate::__checked::field(
                                 &mut __f6,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         7 => {
                             crate::__checked::field(
                                 &mut __f7,
                                 "strategy_overrides",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttribute {
                     auth0_mapping: crate::__checked::required(__f0, "auth0_mapping")?,
                     description: crate::__checked::required(__f1, "description")?,
                     label: crate::__checked::required(__f2, "label")?,
-                    oidc_mapping: crate::__checked::required(__f3, "oidc_mapping")?,
+                    oidc_mapping: __f3.flatten(),
                     profile_required: crate::__checked::required(
                         __f4,
                         "profile_required",
                     )?,
-                    saml_mapping: crate::__checked::required(__f5, "saml_mapping")?,
-                    scim_mapping: crate::__checked::required(__f6, "scim_mapping")?,
-                    strategy_overrides: crate::__checked::required(
-                        __f7,
-                        "strategy_overrides",
-                    )?,
+                    saml_mapping: __f5.flatten(),
+                    scim_mapping: __f6.flatten(),
+                    strategy_overrides: __f7.flatten(),
                 })
             }
         }
@@ -3489,14 +3350,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3567,14 +3421,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3645,14 +3492,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3703,16 +3543,14 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
                                 &mut __f0,
                                 "display_name",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "mapping", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "mapping", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeOidcMapping {
-                    display_name: crate::__checked::required(__f0, "display_name")?,
+                    display_name: __f0.flatten(),
                     mapping: crate::__checked::required(__f1, "mapping")?,
                 })
             }
@@ -3790,14 +3628,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3868,14 +3699,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3922,26 +3746,21 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
                     .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "user_attributes",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "user_id", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "user_id", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeProfile {
                     name: crate::__checked::required(__f0, "name")?,
-                    user_attributes: crate::__checked::required(
-                        __f1,
-                        "user_attributes",
-                    )?,
+                    user_attributes: __f1.flatten(),
                     user_id: crate::__checked::required(__f2, "user_id")?,
                 })
             }
@@ -3996,14 +3815,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
                                 &mut __f0,
                                 "display_name",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "id", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "template", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "id", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "template", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeProfileTemplate {
                     display_name: crate::__checked::required(__f0, "display_name")?,
@@ -4115,14 +3932,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -4193,14 +4003,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -4258,31 +4061,29 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeStrategyOverride {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
-                    saml_mapping: crate::__checked::required(__f1, "saml_mapping")?,
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                    oidc_mapping: __f0.flatten(),
+                    saml_mapping: __f1.flatten(),
+                    scim_mapping: __f2.flatten(),
                 })
             }
         }
@@ -4360,14 +4161,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -4505,42 +4299,37 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "strategy_overrides",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserIdMapping {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    oidc_mapping: __f0.flatten(),
                     saml_mapping: __f1.unwrap_or_default(),
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
-                    strategy_overrides: crate::__checked::required(
-                        __f3,
-                        "strategy_overrides",
-                    )?,
+                    scim_mapping: __f2.flatten(),
+                    strategy_overrides: __f3.flatten(),
                 })
             }
         }
@@ -4749,19 +4538,17 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
                                 &mut __f0,
                                 "webhook_authorization",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "webhook_endpoint",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookConfiguration {
                     webhook_authorization: crate::__checked::required(
@@ -4821,19 +4608,17 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
                                 &mut __f0,
                                 "webhook_authorization",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "webhook_endpoint",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookConfigurationInput {
                     webhook_authorization: crate::__checked::required(
@@ -4894,13 +4679,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -4955,13 +4738,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookDestinationInput {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -5113,14 +4894,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5193,14 +4967,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5273,14 +5040,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5589,6 +5349,29 @@ pub mod __checked {
         CHECKED.with(::std::cell::Cell::get)
     }
 
+    /// A constrained string's `Deserialize`, one function for
+    /// every such newtype: its text, checked by its `FromStr`
+    /// unless [`assume_checked`] runs.
+    pub fn text<'de, T, D>(
+        deserializer: D,
+        unchecked: fn(::std::string::String) -> T,
+    ) -> ::std::result::Result<T, D::Error>
+    where
+        T: ::std::str::FromStr<Err = crate::error::ConversionError>,
+        D: ::serde::Deserializer<'de>,
+    {
+        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if assumed() {
+            return Ok(unchecked(text));
+        }
+        text.parse()
+            .map_err(|e: crate::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+
     /// Whether `value` matches the pattern `source`, compiled once
     /// into `cell`: one function for every constrained string's
     /// pattern, where each would otherwise instantiate a
@@ -5708,6 +5491,13 @@ pub mod __checked {
         }
         *slot = Some(map.next_value()?);
         Ok(())
+    }
+
+    /// Skips the value of a field the struct does not know.
+    pub fn ignore<'de, M: ::serde::de::MapAccess<'de>>(
+        map: &mut M,
+    ) -> Result<(), M::Error> {
+        map.next_value::<::serde::de::IgnoredAny>().map(drop)
     }
 
     /// A required field's value: absent, an error, except that an

@@ -171,9 +171,12 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         slots
             .push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
-        arms.push(quote!(#index => crate::__checked::field(&mut #slot, #wire, &mut __map)?,));
+        arms.push(quote!(#index => crate::__checked::field(&mut #slot, #wire, &mut __map),));
         values.push(match default {
             Some(default) => quote!(#ident: #slot #default,),
+            // Absent, an `Option` is `None` (serde's derive reads it so):
+            // no call through `required` for the most common field.
+            None if is_option(ty) => quote!(#ident: #slot.flatten(),),
             None => quote!(#ident: crate::__checked::required(#slot, #wire)?,),
         });
         wire_names.push(wire);
@@ -183,18 +186,17 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
     let read = if arms.is_empty() {
         quote! {
             while #keys.is_some() {
-                __map.next_value::<::serde::de::IgnoredAny>()?;
+                crate::__checked::ignore(&mut __map)?;
             }
         }
     } else {
+        // One `?` for the field read, rather than one per field.
         quote! {
             while let ::std::option::Option::Some(__key) = #keys {
                 match __key {
                     #(#arms)*
-                    _ => {
-                        __map.next_value::<::serde::de::IgnoredAny>()?;
-                    }
-                }
+                    _ => crate::__checked::ignore(&mut __map),
+                }?;
             }
         }
     };
@@ -224,6 +226,25 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
             }
         }
     })
+}
+
+/// Whether `ty` is spelled as `Option` (typify writes
+/// `::std::option::Option<T>`).
+fn is_option(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    path.qself.is_none()
+        && matches!(
+            names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["Option"] | ["std", "option", "Option"] | ["core", "option", "Option"]
+        )
 }
 
 fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
@@ -356,6 +377,11 @@ pub fn helpers() -> TokenStream {
             Ok(())
         }
 
+        /// Skips the value of a field the struct does not know.
+        pub fn ignore<'de, M: ::serde::de::MapAccess<'de>>(map: &mut M) -> Result<(), M::Error> {
+            map.next_value::<::serde::de::IgnoredAny>().map(drop)
+        }
+
         /// A required field's value: absent, an error, except that an
         /// `Option` is `None` (as serde's derive reads it).
         pub fn required<'de, T: ::serde::Deserialize<'de>, E: ::serde::de::Error>(
@@ -437,6 +463,7 @@ mod tests {
                 pub name: String,
                 #[serde(default, skip_serializing_if = "Vec::is_empty")]
                 pub tags: Vec<String>,
+                pub nick: ::std::option::Option<String>,
             }
         });
         assert!(
@@ -447,7 +474,10 @@ mod tests {
             out.contains("impl < 'de > :: serde :: Deserialize < 'de > for Pet"),
             "{out}"
         );
-        assert!(out.contains(r#"& ["type" , "name" , "tags"]"#), "{out}");
+        assert!(
+            out.contains(r#"& ["type" , "name" , "tags" , "nick"]"#),
+            "{out}"
+        );
         assert!(
             out.contains("Identifier :: field (__FIELDS , true)"),
             "{out}"
@@ -461,6 +491,8 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("tags : __f2 . unwrap_or_default ()"), "{out}");
+        // Absent, an `Option` is `None` without a call through `required`.
+        assert!(out.contains("nick : __f3 . flatten ()"), "{out}");
     }
 
     #[test]
