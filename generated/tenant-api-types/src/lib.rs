@@ -18,10 +18,9 @@
 
 /// An action destination, an action of the tenant that receives the events.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionDestination {
     pub configuration: ActionDestinationConfiguration,
-    #[serde(rename = "type")]
     pub type_: ActionDestinationType,
 }
 
@@ -75,9 +74,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// Configuration of an action destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionDestinationConfiguration {
     /// ID of the action that receives the events.
     pub action_id: ::std::string::String,
@@ -125,11 +142,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestinationConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionDestinationConfiguration",
+            1,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.end()
+    }
+}
+
 /// The destination type of an action.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ActionDestinationType {
-    #[serde(rename = "action")]
     Action,
 }
 
@@ -145,6 +178,23 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Action][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["action"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "ActionDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -195,7 +245,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
 
 /// An action module, with its draft version and latest published version.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModule {
     /// Number of deployed actions that use the module.
     pub actions_using_module_total: u64,
@@ -209,10 +259,8 @@ pub struct ActionModule {
     pub dependencies: ::std::vec::Vec<ActionModuleDependency>,
     /// Unique ID of the module.
     pub id: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version: ::std::option::Option<ActionModuleVersionReference>,
     /// Version number of the latest published version. Omitted when no version has been published.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version_number: ::std::option::Option<i64>,
     /// Name of the module.
     pub name: ::std::string::String,
@@ -353,9 +401,45 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModule {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.latest_version),
+            ::std::option::Option::is_none(&self.latest_version_number),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModule",
+            11,
+            &__skip,
+        )?;
+        __object.field("actions_using_module_total", &self.actions_using_module_total);
+        __object.field("all_changes_published", &self.all_changes_published);
+        __object.field("code", &self.code);
+        __object.field("created_at", &self.created_at);
+        __object.field("dependencies", &self.dependencies);
+        __object.field("id", &self.id);
+        __object.field_unless(__skip[0], "latest_version", &self.latest_version);
+        __object
+            .field_unless(
+                __skip[1],
+                "latest_version_number",
+                &self.latest_version_number,
+            );
+        __object.field("name", &self.name);
+        __object.field("secrets", &self.secrets);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
+    }
+}
+
 /// A package dependency.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleDependency {
     /// Name of the package.
     pub name: ::std::string::String,
@@ -407,9 +491,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleDependency {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleDependency",
+            2,
+            &[],
+        )?;
+        __object.field("name", &self.name);
+        __object.field("version", &self.version);
+        __object.end()
+    }
+}
+
 /// A secret of a module version. Only its name and update time are returned.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleSecret {
     /// Name of the secret.
     pub name: ::std::string::String,
@@ -463,9 +565,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleSecret {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleSecret",
+            2,
+            &[],
+        )?;
+        __object.field("name", &self.name);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
+    }
+}
+
 /// The latest published version of a module, as a reference. Omitted when no version has been published.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleVersionReference {
     /// Source code of the version.
     pub code: ::std::string::String,
@@ -563,81 +683,67 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleVersionReference {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleVersionReference",
+            6,
+            &[],
+        )?;
+        __object.field("code", &self.code);
+        __object.field("created_at", &self.created_at);
+        __object.field("dependencies", &self.dependencies);
+        __object.field("id", &self.id);
+        __object.field("secrets", &self.secrets);
+        __object.field("version_number", &self.version_number);
+        __object.end()
+    }
+}
+
 /// The AWS region of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum AwsRegion {
-    #[serde(rename = "af-south-1")]
     AfSouth1,
-    #[serde(rename = "ap-east-1")]
     ApEast1,
-    #[serde(rename = "ap-east-2")]
     ApEast2,
-    #[serde(rename = "ap-northeast-1")]
     ApNortheast1,
-    #[serde(rename = "ap-northeast-2")]
     ApNortheast2,
-    #[serde(rename = "ap-northeast-3")]
     ApNortheast3,
-    #[serde(rename = "ap-south-1")]
     ApSouth1,
-    #[serde(rename = "ap-south-2")]
     ApSouth2,
-    #[serde(rename = "ap-southeast-1")]
     ApSoutheast1,
-    #[serde(rename = "ap-southeast-2")]
     ApSoutheast2,
-    #[serde(rename = "ap-southeast-3")]
     ApSoutheast3,
-    #[serde(rename = "ap-southeast-4")]
     ApSoutheast4,
-    #[serde(rename = "ap-southeast-5")]
     ApSoutheast5,
-    #[serde(rename = "ap-southeast-6")]
     ApSoutheast6,
-    #[serde(rename = "ap-southeast-7")]
     ApSoutheast7,
-    #[serde(rename = "ca-central-1")]
     CaCentral1,
-    #[serde(rename = "ca-west-1")]
     CaWest1,
-    #[serde(rename = "eu-central-1")]
     EuCentral1,
-    #[serde(rename = "eu-central-2")]
     EuCentral2,
-    #[serde(rename = "eu-north-1")]
     EuNorth1,
-    #[serde(rename = "eu-south-1")]
     EuSouth1,
-    #[serde(rename = "eu-south-2")]
     EuSouth2,
-    #[serde(rename = "eu-west-1")]
     EuWest1,
-    #[serde(rename = "eu-west-2")]
     EuWest2,
-    #[serde(rename = "eu-west-3")]
     EuWest3,
-    #[serde(rename = "il-central-1")]
     IlCentral1,
-    #[serde(rename = "me-central-1")]
     MeCentral1,
-    #[serde(rename = "me-south-1")]
     MeSouth1,
-    #[serde(rename = "mx-central-1")]
     MxCentral1,
-    #[serde(rename = "sa-east-1")]
     SaEast1,
-    #[serde(rename = "us-gov-east-1")]
     UsGovEast1,
-    #[serde(rename = "us-gov-west-1")]
     UsGovWest1,
-    #[serde(rename = "us-east-1")]
     UsEast1,
-    #[serde(rename = "us-east-2")]
     UsEast2,
-    #[serde(rename = "us-west-1")]
     UsWest1,
-    #[serde(rename = "us-west-2")]
     UsWest2,
 }
 
@@ -729,6 +835,55 @@ impl<'de> ::serde::Deserialize<'de> for AwsRegion {
                 Self::UsWest2,
             ][index],
         )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for AwsRegion {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &[
+            "af-south-1",
+            "ap-east-1",
+            "ap-east-2",
+            "ap-northeast-1",
+            "ap-northeast-2",
+            "ap-northeast-3",
+            "ap-south-1",
+            "ap-south-2",
+            "ap-southeast-1",
+            "ap-southeast-2",
+            "ap-southeast-3",
+            "ap-southeast-4",
+            "ap-southeast-5",
+            "ap-southeast-6",
+            "ap-southeast-7",
+            "ca-central-1",
+            "ca-west-1",
+            "eu-central-1",
+            "eu-central-2",
+            "eu-north-1",
+            "eu-south-1",
+            "eu-south-2",
+            "eu-west-1",
+            "eu-west-2",
+            "eu-west-3",
+            "il-central-1",
+            "me-central-1",
+            "me-south-1",
+            "mx-central-1",
+            "sa-east-1",
+            "us-gov-east-1",
+            "us-gov-west-1",
+            "us-east-1",
+            "us-east-2",
+            "us-west-1",
+            "us-west-2",
+        ];
+        let index = *self as usize;
+        serializer.serialize_unit_variant("AwsRegion", index as u32, __VARIANTS[index])
     }
 }
 
@@ -849,7 +1004,7 @@ impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
 
 /// Basic authorization, as returned (without the password).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorization {
     pub method: BasicWebhookAuthorizationMethod,
     pub username: WebhookUsername,
@@ -899,9 +1054,27 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BasicWebhookAuthorization",
+            2,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("username", &self.username);
+        __object.end()
+    }
+}
+
 /// Basic authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorizationInput {
     pub method: BasicWebhookAuthorizationMethod,
     /// Password for basic authorization. Never returned.
@@ -957,11 +1130,29 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BasicWebhookAuthorizationInput",
+            3,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("password", &self.password);
+        __object.field("username", &self.username);
+        __object.end()
+    }
+}
+
 /// Basic authorization (an `Authorization` header with the `Basic` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BasicWebhookAuthorizationMethod {
-    #[serde(rename = "basic")]
     Basic,
 }
 
@@ -977,6 +1168,23 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Basic][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["basic"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "BasicWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1027,7 +1235,7 @@ impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizatio
 
 /// Bearer authorization, as returned (without the token).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorization {
     pub method: BearerWebhookAuthorizationMethod,
 }
@@ -1074,9 +1282,26 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BearerWebhookAuthorization",
+            1,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Bearer authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorizationInput {
     pub method: BearerWebhookAuthorizationMethod,
     /// Token sent with the `Bearer` scheme. Never returned.
@@ -1128,11 +1353,28 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BearerWebhookAuthorizationInput",
+            2,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("token", &self.token);
+        __object.end()
+    }
+}
+
 /// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BearerWebhookAuthorizationMethod {
-    #[serde(rename = "bearer")]
     Bearer,
 }
 
@@ -1148,6 +1390,23 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Bearer][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["bearer"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "BearerWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1199,14 +1458,11 @@ for BearerWebhookAuthorizationMethod {
 
 /// An event stream to create.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<EventStreamName>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<EventStreamStatus>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
 }
 
@@ -1275,6 +1531,31 @@ impl<'de> ::serde::Deserialize<'de> for CreateEventStreamRequest {
 }
 
 #[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CreateEventStreamRequest {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.status),
+            ::std::option::Option::is_none(&self.subscriptions),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CreateEventStreamRequest",
+            4,
+            &__skip,
+        )?;
+        __object.field("destination", &self.destination);
+        __object.field_unless(__skip[0], "name", &self.name);
+        __object.field_unless(__skip[1], "status", &self.status);
+        __object.field_unless(__skip[2], "subscriptions", &self.subscriptions);
+        __object.end()
+    }
+}
+
+#[cfg(feature = "event-streams")]
 impl CreateEventStreamRequest {
     pub fn builder() -> builder::CreateEventStreamRequest {
         Default::default()
@@ -1283,13 +1564,11 @@ impl CreateEventStreamRequest {
 
 /// A token exchange profile to create. Unknown properties are rejected.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CreateTokenExchangeProfileRequest {
     pub action_id: TokenExchangeActionId,
     pub name: TokenExchangeProfileName,
     pub subject_token_type: SubjectTokenType,
-    #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
 }
 
@@ -1354,6 +1633,26 @@ impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
 }
 
 #[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for CreateTokenExchangeProfileRequest {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CreateTokenExchangeProfileRequest",
+            4,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.field("name", &self.name);
+        __object.field("subject_token_type", &self.subject_token_type);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
+#[cfg(feature = "token-exchange-profiles")]
 impl CreateTokenExchangeProfileRequest {
     pub fn builder() -> builder::CreateTokenExchangeProfileRequest {
         Default::default()
@@ -1362,7 +1661,7 @@ impl CreateTokenExchangeProfileRequest {
 
 /// Authorization by a custom header, as returned (without its value).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorization {
     pub header_key: WebhookHeaderKey,
     pub method: CustomHeaderWebhookAuthorizationMethod,
@@ -1415,9 +1714,27 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CustomHeaderWebhookAuthorization",
+            2,
+            &[],
+        )?;
+        __object.field("header_key", &self.header_key);
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Authorization by a custom header, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorizationInput {
     pub header_key: WebhookHeaderKey,
     /// Value of the header. Never returned.
@@ -1488,11 +1805,29 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CustomHeaderWebhookAuthorizationInput",
+            3,
+            &[],
+        )?;
+        __object.field("header_key", &self.header_key);
+        __object.field("header_value", &self.header_value);
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Authorization by a custom header.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum CustomHeaderWebhookAuthorizationMethod {
-    #[serde(rename = "custom_header")]
     CustomHeader,
 }
 
@@ -1508,6 +1843,23 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::CustomHeader][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["custom_header"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "CustomHeaderWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1558,23 +1910,17 @@ for CustomHeaderWebhookAuthorizationMethod {
 }
 
 /// The body of every error response. `statusCode` repeats the HTTP status, `error` is its reason phrase, `message` says what went wrong (for an invalid body it names the field and the rule), and `errorCode` is a stable machine-readable code when one applies.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Error {
     /// The reason phrase of the status code.
     pub error: ::std::string::String,
     /// A stable machine-readable code for the condition.
-    #[serde(
-        rename = "errorCode",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub error_code: ::std::option::Option<::std::string::String>,
     /// For a request that broke the spec's rules: every broken rule, in the style of RFC 9457's validation problems. Omitted otherwise.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub errors: ::std::vec::Vec<ErrorItem>,
     /// What went wrong.
     pub message: ::std::string::String,
     /// The HTTP status code of the response.
-    #[serde(rename = "statusCode")]
     pub status_code: i64,
 }
 
@@ -1638,21 +1984,42 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     }
 }
 
+impl ::serde::Serialize for Error {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.error_code),
+            ::std::vec::Vec::is_empty(&self.errors),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "Error",
+            5,
+            &__skip,
+        )?;
+        __object.field("error", &self.error);
+        __object.field_unless(__skip[0], "errorCode", &self.error_code);
+        __object.field_unless(__skip[1], "errors", &self.errors);
+        __object.field("message", &self.message);
+        __object.field("statusCode", &self.status_code);
+        __object.end()
+    }
+}
+
 /// One broken rule of a request: in the body (`pointer`) or in a parameter (`in` and `name`).
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ErrorItem {
     /// The rule: type, required, additional_property, min_length, max_length, enum, format, pattern, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
     pub code: ::std::string::String,
     /// The field and the rule it breaks, in a sentence.
     pub detail: ::std::string::String,
     /// Where the broken parameter travels. Absent for the body.
-    #[serde(rename = "in", skip_serializing_if = "::std::option::Option::is_none")]
     pub in_: ::std::option::Option<ErrorItemIn>,
     /// The broken parameter's name. Absent for the body.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
     /// JSON Pointer (RFC 6901) to the offending value in the body; empty for the body itself. Absent for a parameter.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub pointer: ::std::option::Option<::std::string::String>,
 }
 
@@ -1714,14 +2081,36 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItem {
     }
 }
 
+impl ::serde::Serialize for ErrorItem {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.in_),
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.pointer),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ErrorItem",
+            5,
+            &__skip,
+        )?;
+        __object.field("code", &self.code);
+        __object.field("detail", &self.detail);
+        __object.field_unless(__skip[0], "in", &self.in_);
+        __object.field_unless(__skip[1], "name", &self.name);
+        __object.field_unless(__skip[2], "pointer", &self.pointer);
+        __object.end()
+    }
+}
+
 /// Where the broken parameter travels. Absent for the body.
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ErrorItemIn {
-    #[serde(rename = "path")]
     Path,
-    #[serde(rename = "query")]
     Query,
-    #[serde(rename = "header")]
     Header,
 }
 
@@ -1736,6 +2125,17 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Path, Self::Query, Self::Header][index])
+    }
+}
+
+impl ::serde::Serialize for ErrorItemIn {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["path", "query", "header"];
+        let index = *self as usize;
+        serializer.serialize_unit_variant("ErrorItemIn", index as u32, __VARIANTS[index])
     }
 }
 
@@ -1786,12 +2186,11 @@ impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
 
 /// Configuration of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventBridgeConfiguration {
     /// The AWS account that receives the events, 12 digits.
     pub aws_account_id: EventBridgeConfigurationAwsAccountId,
     /// The partner event source the service created for the stream. Set by the service; a value sent on creation is ignored.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub aws_partner_event_source: ::std::option::Option<::std::string::String>,
     pub aws_region: AwsRegion,
 }
@@ -1860,6 +2259,31 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
             }
         }
         deserializer.deserialize_struct("EventBridgeConfiguration", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.aws_partner_event_source)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventBridgeConfiguration",
+            3,
+            &__skip,
+        )?;
+        __object.field("aws_account_id", &self.aws_account_id);
+        __object
+            .field_unless(
+                __skip[0],
+                "aws_partner_event_source",
+                &self.aws_partner_event_source,
+            );
+        __object.field("aws_region", &self.aws_region);
+        __object.end()
     }
 }
 
@@ -1936,10 +2360,9 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
 
 /// An Amazon EventBridge destination: events go to a partner event source the service creates in the given AWS account and region.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventBridgeDestination {
     pub configuration: EventBridgeConfiguration,
-    #[serde(rename = "type")]
     pub type_: EventBridgeDestinationType,
 }
 
@@ -1993,11 +2416,28 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventBridgeDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// The destination type of Amazon EventBridge.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventBridgeDestinationType {
-    #[serde(rename = "eventbridge")]
     Eventbridge,
 }
 
@@ -2013,6 +2453,23 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Eventbridge][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["eventbridge"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "EventBridgeDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -2063,17 +2520,15 @@ impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationTy
 
 /// An event stream.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventStream {
     /// Time the stream was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
     pub destination: EventStreamDestination,
     /// Unique identifier of the event stream, exactly 26 characters.
     pub id: EventStreamId,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<EventStreamName>,
     pub status: EventStreamStatus,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
     /// Time the stream was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -2159,6 +2614,33 @@ impl<'de> ::serde::Deserialize<'de> for EventStream {
             }
         }
         deserializer.deserialize_struct("EventStream", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStream {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.subscriptions),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventStream",
+            7,
+            &__skip,
+        )?;
+        __object.field("created_at", &self.created_at);
+        __object.field("destination", &self.destination);
+        __object.field("id", &self.id);
+        __object.field_unless(__skip[0], "name", &self.name);
+        __object.field("status", &self.status);
+        __object.field_unless(__skip[1], "subscriptions", &self.subscriptions);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
     }
 }
 
@@ -2368,11 +2850,9 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
 
 /// Whether the stream is actively forwarding events.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventStreamStatus {
-    #[serde(rename = "enabled")]
     Enabled,
-    #[serde(rename = "disabled")]
     Disabled,
 }
 
@@ -2388,6 +2868,19 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamStatus {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Enabled, Self::Disabled][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamStatus {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["enabled", "disabled"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant("EventStreamStatus", index as u32, __VARIANTS[index])
     }
 }
 
@@ -2440,7 +2933,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
 
 /// A subscription to one event type.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventStreamSubscription {
     /// The event type to forward.
     pub event_type: ::std::string::String,
@@ -2487,6 +2980,23 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamSubscription {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventStreamSubscription",
+            1,
+            &[],
+        )?;
+        __object.field("event_type", &self.event_type);
+        __object.end()
+    }
+}
+
 /// The event types the stream forwards. At least one.
 #[cfg(feature = "event-streams")]
 #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
@@ -2520,10 +3030,9 @@ for EventStreamSubscriptions {
 
 /// Configuration of the Apple Push Notification service provider used by the push-notification factor.
 #[cfg(feature = "guardian")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
     /// Bundle identifier of the application; null or absent while none is configured.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub bundle_id: ::std::option::Option<::std::string::String>,
     /// Whether the provider is enabled.
     pub enabled: bool,
@@ -2581,18 +3090,35 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
     }
 }
 
+#[cfg(feature = "guardian")]
+impl ::serde::Serialize for PushNotificationApnsProvider {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.bundle_id)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "PushNotificationApnsProvider",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "bundle_id", &self.bundle_id);
+        __object.field("enabled", &self.enabled);
+        __object.field("sandbox", &self.sandbox);
+        __object.end()
+    }
+}
+
 /// The user identifier mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
     /// Claim that carries the user identifier in OpenID Connect for this strategy.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<StrategyOverrideOidcMapping>,
     /// SAML attributes that carry the user identifier.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
     /// SCIM attribute that carries the user identifier.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
 }
 
@@ -2667,15 +3193,36 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for StrategyOverride {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::vec::Vec::is_empty(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "StrategyOverride",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.end()
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect for this strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum StrategyOverrideOidcMapping {
-    #[serde(rename = "sub")]
     Sub,
-    #[serde(rename = "oid")]
     Oid,
-    #[serde(rename = "email")]
     Email,
 }
 
@@ -2691,6 +3238,23 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverrideOidcMapping {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Sub, Self::Oid, Self::Email][index])
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for StrategyOverrideOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["sub", "oid", "email"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "StrategyOverrideOidcMapping",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -2899,7 +3463,7 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
 
 /// A token exchange profile.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TokenExchangeProfile {
     pub action_id: TokenExchangeActionId,
     /// Time the profile was created (ISO 8601).
@@ -2908,7 +3472,6 @@ pub struct TokenExchangeProfile {
     pub id: ::std::string::String,
     pub name: TokenExchangeProfileName,
     pub subject_token_type: SubjectTokenType,
-    #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
     /// Time the profile was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -2994,6 +3557,29 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
     }
 }
 
+#[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for TokenExchangeProfile {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "TokenExchangeProfile",
+            7,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.field("created_at", &self.created_at);
+        __object.field("id", &self.id);
+        __object.field("name", &self.name);
+        __object.field("subject_token_type", &self.subject_token_type);
+        __object.field("type", &self.type_);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
+    }
+}
+
 /// Friendly name of the profile.
 #[cfg(feature = "token-exchange-profiles")]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
@@ -3074,9 +3660,8 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
 
 /// How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum TokenExchangeProfileType {
-    #[serde(rename = "custom_authentication")]
     CustomAuthentication,
 }
 
@@ -3092,6 +3677,23 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::CustomAuthentication][index])
+    }
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for TokenExchangeProfileType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["custom_authentication"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "TokenExchangeProfileType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -3142,7 +3744,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType
 
 /// How one user attribute maps to the user profile and to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttribute {
     /// The user profile field the attribute maps to.
     pub auth0_mapping: UserAttributeAuth0Mapping,
@@ -3150,16 +3752,12 @@ pub struct UserAttribute {
     pub description: UserAttributeDescription,
     /// Display label of the attribute.
     pub label: UserAttributeLabel,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
     /// Whether the attribute is required in the profile.
     pub profile_required: bool,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
     /// SCIM attribute the attribute maps to.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<UserAttributeScimMapping>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserAttributeStrategyOverrides>,
 }
 
@@ -3280,6 +3878,36 @@ impl<'de> ::serde::Deserialize<'de> for UserAttribute {
             }
         }
         deserializer.deserialize_struct("UserAttribute", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttribute {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::option::Option::is_none(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+            ::std::option::Option::is_none(&self.strategy_overrides),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttribute",
+            8,
+            &__skip,
+        )?;
+        __object.field("auth0_mapping", &self.auth0_mapping);
+        __object.field("description", &self.description);
+        __object.field("label", &self.label);
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field("profile_required", &self.profile_required);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.field_unless(__skip[3], "strategy_overrides", &self.strategy_overrides);
+        __object.end()
     }
 }
 
@@ -3498,10 +4126,9 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
 
 /// The OpenID Connect claim an attribute maps to.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeOidcMapping {
     /// Display name of the claim.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub display_name: ::std::option::Option<UserAttributeOidcMappingDisplayName>,
     /// Name of the claim.
     pub mapping: UserAttributeOidcMappingMapping,
@@ -3556,6 +4183,25 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
             }
         }
         deserializer.deserialize_struct("UserAttributeOidcMapping", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.display_name)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeOidcMapping",
+            2,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "display_name", &self.display_name);
+        __object.field("mapping", &self.mapping);
+        __object.end()
     }
 }
 
@@ -3705,11 +4351,10 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
 
 /// The profile a template describes.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
     /// Name of the template.
     pub name: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub user_attributes: ::std::option::Option<UserAttributes>,
     pub user_id: UserIdMapping,
 }
@@ -3769,9 +4414,29 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeProfile {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.user_attributes)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeProfile",
+            3,
+            &__skip,
+        )?;
+        __object.field("name", &self.name);
+        __object.field_unless(__skip[0], "user_attributes", &self.user_attributes);
+        __object.field("user_id", &self.user_id);
+        __object.end()
+    }
+}
+
 /// A user attribute profile template.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeProfileTemplate {
     /// Display name of the template.
     pub display_name: ::std::string::String,
@@ -3831,6 +4496,25 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
         }
         deserializer
             .deserialize_struct("UserAttributeProfileTemplate", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeProfileTemplate {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeProfileTemplate",
+            3,
+            &[],
+        )?;
+        __object.field("display_name", &self.display_name);
+        __object.field("id", &self.id);
+        __object.field("template", &self.template);
+        __object.end()
     }
 }
 
@@ -4009,14 +4693,11 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
 
 /// An attribute's mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserAttributeStrategyOverride {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
     /// SCIM attribute the attribute maps to for this strategy.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
 }
 
@@ -4089,6 +4770,30 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
         }
         deserializer
             .deserialize_struct("UserAttributeStrategyOverride", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeStrategyOverride {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::option::Option::is_none(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeStrategyOverride",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.end()
     }
 }
 
@@ -4235,18 +4940,14 @@ impl ::std::convert::From<
 
 /// How the user identifier maps to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
     /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserIdMappingOidcMapping>,
     /// SAML attributes that carry the user identifier.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
     /// SCIM attribute that carries the user identifier.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserIdStrategyOverrides>,
 }
 
@@ -4337,11 +5038,36 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserIdMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::vec::Vec::is_empty(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+            ::std::option::Option::is_none(&self.strategy_overrides),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserIdMapping",
+            4,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.field_unless(__skip[3], "strategy_overrides", &self.strategy_overrides);
+        __object.end()
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum UserIdMappingOidcMapping {
-    #[serde(rename = "sub")]
     Sub,
 }
 
@@ -4357,6 +5083,23 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMappingOidcMapping {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Sub][index])
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserIdMappingOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["sub"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "UserIdMappingOidcMapping",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -4498,7 +5241,7 @@ for WebhookAuthorizationInput {
 
 /// Configuration of a webhook destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
     pub webhook_endpoint: WebhookEndpoint,
@@ -4566,9 +5309,27 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookConfiguration",
+            2,
+            &[],
+        )?;
+        __object.field("webhook_authorization", &self.webhook_authorization);
+        __object.field("webhook_endpoint", &self.webhook_endpoint);
+        __object.end()
+    }
+}
+
 /// Configuration of a webhook destination, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
     pub webhook_endpoint: WebhookEndpoint,
@@ -4636,12 +5397,29 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookConfigurationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookConfigurationInput",
+            2,
+            &[],
+        )?;
+        __object.field("webhook_authorization", &self.webhook_authorization);
+        __object.field("webhook_endpoint", &self.webhook_endpoint);
+        __object.end()
+    }
+}
+
 /// A webhook destination, as the service returns it (without credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookDestination {
     pub configuration: WebhookConfiguration,
-    #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
@@ -4695,12 +5473,29 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// A webhook destination, as sent on creation (with credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookDestinationInput {
     pub configuration: WebhookConfigurationInput,
-    #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
@@ -4754,11 +5549,28 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestinationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookDestinationInput",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// The destination type of a webhook.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum WebhookDestinationType {
-    #[serde(rename = "webhook")]
     Webhook,
 }
 
@@ -4774,6 +5586,23 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Webhook][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["webhook"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "WebhookDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -5476,6 +6305,65 @@ pub mod __checked {
             match self.names.iter().position(|name| name.as_bytes() == value) {
                 Some(index) => Ok(index),
                 None => self.unknown(&String::from_utf8_lossy(value)),
+            }
+        }
+    }
+
+    /// A struct being serialized: its fields written one call each, the
+    /// first error kept (nothing more is written after it) and
+    /// returned by [`Object::end`].
+    pub struct Object<S: ::serde::ser::SerializeStruct> {
+        state: S,
+        error: Option<S::Error>,
+    }
+
+    impl<S: ::serde::ser::SerializeStruct> Object<S> {
+        /// Starts the struct `name` of `fields` fields, those
+        /// `skipped` true left out of its length.
+        pub fn new<Z>(
+            serializer: Z,
+            name: &'static str,
+            fields: usize,
+            skipped: &[bool],
+        ) -> Result<Self, S::Error>
+        where
+            Z: ::serde::Serializer<SerializeStruct = S, Ok = S::Ok, Error = S::Error>,
+        {
+            let len = fields - skipped.iter().filter(|skip| **skip).count();
+            Ok(Object {
+                state: serializer.serialize_struct(name, len)?,
+                error: None,
+            })
+        }
+
+        pub fn field<T: ::serde::Serialize + ?Sized>(
+            &mut self,
+            name: &'static str,
+            value: &T,
+        ) {
+            if self.error.is_none() {
+                self.error = self.state.serialize_field(name, value).err();
+            }
+        }
+
+        /// A field with `skip_serializing_if`, `skip` its answer.
+        pub fn field_unless<T: ::serde::Serialize + ?Sized>(
+            &mut self,
+            skip: bool,
+            name: &'static str,
+            value: &T,
+        ) {
+            if !skip {
+                self.field(name, value);
+            } else if self.error.is_none() {
+                self.error = self.state.skip_field(name).err();
+            }
+        }
+
+        pub fn end(self) -> Result<S::Ok, S::Error> {
+            match self.error {
+                Some(error) => Err(error),
+                None => self.state.end(),
             }
         }
     }

@@ -41,7 +41,7 @@ pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStrea
                 ))]);
             }
             Err(item) => {
-                if derives_deserialize(&item)
+                if (derives(&item, "Deserialize") || derives(&item, "Serialize"))
                     && let Ok(mut parsed) = syn::parse2::<syn::Item>(item.iter().cloned().collect())
                     && let Some(written) = write_out(&mut parsed, skipped)
                 {
@@ -55,9 +55,9 @@ pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStrea
     out
 }
 
-/// Whether the item's attributes derive `Deserialize`, read from the tokens
+/// Whether the item's attributes derive `trait_name`, read from the tokens
 /// so that only those items are parsed.
-fn derives_deserialize(item: &[TokenTree]) -> bool {
+fn derives(item: &[TokenTree], trait_name: &str) -> bool {
     item.iter().any(|token| {
         let TokenTree::Group(group) = token else {
             return false;
@@ -66,26 +66,46 @@ fn derives_deserialize(item: &[TokenTree]) -> bool {
         matches!(tokens.next(), Some(TokenTree::Ident(derive)) if derive == "derive")
             && matches!(tokens.next(), Some(TokenTree::Group(paths))
                 if paths.stream().into_iter().any(|token|
-                    matches!(token, TokenTree::Ident(name) if name == "Deserialize")))
+                    matches!(token, TokenTree::Ident(name) if name == trait_name)))
     })
 }
 
-/// The impl for `item`, `Deserialize` then taken out of its derive; `None`
-/// (and `item` unchanged) for a shape left to serde's derive.
+/// The impls for `item`, `Deserialize` and `Serialize` then taken out of its
+/// derive where written; `None` (and `item` unchanged) for a shape left to
+/// serde's derive.
 fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenStream> {
     let (attrs, written) = match item {
         syn::Item::Struct(item) if !skipped.contains(&item.ident.to_string()) => {
-            let written = struct_impl(item)?;
+            let written = [
+                derived(&item.attrs, "Deserialize").then(|| struct_impl(item)),
+                derived(&item.attrs, "Serialize").then(|| struct_serialize(item)),
+            ];
             (&mut item.attrs, written)
         }
         syn::Item::Enum(item) => {
-            let written = enum_impl(item)?;
+            let written = [
+                derived(&item.attrs, "Deserialize").then(|| enum_impl(item)),
+                derived(&item.attrs, "Serialize").then(|| enum_serialize(item)),
+            ];
             (&mut item.attrs, written)
         }
         _ => return None,
     };
-    let cfg = attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    let written = quote!(#(#cfg)* #written);
+    let [deserialize, serialize] = written.map(Option::flatten);
+    if deserialize.is_none() && serialize.is_none() {
+        return None;
+    }
+    let cfg: Vec<_> = attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect();
+    let written = quote!(#(#cfg)* #deserialize #(#cfg)* #serialize);
+    let written_traits = [
+        deserialize.is_some().then_some("Deserialize"),
+        serialize.is_some().then_some("Serialize"),
+    ];
+    let derive_left = (derived(attrs, "Deserialize") && deserialize.is_none())
+        || (derived(attrs, "Serialize") && serialize.is_none());
     for attr in attrs.iter_mut() {
         if !attr.path().is_ident("derive") {
             continue;
@@ -94,13 +114,56 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
             .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
             .ok()?;
         let kept = paths.into_iter().filter(|path| {
-            path.segments
-                .last()
-                .is_none_or(|last| last.ident != "Deserialize")
+            path.segments.last().is_none_or(|last| {
+                !written_traits
+                    .iter()
+                    .flatten()
+                    .any(|written| last.ident == written)
+            })
         });
         *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
     }
+    if !derive_left {
+        // Without serde's derive, its attributes name nothing.
+        without_serde_attributes(item);
+    }
     Some(written)
+}
+
+fn without_serde_attributes(item: &mut syn::Item) {
+    let keep =
+        |attrs: &mut Vec<syn::Attribute>| attrs.retain(|attr| !attr.path().is_ident("serde"));
+    match item {
+        syn::Item::Struct(item) => {
+            keep(&mut item.attrs);
+            item.fields
+                .iter_mut()
+                .for_each(|field| keep(&mut field.attrs));
+        }
+        syn::Item::Enum(item) => {
+            keep(&mut item.attrs);
+            item.variants
+                .iter_mut()
+                .for_each(|variant| keep(&mut variant.attrs));
+        }
+        _ => {}
+    }
+}
+
+/// Whether `attrs` derive `trait_name` (as `::serde::X` or `X`).
+fn derived(attrs: &[syn::Attribute], trait_name: &str) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
+            && attr
+                .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|paths| {
+                    paths.iter().any(|path| {
+                        path.segments
+                            .last()
+                            .is_some_and(|last| last.ident == trait_name)
+                    })
+                })
+    })
 }
 
 /// The serde attributes' settings of a struct or field, `None` when one is
@@ -228,26 +291,84 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
     })
 }
 
-/// Whether `ty` is spelled as `Option` (typify writes
-/// `::std::option::Option<T>`).
-fn is_option(ty: &syn::Type) -> bool {
-    let syn::Type::Path(path) = ty else {
-        return false;
+/// `Serialize` of a plain struct: serde's derive as one call per field to
+/// a shared `__checked::Object`, which keeps the first error (and then
+/// writes nothing more) instead of a `?` per field. `skip_serializing_if`
+/// is asked once per field, where serde's derive asks twice (for the
+/// length, then for the field).
+fn struct_serialize(item: &syn::ItemStruct) -> Option<TokenStream> {
+    if !item.generics.params.is_empty() {
+        return None;
+    }
+    let syn::Fields::Named(fields) = &item.fields else {
+        return None;
     };
-    let names: Vec<String> = path
-        .path
-        .segments
-        .iter()
-        .map(|segment| segment.ident.to_string())
-        .collect();
-    path.qself.is_none()
-        && matches!(
-            names.iter().map(String::as_str).collect::<Vec<_>>()[..],
-            ["Option"] | ["std", "option", "Option"] | ["core", "option", "Option"]
-        )
+    serde_settings(&item.attrs, |meta| {
+        Ok(meta.path.is_ident("deny_unknown_fields"))
+    })?;
+    let mut skips = Vec::new();
+    let mut writes = Vec::new();
+    for field in &fields.named {
+        let ident = field.ident.as_ref()?;
+        let mut wire = ident.unraw().to_string();
+        let mut skip = None;
+        serde_settings(&field.attrs, |meta| {
+            if meta.path.is_ident("rename") {
+                wire = meta.value()?.parse::<syn::LitStr>()?.value();
+            } else if meta.path.is_ident("default") {
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::LitStr>()?;
+                }
+            } else if meta.path.is_ident("skip_serializing_if") {
+                skip = Some(
+                    meta.value()?
+                        .parse::<syn::LitStr>()?
+                        .parse::<syn::ExprPath>()?,
+                );
+            } else if meta.path.is_ident("deserialize_with") {
+                // Reading only.
+                meta.value()?.parse::<syn::LitStr>()?;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        writes.push(match skip {
+            Some(path) => {
+                let index = proc_macro2::Literal::usize_unsuffixed(skips.len());
+                skips.push(quote!(#path(&self.#ident)));
+                quote!(__object.field_unless(__skip[#index], #wire, &self.#ident);)
+            }
+            None => quote!(__object.field(#wire, &self.#ident);),
+        });
+    }
+    let name = &item.ident;
+    let name_text = name.to_string();
+    let count = proc_macro2::Literal::usize_unsuffixed(fields.named.len());
+    let (skip, skipped) = if skips.is_empty() {
+        (quote!(), quote!(&[]))
+    } else {
+        (quote!(let __skip = [#(#skips),*];), quote!(&__skip))
+    };
+    Some(quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<__S: ::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
+                #skip
+                let mut __object =
+                    crate::__checked::Object::new(serializer, #name_text, #count, #skipped)?;
+                #(#writes)*
+                __object.end()
+            }
+        }
+    })
 }
 
-fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
+/// The wire names of an enum of unit variants (`None` for another enum or
+/// one with serde attributes other than a variant's `rename`).
+fn unit_variant_names(item: &syn::ItemEnum) -> Option<Vec<String>> {
     let copy = item.attrs.iter().any(|attr| {
         attr.path().is_ident("derive")
             && attr
@@ -272,6 +393,54 @@ fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
         })?;
         wire_names.push(wire);
     }
+    Some(wire_names)
+}
+
+/// `Serialize` of an enum of unit variants: serde's derive writes a match
+/// arm per variant; the variant's index is its discriminant (the enum has
+/// no explicit one).
+fn enum_serialize(item: &syn::ItemEnum) -> Option<TokenStream> {
+    if item.attrs.iter().any(|attr| attr.path().is_ident("repr")) {
+        return None;
+    }
+    let wire_names = unit_variant_names(item)?;
+    let name = &item.ident;
+    let name_text = name.to_string();
+    Some(quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<__S: ::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
+                const __VARIANTS: &[&str] = &[#(#wire_names),*];
+                let index = *self as usize;
+                serializer.serialize_unit_variant(#name_text, index as u32, __VARIANTS[index])
+            }
+        }
+    })
+}
+
+/// Whether `ty` is spelled as `Option` (typify writes
+/// `::std::option::Option<T>`).
+fn is_option(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    path.qself.is_none()
+        && matches!(
+            names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["Option"] | ["std", "option", "Option"] | ["core", "option", "Option"]
+        )
+}
+
+fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
+    let wire_names = unit_variant_names(item)?;
     let name = &item.ident;
     let name_text = name.to_string();
     let variants = item.variants.iter().map(|variant| &variant.ident);
@@ -360,6 +529,48 @@ pub fn helpers() -> TokenStream {
                 match self.names.iter().position(|name| name.as_bytes() == value) {
                     Some(index) => Ok(index),
                     None => self.unknown(&String::from_utf8_lossy(value)),
+                }
+            }
+        }
+
+        /// A struct being serialized: its fields written one call each, the
+        /// first error kept (nothing more is written after it) and
+        /// returned by [`Object::end`].
+        pub struct Object<S: ::serde::ser::SerializeStruct> {
+            state: S,
+            error: Option<S::Error>,
+        }
+
+        impl<S: ::serde::ser::SerializeStruct> Object<S> {
+            /// Starts the struct `name` of `fields` fields, those
+            /// `skipped` true left out of its length.
+            pub fn new<Z>(serializer: Z, name: &'static str, fields: usize, skipped: &[bool]) -> Result<Self, S::Error>
+            where
+                Z: ::serde::Serializer<SerializeStruct = S, Ok = S::Ok, Error = S::Error>,
+            {
+                let len = fields - skipped.iter().filter(|skip| **skip).count();
+                Ok(Object { state: serializer.serialize_struct(name, len)?, error: None })
+            }
+
+            pub fn field<T: ::serde::Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+                if self.error.is_none() {
+                    self.error = self.state.serialize_field(name, value).err();
+                }
+            }
+
+            /// A field with `skip_serializing_if`, `skip` its answer.
+            pub fn field_unless<T: ::serde::Serialize + ?Sized>(&mut self, skip: bool, name: &'static str, value: &T) {
+                if !skip {
+                    self.field(name, value);
+                } else if self.error.is_none() {
+                    self.error = self.state.skip_field(name).err();
+                }
+            }
+
+            pub fn end(self) -> Result<S::Ok, S::Error> {
+                match self.error {
+                    Some(error) => Err(error),
+                    None => self.state.end(),
                 }
             }
         }
@@ -466,10 +677,9 @@ mod tests {
                 pub nick: ::std::option::Option<String>,
             }
         });
-        assert!(
-            out.contains("derive (:: serde :: Serialize , Clone)"),
-            "{out}"
-        );
+        // Both derives written out, serde's attributes name nothing.
+        assert!(out.contains("# [derive (Clone)] pub struct Pet"), "{out}");
+        assert!(!out.contains("# [serde"), "{out}");
         assert!(
             out.contains("impl < 'de > :: serde :: Deserialize < 'de > for Pet"),
             "{out}"
@@ -493,6 +703,52 @@ mod tests {
         assert!(out.contains("tags : __f2 . unwrap_or_default ()"), "{out}");
         // Absent, an `Option` is `None` without a call through `required`.
         assert!(out.contains("nick : __f3 . flatten ()"), "{out}");
+        // Serialized: the length leaves out the fields skipped, each
+        // predicate asked once.
+        assert!(
+            out.contains(r#"let __skip = [Vec :: is_empty (& self . tags)] ;"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"Object :: new (serializer , "Pet" , 4 , & __skip) ?"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"__object . field ("type" , & self . type_) ;"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"__object . field_unless (__skip [0] , "tags" , & self . tags) ;"#),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_derive_left_keeps_the_serde_attributes() {
+        // `deserialize_with` keeps `Deserialize` derived; `Serialize` is
+        // written.
+        let out = written(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Template {
+                #[serde(rename = "kind", deserialize_with = "Option::deserialize")]
+                pub kind_: Option<String>,
+            }
+        });
+        assert!(
+            out.contains("# [derive (:: serde :: Deserialize)]"),
+            "{out}"
+        );
+        assert!(out.contains(r#"# [serde (rename = "kind" ,"#), "{out}");
+        assert!(
+            out.contains(r#"__object . field ("kind" , & self . kind_) ;"#),
+            "{out}"
+        );
+        let out = written(quote! {
+            #[derive(::serde::Serialize, Clone)]
+            #[serde(transparent)]
+            pub struct Id(String);
+        });
+        assert!(out.contains("# [serde (transparent)]"), "{out}");
     }
 
     #[test]
@@ -545,10 +801,14 @@ mod tests {
         });
         assert!(out.contains(r#"& ["cat" , "Dog"]"#), "{out}");
         assert!(out.contains("[Self :: Cat , Self :: Dog] [index]"), "{out}");
-        // The impl is compiled where the type is.
+        assert!(
+            out.contains(r#"serialize_unit_variant ("Kind" , index as u32 , __VARIANTS [index])"#),
+            "{out}"
+        );
+        // The impls are compiled where the type is.
         assert_eq!(
             out.matches(r#"# [cfg (feature = "pets")]"#).count(),
-            2,
+            3,
             "{out}"
         );
     }
