@@ -1,19 +1,22 @@
-//! `Deserialize` for typify's plain structs and string enums, written out
-//! instead of derived.
+//! `Deserialize` and `Serialize` for typify's plain structs and string
+//! enums, written out instead of derived.
 //!
-//! serde's derive was most of the types crate's compile time: for the
+//! serde's derives were most of the types crate's compile time: for the
 //! platform's definition, 55 of its 86 s and 2 of its 4.3 GiB went to the
 //! per-type field visitor, `visit_seq` and the duplicate and missing checks
-//! it writes inline for every field. The impls written here keep serde's
-//! behaviour for maps (the same messages for a missing, duplicate or unknown
-//! field, `Option`s absent as `None`, defaults) and for string enums (the
-//! same `deserialize_enum` call, messages and variant indices), while each
-//! field is one call to a shared generic function of `__checked`
-//! ([`helpers`]), instantiated once per field type rather than written out
-//! per field. A struct is no longer read from a JSON array (serde's
-//! positional form, which no OpenAPI object allows). Anything with another
-//! serde attribute (`flatten`, `deserialize_with`, `untagged`,
-//! `transparent`) keeps the derive.
+//! `Deserialize` writes inline for every field, and `Serialize`'s `?` per
+//! field. The impls written here keep serde's behaviour for maps (the same
+//! messages for a missing, duplicate or unknown field, `Option`s absent as
+//! `None`, defaults), for string enums (the same `deserialize_enum` call,
+//! messages and variant indices) and for writing (the same fields, names,
+//! order and length, `skip_serializing_if` asked once rather than twice),
+//! while each field is one call to a shared generic function of
+//! `__checked` ([`helpers`]), instantiated once per field type rather than
+//! written out per field. A struct is no longer read from a JSON array
+//! (serde's positional form, which no OpenAPI object allows). Anything with
+//! another serde attribute (`flatten`, `untagged`, `transparent`;
+//! `deserialize_with` for reading) keeps the derive. A type left with no
+//! serde derive loses serde's attributes, which nothing would then name.
 
 use std::collections::BTreeSet;
 
@@ -24,11 +27,12 @@ use syn::punctuated::Punctuated;
 
 use crate::format::{module_body, split_items};
 
-/// `types` with the derived `Deserialize` of each plain struct (named
-/// fields whose only serde attributes are `rename`, `default` and
-/// `skip_serializing_if`, at most `deny_unknown_fields` on the struct) and
-/// each `Copy` enum of unit variants replaced by an impl written out.
-/// `skipped`: structs whose fields a later rewrite changes.
+/// `types` with the derived `Deserialize` and `Serialize` of each plain
+/// struct (named fields whose only serde attributes are `rename`, `default`
+/// and `skip_serializing_if`, and `deserialize_with` for `Serialize`; at
+/// most `deny_unknown_fields` on the struct) and each `Copy` enum of unit
+/// variants replaced by impls written out. `skipped`: structs whose fields
+/// a later rewrite changes.
 pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStream {
     let mut out = TokenStream::new();
     for item in split_items(types) {
