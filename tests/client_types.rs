@@ -179,3 +179,153 @@ fn an_absent_option_is_none_and_an_absent_required_field_is_named() {
     let err = serde_json::from_value::<tenant_api_types::Error>(without_message).unwrap_err();
     assert_eq!(err.to_string(), "missing field `message`");
 }
+
+/// The written-out reading of `Error`'s fields (an optional `Option`, read
+/// without a call through `__checked::required`; a defaulted list; renamed
+/// fields) answers as serde's derive: absent, `null`, present, duplicated
+/// and wrongly typed alike.
+#[test]
+fn written_out_optional_and_defaulted_fields_answer_as_the_derive_does() {
+    mod derived {
+        #[derive(serde::Deserialize, Debug, PartialEq)]
+        pub struct Error {
+            pub error: String,
+            #[serde(rename = "errorCode")]
+            pub error_code: Option<String>,
+            #[serde(default)]
+            pub errors: Vec<serde_json::Value>,
+            pub message: String,
+            #[serde(rename = "statusCode")]
+            pub status_code: i64,
+        }
+    }
+    let fields = r#""error": "Bad Request", "message": "no", "statusCode": 400"#;
+    let inputs = [
+        format!("{{{fields}}}"),
+        format!(r#"{{{fields}, "errorCode": null}}"#),
+        format!(r#"{{{fields}, "errorCode": "E1"}}"#),
+        format!(r#"{{{fields}, "errorCode": null, "errorCode": "E1"}}"#),
+        format!(r#"{{{fields}, "errorCode": 1}}"#),
+        format!(r#"{{{fields}, "errors": null}}"#),
+        format!(r#"{{{fields}, "errors": [], "errors": []}}"#),
+        format!(r#"{{{fields}, "statusCode": 401}}"#),
+        r#"{"error": "Bad Request", "statusCode": 400}"#.to_owned(),
+        r#"{"error": "Bad Request", "message": null, "statusCode": 400}"#.to_owned(),
+    ];
+    for input in &inputs {
+        let written = serde_json::from_str::<tenant_api_types::Error>(input)
+            .map(|error| {
+                (
+                    error.error,
+                    error.error_code,
+                    error.errors.len(),
+                    error.message,
+                )
+            })
+            .map_err(|err| err.to_string());
+        let derived = serde_json::from_str::<derived::Error>(input)
+            .map(|error| {
+                (
+                    error.error,
+                    error.error_code,
+                    error.errors.len(),
+                    error.message,
+                )
+            })
+            .map_err(|err| err.to_string());
+        assert_eq!(written, derived, "{input}");
+    }
+}
+
+/// The written-out `Serialize` (for compile time: `emit::deserialize`)
+/// writes what serde's derive writes: renamed fields in order, fields whose
+/// `skip_serializing_if` holds left out, string enums as their wire names.
+#[test]
+fn written_out_serialize_writes_what_the_derive_writes() {
+    mod derived {
+        #[derive(serde::Serialize)]
+        pub struct Error {
+            pub error: String,
+            #[serde(rename = "errorCode", skip_serializing_if = "Option::is_none")]
+            pub error_code: Option<String>,
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub errors: Vec<ErrorItem>,
+            pub message: String,
+            #[serde(rename = "statusCode")]
+            pub status_code: i64,
+        }
+
+        #[derive(serde::Serialize)]
+        pub struct ErrorItem {
+            pub code: String,
+            pub detail: String,
+            #[serde(rename = "in", skip_serializing_if = "Option::is_none")]
+            pub in_: Option<ErrorItemIn>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub name: Option<String>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub pointer: Option<String>,
+        }
+
+        #[derive(serde::Serialize, Clone, Copy)]
+        pub enum ErrorItemIn {
+            #[serde(rename = "path")]
+            Path,
+            #[serde(rename = "query")]
+            Query,
+            #[serde(rename = "header")]
+            Header,
+        }
+    }
+    use tenant_api_types::{ErrorItem, ErrorItemIn};
+    let item = |in_: Option<ErrorItemIn>, name: Option<&str>| ErrorItem {
+        code: "min_length".into(),
+        detail: "too short".into(),
+        in_,
+        name: name.map(Into::into),
+        pointer: in_.is_none().then(|| "/name".into()),
+    };
+    let derived_item = |item: &ErrorItem| derived::ErrorItem {
+        code: item.code.clone(),
+        detail: item.detail.clone(),
+        in_: item.in_.map(|in_| match in_ {
+            ErrorItemIn::Path => derived::ErrorItemIn::Path,
+            ErrorItemIn::Query => derived::ErrorItemIn::Query,
+            ErrorItemIn::Header => derived::ErrorItemIn::Header,
+        }),
+        name: item.name.clone(),
+        pointer: item.pointer.clone(),
+    };
+    let cases = [
+        (None, vec![]),
+        (Some("E1"), vec![item(None, None)]),
+        (
+            None,
+            vec![
+                item(Some(ErrorItemIn::Path), Some("id")),
+                item(Some(ErrorItemIn::Query), Some("q")),
+                item(Some(ErrorItemIn::Header), Some("h")),
+            ],
+        ),
+    ];
+    for (error_code, errors) in cases {
+        let written = tenant_api_types::Error {
+            error: "Bad Request".into(),
+            error_code: error_code.map(Into::into),
+            errors,
+            message: "no".into(),
+            status_code: 400,
+        };
+        let derived = derived::Error {
+            error: written.error.clone(),
+            error_code: written.error_code.clone(),
+            errors: written.errors.iter().map(derived_item).collect(),
+            message: written.message.clone(),
+            status_code: written.status_code,
+        };
+        assert_eq!(
+            serde_json::to_string(&written).unwrap(),
+            serde_json::to_string(&derived).unwrap()
+        );
+    }
+}

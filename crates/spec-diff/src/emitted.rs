@@ -181,6 +181,21 @@ impl Emitted {
                 _ => {}
             }
         }
+        // A type whose `Serialize` the generator writes out has no serde
+        // attributes left: its wire names are those its impl writes.
+        for item in &file.items {
+            if let Item::Impl(block) = item
+                && let Some((path, _)) = &block.trait_
+                && path
+                    .segments
+                    .last()
+                    .is_some_and(|last| last.ident == "Serialize")
+                && let Some(name) = type_name_of(&block.self_ty)
+                && let Some(def) = self.types.get_mut(&name)
+            {
+                written_wire_names(block, def);
+            }
+        }
     }
 
     fn read_client(&mut self, file: &syn::File) {
@@ -401,6 +416,59 @@ fn payload(fields: &Fields) -> Payload {
     }
 }
 
+/// The wire names a written-out `Serialize` (the generator's
+/// `emit::deserialize`) gives `def`'s fields (`__object.field("wire",
+/// &self.name)`) or variants (`const __VARIANTS`, in their order).
+fn written_wire_names(block: &syn::ItemImpl, def: &mut TypeDef) {
+    let Some(ImplItem::Fn(method)) = block.items.first() else {
+        return;
+    };
+    let text = |expr: &syn::Expr| match expr {
+        syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(text),
+            ..
+        }) => Some(text.value()),
+        _ => None,
+    };
+    for stmt in &method.block.stmts {
+        match (stmt, &mut *def) {
+            (syn::Stmt::Expr(syn::Expr::MethodCall(call), _), TypeDef::Struct(fields))
+                if call.method == "field" || call.method == "field_unless" =>
+            {
+                let args: Vec<&syn::Expr> = call.args.iter().collect();
+                let [.., wire, syn::Expr::Reference(value)] = args[..] else {
+                    continue;
+                };
+                if let (Some(wire), syn::Expr::Field(value)) = (text(wire), &*value.expr)
+                    && let syn::Member::Named(member) = &value.member
+                {
+                    let member = member.to_string();
+                    let member = member.trim_start_matches("r#");
+                    for field in fields.iter_mut().filter(|field| field.name == member) {
+                        field.wire = wire.clone();
+                    }
+                }
+            }
+            (syn::Stmt::Item(Item::Const(names)), TypeDef::Enum(variants))
+                if names.ident == "__VARIANTS" =>
+            {
+                let syn::Expr::Reference(array) = &*names.expr else {
+                    continue;
+                };
+                let syn::Expr::Array(array) = &*array.expr else {
+                    continue;
+                };
+                for (variant, wire) in variants.iter_mut().zip(&array.elems) {
+                    // As a `rename` was: written where it differs.
+                    variant.wire =
+                        text(wire).filter(|wire| *wire != variant.name.trim_start_matches("r#"));
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The `rename` of a `#[serde(..)]` attribute.
 fn serde_rename(attrs: &[syn::Attribute]) -> Option<String> {
     let mut rename = None;
@@ -568,6 +636,46 @@ mod tests {
         assert_eq!(variants[1].payload.shown(), "(String)");
         assert!(matches!(emitted.types["ThingId"], TypeDef::Newtype(_)));
         assert!(matches!(emitted.types["Things"], TypeDef::Alias(_)));
+    }
+
+    /// The generator writes out `Serialize` and `Deserialize` of plain
+    /// structs and string enums, serde's attributes then gone: the wire
+    /// names are read from the written impls.
+    #[test]
+    fn wire_names_are_read_from_written_out_impls() {
+        let written = tenant_codegen::emit::deserialize::written_out(
+            quote::quote! {
+                #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
+                pub struct Thing {
+                    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+                    pub type_: ::std::option::Option<ThingType>,
+                    pub id: ::std::string::String,
+                }
+                #[derive(::serde::Deserialize, ::serde::Serialize, Clone, Copy)]
+                pub enum ThingType {
+                    #[serde(rename = "a-b")]
+                    AB,
+                    Other,
+                }
+            },
+            &Default::default(),
+        );
+        let file = syn::parse2(written).unwrap();
+        let mut emitted = Emitted::default();
+        emitted.read_types(&file);
+        let TypeDef::Struct(fields) = &emitted.types["Thing"] else {
+            panic!("Thing is no struct");
+        };
+        let read: Vec<(&str, &str)> = fields
+            .iter()
+            .map(|f| (f.name.as_str(), f.wire.as_str()))
+            .collect();
+        assert_eq!(read, [("type_", "type"), ("id", "id")]);
+        let TypeDef::Enum(variants) = &emitted.types["ThingType"] else {
+            panic!("ThingType is no enum");
+        };
+        let read: Vec<Option<&str>> = variants.iter().map(|v| v.wire.as_deref()).collect();
+        assert_eq!(read, [Some("a-b"), None]);
     }
 
     #[test]

@@ -18,10 +18,9 @@
 
 /// An action destination, an action of the tenant that receives the events.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionDestination {
     pub configuration: ActionDestinationConfiguration,
-    #[serde(rename = "type")]
     pub type_: ActionDestinationType,
 }
 
@@ -51,10 +50,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
                 let mut __f0: ::std::option::Option<ActionDestinationConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<ActionDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -62,13 +58,11 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -80,9 +74,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// Configuration of an action destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionDestinationConfiguration {
     /// ID of the action that receives the events.
     pub action_id: ::std::string::String,
@@ -113,17 +125,12 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
             ) -> ::std::result::Result<ActionDestinationConfiguration, __M::Error> {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionDestinationConfiguration {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -135,11 +142,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationConfiguration {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestinationConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionDestinationConfiguration",
+            1,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.end()
+    }
+}
+
 /// The destination type of an action.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ActionDestinationType {
-    #[serde(rename = "action")]
     Action,
 }
 
@@ -155,6 +178,23 @@ impl<'de> ::serde::Deserialize<'de> for ActionDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Action][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for ActionDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["action"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "ActionDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -205,7 +245,7 @@ impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
 
 /// An action module, with its draft version and latest published version.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModule {
     /// Number of deployed actions that use the module.
     pub actions_using_module_total: u64,
@@ -219,10 +259,8 @@ pub struct ActionModule {
     pub dependencies: ::std::vec::Vec<ActionModuleDependency>,
     /// Unique ID of the module.
     pub id: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version: ::std::option::Option<ActionModuleVersionReference>,
     /// Version number of the latest published version. Omitted when no version has been published.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub latest_version_number: ::std::option::Option<i64>,
     /// Name of the module.
     pub name: ::std::string::String,
@@ -289,10 +327,7 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -300,54 +335,46 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                                 &mut __f0,
                                 "actions_using_module_total",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "all_changes_published",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "code", &mut __map)?,
-                        3 => {
-                            crate::__checked::field(&mut __f3, "created_at", &mut __map)?
-                        }
+                        2 => crate::__checked::field(&mut __f2, "code", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "created_at", &mut __map),
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "dependencies",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        5 => crate::__checked::field(&mut __f5, "id", &mut __map)?,
+                        5 => crate::__checked::field(&mut __f5, "id", &mut __map),
                         6 => {
                             crate::__checked::field(
                                 &mut __f6,
                                 "latest_version",
                                 &mut __map,
-                            )?
+                            )
                         }
                         7 => {
                             crate::__checked::field(
                                 &mut __f7,
                                 "latest_version_number",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        8 => crate::__checked::field(&mut __f8, "name", &mut __map)?,
-                        9 => crate::__checked::field(&mut __f9, "secrets", &mut __map)?,
+                        8 => crate::__checked::field(&mut __f8, "name", &mut __map),
+                        9 => crate::__checked::field(&mut __f9, "secrets", &mut __map),
                         10 => {
-                            crate::__checked::field(
-                                &mut __f10,
-                                "updated_at",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f10, "updated_at", &mut __map)
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModule {
                     actions_using_module_total: crate::__checked::required(
@@ -362,11 +389,8 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
                     created_at: crate::__checked::required(__f3, "created_at")?,
                     dependencies: crate::__checked::required(__f4, "dependencies")?,
                     id: crate::__checked::required(__f5, "id")?,
-                    latest_version: crate::__checked::required(__f6, "latest_version")?,
-                    latest_version_number: crate::__checked::required(
-                        __f7,
-                        "latest_version_number",
-                    )?,
+                    latest_version: __f6.flatten(),
+                    latest_version_number: __f7.flatten(),
                     name: crate::__checked::required(__f8, "name")?,
                     secrets: crate::__checked::required(__f9, "secrets")?,
                     updated_at: crate::__checked::required(__f10, "updated_at")?,
@@ -377,9 +401,45 @@ impl<'de> ::serde::Deserialize<'de> for ActionModule {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModule {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.latest_version),
+            ::std::option::Option::is_none(&self.latest_version_number),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModule",
+            11,
+            &__skip,
+        )?;
+        __object.field("actions_using_module_total", &self.actions_using_module_total);
+        __object.field("all_changes_published", &self.all_changes_published);
+        __object.field("code", &self.code);
+        __object.field("created_at", &self.created_at);
+        __object.field("dependencies", &self.dependencies);
+        __object.field("id", &self.id);
+        __object.field_unless(__skip[0], "latest_version", &self.latest_version);
+        __object
+            .field_unless(
+                __skip[1],
+                "latest_version_number",
+                &self.latest_version_number,
+            );
+        __object.field("name", &self.name);
+        __object.field("secrets", &self.secrets);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
+    }
+}
+
 /// A package dependency.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleDependency {
     /// Name of the package.
     pub name: ::std::string::String,
@@ -413,18 +473,13 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "version", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "version", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleDependency {
                     name: crate::__checked::required(__f0, "name")?,
@@ -436,9 +491,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleDependency {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleDependency {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleDependency",
+            2,
+            &[],
+        )?;
+        __object.field("name", &self.name);
+        __object.field("version", &self.version);
+        __object.end()
+    }
+}
+
 /// A secret of a module version. Only its name and update time are returned.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleSecret {
     /// Name of the secret.
     pub name: ::std::string::String,
@@ -474,20 +547,13 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleSecret {
                     name: crate::__checked::required(__f0, "name")?,
@@ -499,9 +565,27 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleSecret {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleSecret {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleSecret",
+            2,
+            &[],
+        )?;
+        __object.field("name", &self.name);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
+    }
+}
+
 /// The latest published version of a module, as a reference. Omitted when no version has been published.
 #[cfg(feature = "actions")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ActionModuleVersionReference {
     /// Source code of the version.
     pub code: ::std::string::String,
@@ -560,36 +644,29 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
                 > = ::std::option::Option::None;
                 let mut __f5: ::std::option::Option<i64> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "created_at", &mut __map),
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "dependencies",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        3 => crate::__checked::field(&mut __f3, "id", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "secrets", &mut __map)?,
+                        3 => crate::__checked::field(&mut __f3, "id", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "secrets", &mut __map),
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "version_number",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ActionModuleVersionReference {
                     code: crate::__checked::required(__f0, "code")?,
@@ -606,81 +683,67 @@ impl<'de> ::serde::Deserialize<'de> for ActionModuleVersionReference {
     }
 }
 
+#[cfg(feature = "actions")]
+impl ::serde::Serialize for ActionModuleVersionReference {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ActionModuleVersionReference",
+            6,
+            &[],
+        )?;
+        __object.field("code", &self.code);
+        __object.field("created_at", &self.created_at);
+        __object.field("dependencies", &self.dependencies);
+        __object.field("id", &self.id);
+        __object.field("secrets", &self.secrets);
+        __object.field("version_number", &self.version_number);
+        __object.end()
+    }
+}
+
 /// The AWS region of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum AwsRegion {
-    #[serde(rename = "af-south-1")]
     AfSouth1,
-    #[serde(rename = "ap-east-1")]
     ApEast1,
-    #[serde(rename = "ap-east-2")]
     ApEast2,
-    #[serde(rename = "ap-northeast-1")]
     ApNortheast1,
-    #[serde(rename = "ap-northeast-2")]
     ApNortheast2,
-    #[serde(rename = "ap-northeast-3")]
     ApNortheast3,
-    #[serde(rename = "ap-south-1")]
     ApSouth1,
-    #[serde(rename = "ap-south-2")]
     ApSouth2,
-    #[serde(rename = "ap-southeast-1")]
     ApSoutheast1,
-    #[serde(rename = "ap-southeast-2")]
     ApSoutheast2,
-    #[serde(rename = "ap-southeast-3")]
     ApSoutheast3,
-    #[serde(rename = "ap-southeast-4")]
     ApSoutheast4,
-    #[serde(rename = "ap-southeast-5")]
     ApSoutheast5,
-    #[serde(rename = "ap-southeast-6")]
     ApSoutheast6,
-    #[serde(rename = "ap-southeast-7")]
     ApSoutheast7,
-    #[serde(rename = "ca-central-1")]
     CaCentral1,
-    #[serde(rename = "ca-west-1")]
     CaWest1,
-    #[serde(rename = "eu-central-1")]
     EuCentral1,
-    #[serde(rename = "eu-central-2")]
     EuCentral2,
-    #[serde(rename = "eu-north-1")]
     EuNorth1,
-    #[serde(rename = "eu-south-1")]
     EuSouth1,
-    #[serde(rename = "eu-south-2")]
     EuSouth2,
-    #[serde(rename = "eu-west-1")]
     EuWest1,
-    #[serde(rename = "eu-west-2")]
     EuWest2,
-    #[serde(rename = "eu-west-3")]
     EuWest3,
-    #[serde(rename = "il-central-1")]
     IlCentral1,
-    #[serde(rename = "me-central-1")]
     MeCentral1,
-    #[serde(rename = "me-south-1")]
     MeSouth1,
-    #[serde(rename = "mx-central-1")]
     MxCentral1,
-    #[serde(rename = "sa-east-1")]
     SaEast1,
-    #[serde(rename = "us-gov-east-1")]
     UsGovEast1,
-    #[serde(rename = "us-gov-west-1")]
     UsGovWest1,
-    #[serde(rename = "us-east-1")]
     UsEast1,
-    #[serde(rename = "us-east-2")]
     UsEast2,
-    #[serde(rename = "us-west-1")]
     UsWest1,
-    #[serde(rename = "us-west-2")]
     UsWest2,
 }
 
@@ -772,6 +835,55 @@ impl<'de> ::serde::Deserialize<'de> for AwsRegion {
                 Self::UsWest2,
             ][index],
         )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for AwsRegion {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &[
+            "af-south-1",
+            "ap-east-1",
+            "ap-east-2",
+            "ap-northeast-1",
+            "ap-northeast-2",
+            "ap-northeast-3",
+            "ap-south-1",
+            "ap-south-2",
+            "ap-southeast-1",
+            "ap-southeast-2",
+            "ap-southeast-3",
+            "ap-southeast-4",
+            "ap-southeast-5",
+            "ap-southeast-6",
+            "ap-southeast-7",
+            "ca-central-1",
+            "ca-west-1",
+            "eu-central-1",
+            "eu-central-2",
+            "eu-north-1",
+            "eu-south-1",
+            "eu-south-2",
+            "eu-west-1",
+            "eu-west-2",
+            "eu-west-3",
+            "il-central-1",
+            "me-central-1",
+            "me-south-1",
+            "mx-central-1",
+            "sa-east-1",
+            "us-gov-east-1",
+            "us-gov-west-1",
+            "us-east-1",
+            "us-east-2",
+            "us-west-1",
+            "us-west-2",
+        ];
+        let index = *self as usize;
+        serializer.serialize_unit_variant("AwsRegion", index as u32, __VARIANTS[index])
     }
 }
 
@@ -892,7 +1004,7 @@ impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
 
 /// Basic authorization, as returned (without the password).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorization {
     pub method: BasicWebhookAuthorizationMethod,
     pub username: WebhookUsername,
@@ -924,18 +1036,13 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
                 let mut __f0: ::std::option::Option<BasicWebhookAuthorizationMethod> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "username", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "username", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BasicWebhookAuthorization {
                     method: crate::__checked::required(__f0, "method")?,
@@ -947,9 +1054,27 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BasicWebhookAuthorization",
+            2,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("username", &self.username);
+        __object.end()
+    }
+}
+
 /// Basic authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BasicWebhookAuthorizationInput {
     pub method: BasicWebhookAuthorizationMethod,
     /// Password for basic authorization. Never returned.
@@ -984,19 +1109,14 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<WebhookUsername> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "password", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "username", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "password", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "username", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BasicWebhookAuthorizationInput {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1010,11 +1130,29 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BasicWebhookAuthorizationInput",
+            3,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("password", &self.password);
+        __object.field("username", &self.username);
+        __object.end()
+    }
+}
+
 /// Basic authorization (an `Authorization` header with the `Basic` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BasicWebhookAuthorizationMethod {
-    #[serde(rename = "basic")]
     Basic,
 }
 
@@ -1030,6 +1168,23 @@ impl<'de> ::serde::Deserialize<'de> for BasicWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Basic][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BasicWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["basic"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "BasicWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1080,7 +1235,7 @@ impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizatio
 
 /// Bearer authorization, as returned (without the token).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorization {
     pub method: BearerWebhookAuthorizationMethod,
 }
@@ -1110,17 +1265,12 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
             ) -> ::std::result::Result<BearerWebhookAuthorization, __M::Error> {
                 let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BearerWebhookAuthorization {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1132,9 +1282,26 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BearerWebhookAuthorization",
+            1,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Bearer authorization, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BearerWebhookAuthorizationInput {
     pub method: BearerWebhookAuthorizationMethod,
     /// Token sent with the `Bearer` scheme. Never returned.
@@ -1167,18 +1334,13 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
                 let mut __f0: ::std::option::Option<BearerWebhookAuthorizationMethod> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "method", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "token", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "method", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "token", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(BearerWebhookAuthorizationInput {
                     method: crate::__checked::required(__f0, "method")?,
@@ -1191,11 +1353,28 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "BearerWebhookAuthorizationInput",
+            2,
+            &[],
+        )?;
+        __object.field("method", &self.method);
+        __object.field("token", &self.token);
+        __object.end()
+    }
+}
+
 /// Bearer authorization (an `Authorization` header with the `Bearer` scheme).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum BearerWebhookAuthorizationMethod {
-    #[serde(rename = "bearer")]
     Bearer,
 }
 
@@ -1211,6 +1390,23 @@ impl<'de> ::serde::Deserialize<'de> for BearerWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Bearer][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for BearerWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["bearer"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "BearerWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1262,14 +1458,11 @@ for BearerWebhookAuthorizationMethod {
 
 /// An event stream to create.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CreateEventStreamRequest {
     pub destination: EventStreamDestinationInput,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<EventStreamName>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub status: ::std::option::Option<EventStreamStatus>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
 }
 
@@ -1307,42 +1500,58 @@ impl<'de> ::serde::Deserialize<'de> for CreateEventStreamRequest {
                     ::std::option::Option<EventStreamSubscriptions>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
-                            crate::__checked::field(
-                                &mut __f0,
-                                "destination",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f0, "destination", &mut __map)
                         }
-                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "status", &mut __map)?,
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "status", &mut __map),
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "subscriptions",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CreateEventStreamRequest {
                     destination: crate::__checked::required(__f0, "destination")?,
-                    name: crate::__checked::required(__f1, "name")?,
-                    status: crate::__checked::required(__f2, "status")?,
-                    subscriptions: crate::__checked::required(__f3, "subscriptions")?,
+                    name: __f1.flatten(),
+                    status: __f2.flatten(),
+                    subscriptions: __f3.flatten(),
                 })
             }
         }
         deserializer.deserialize_struct("CreateEventStreamRequest", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CreateEventStreamRequest {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.status),
+            ::std::option::Option::is_none(&self.subscriptions),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CreateEventStreamRequest",
+            4,
+            &__skip,
+        )?;
+        __object.field("destination", &self.destination);
+        __object.field_unless(__skip[0], "name", &self.name);
+        __object.field_unless(__skip[1], "status", &self.status);
+        __object.field_unless(__skip[2], "subscriptions", &self.subscriptions);
+        __object.end()
     }
 }
 
@@ -1355,13 +1564,11 @@ impl CreateEventStreamRequest {
 
 /// A token exchange profile to create. Unknown properties are rejected.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CreateTokenExchangeProfileRequest {
     pub action_id: TokenExchangeActionId,
     pub name: TokenExchangeProfileName,
     pub subject_token_type: SubjectTokenType,
-    #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
 }
 
@@ -1393,26 +1600,21 @@ impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
                 let mut __f2: ::std::option::Option<SubjectTokenType> = ::std::option::Option::None;
                 let mut __f3: ::std::option::Option<TokenExchangeProfileType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: true,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, true))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "name", &mut __map),
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "subject_token_type",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        3 => crate::__checked::field(&mut __f3, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        3 => crate::__checked::field(&mut __f3, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CreateTokenExchangeProfileRequest {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -1431,6 +1633,26 @@ impl<'de> ::serde::Deserialize<'de> for CreateTokenExchangeProfileRequest {
 }
 
 #[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for CreateTokenExchangeProfileRequest {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CreateTokenExchangeProfileRequest",
+            4,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.field("name", &self.name);
+        __object.field("subject_token_type", &self.subject_token_type);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
+#[cfg(feature = "token-exchange-profiles")]
 impl CreateTokenExchangeProfileRequest {
     pub fn builder() -> builder::CreateTokenExchangeProfileRequest {
         Default::default()
@@ -1439,7 +1661,7 @@ impl CreateTokenExchangeProfileRequest {
 
 /// Authorization by a custom header, as returned (without its value).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorization {
     pub header_key: WebhookHeaderKey,
     pub method: CustomHeaderWebhookAuthorizationMethod,
@@ -1473,20 +1695,13 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
                     CustomHeaderWebhookAuthorizationMethod,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
-                        }
-                        1 => crate::__checked::field(&mut __f1, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "header_key", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CustomHeaderWebhookAuthorization {
                     header_key: crate::__checked::required(__f0, "header_key")?,
@@ -1499,9 +1714,27 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorization {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CustomHeaderWebhookAuthorization",
+            2,
+            &[],
+        )?;
+        __object.field("header_key", &self.header_key);
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Authorization by a custom header, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct CustomHeaderWebhookAuthorizationInput {
     pub header_key: WebhookHeaderKey,
     /// Value of the header. Never returned.
@@ -1541,27 +1774,20 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
                     CustomHeaderWebhookAuthorizationMethod,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "header_key", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "header_key", &mut __map),
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "header_value",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "method", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "method", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(CustomHeaderWebhookAuthorizationInput {
                     header_key: crate::__checked::required(__f0, "header_key")?,
@@ -1579,11 +1805,29 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "CustomHeaderWebhookAuthorizationInput",
+            3,
+            &[],
+        )?;
+        __object.field("header_key", &self.header_key);
+        __object.field("header_value", &self.header_value);
+        __object.field("method", &self.method);
+        __object.end()
+    }
+}
+
 /// Authorization by a custom header.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum CustomHeaderWebhookAuthorizationMethod {
-    #[serde(rename = "custom_header")]
     CustomHeader,
 }
 
@@ -1599,6 +1843,23 @@ impl<'de> ::serde::Deserialize<'de> for CustomHeaderWebhookAuthorizationMethod {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::CustomHeader][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for CustomHeaderWebhookAuthorizationMethod {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["custom_header"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "CustomHeaderWebhookAuthorizationMethod",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -1649,23 +1910,17 @@ for CustomHeaderWebhookAuthorizationMethod {
 }
 
 /// The body of every error response. `statusCode` repeats the HTTP status, `error` is its reason phrase, `message` says what went wrong (for an invalid body it names the field and the rule), and `errorCode` is a stable machine-readable code when one applies.
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Error {
     /// The reason phrase of the status code.
     pub error: ::std::string::String,
     /// A stable machine-readable code for the condition.
-    #[serde(
-        rename = "errorCode",
-        skip_serializing_if = "::std::option::Option::is_none"
-    )]
     pub error_code: ::std::option::Option<::std::string::String>,
     /// For a request that broke the spec's rules: every broken rule, in the style of RFC 9457's validation problems. Omitted otherwise.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub errors: ::std::vec::Vec<ErrorItem>,
     /// What went wrong.
     pub message: ::std::string::String,
     /// The HTTP status code of the response.
-    #[serde(rename = "statusCode")]
     pub status_code: i64,
 }
 
@@ -1705,27 +1960,20 @@ impl<'de> ::serde::Deserialize<'de> for Error {
                 let mut __f3: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f4: ::std::option::Option<i64> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "error", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "errorCode", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "errors", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "message", &mut __map)?,
-                        4 => {
-                            crate::__checked::field(&mut __f4, "statusCode", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "error", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "errorCode", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "errors", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "message", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "statusCode", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(Error {
                     error: crate::__checked::required(__f0, "error")?,
-                    error_code: crate::__checked::required(__f1, "errorCode")?,
+                    error_code: __f1.flatten(),
                     errors: __f2.unwrap_or_default(),
                     message: crate::__checked::required(__f3, "message")?,
                     status_code: crate::__checked::required(__f4, "statusCode")?,
@@ -1736,21 +1984,42 @@ impl<'de> ::serde::Deserialize<'de> for Error {
     }
 }
 
+impl ::serde::Serialize for Error {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.error_code),
+            ::std::vec::Vec::is_empty(&self.errors),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "Error",
+            5,
+            &__skip,
+        )?;
+        __object.field("error", &self.error);
+        __object.field_unless(__skip[0], "errorCode", &self.error_code);
+        __object.field_unless(__skip[1], "errors", &self.errors);
+        __object.field("message", &self.message);
+        __object.field("statusCode", &self.status_code);
+        __object.end()
+    }
+}
+
 /// One broken rule of a request: in the body (`pointer`) or in a parameter (`in` and `name`).
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ErrorItem {
     /// The rule: type, required, additional_property, min_length, max_length, enum, format, pattern, min_items, max_items, minimum, maximum, exclusive_minimum, exclusive_maximum, contains or shape.
     pub code: ::std::string::String,
     /// The field and the rule it breaks, in a sentence.
     pub detail: ::std::string::String,
     /// Where the broken parameter travels. Absent for the body.
-    #[serde(rename = "in", skip_serializing_if = "::std::option::Option::is_none")]
     pub in_: ::std::option::Option<ErrorItemIn>,
     /// The broken parameter's name. Absent for the body.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<::std::string::String>,
     /// JSON Pointer (RFC 6901) to the offending value in the body; empty for the body itself. Absent for a parameter.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub pointer: ::std::option::Option<::std::string::String>,
 }
 
@@ -1788,28 +2057,23 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItem {
                     ::std::option::Option<::std::string::String>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "code", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "detail", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "in", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "pointer", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "code", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "detail", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "in", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "pointer", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(ErrorItem {
                     code: crate::__checked::required(__f0, "code")?,
                     detail: crate::__checked::required(__f1, "detail")?,
-                    in_: crate::__checked::required(__f2, "in")?,
-                    name: crate::__checked::required(__f3, "name")?,
-                    pointer: crate::__checked::required(__f4, "pointer")?,
+                    in_: __f2.flatten(),
+                    name: __f3.flatten(),
+                    pointer: __f4.flatten(),
                 })
             }
         }
@@ -1817,14 +2081,36 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItem {
     }
 }
 
+impl ::serde::Serialize for ErrorItem {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.in_),
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.pointer),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "ErrorItem",
+            5,
+            &__skip,
+        )?;
+        __object.field("code", &self.code);
+        __object.field("detail", &self.detail);
+        __object.field_unless(__skip[0], "in", &self.in_);
+        __object.field_unless(__skip[1], "name", &self.name);
+        __object.field_unless(__skip[2], "pointer", &self.pointer);
+        __object.end()
+    }
+}
+
 /// Where the broken parameter travels. Absent for the body.
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ErrorItemIn {
-    #[serde(rename = "path")]
     Path,
-    #[serde(rename = "query")]
     Query,
-    #[serde(rename = "header")]
     Header,
 }
 
@@ -1839,6 +2125,17 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Path, Self::Query, Self::Header][index])
+    }
+}
+
+impl ::serde::Serialize for ErrorItemIn {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["path", "query", "header"];
+        let index = *self as usize;
+        serializer.serialize_unit_variant("ErrorItemIn", index as u32, __VARIANTS[index])
     }
 }
 
@@ -1889,12 +2186,11 @@ impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
 
 /// Configuration of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventBridgeConfiguration {
     /// The AWS account that receives the events, 12 digits.
     pub aws_account_id: EventBridgeConfigurationAwsAccountId,
     /// The partner event source the service created for the stream. Set by the service; a value sent on creation is ignored.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub aws_partner_event_source: ::std::option::Option<::std::string::String>,
     pub aws_region: AwsRegion,
 }
@@ -1934,10 +2230,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
                 > = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<AwsRegion> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -1945,34 +2238,52 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfiguration {
                                 &mut __f0,
                                 "aws_account_id",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "aws_partner_event_source",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => {
-                            crate::__checked::field(&mut __f2, "aws_region", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "aws_region", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventBridgeConfiguration {
                     aws_account_id: crate::__checked::required(__f0, "aws_account_id")?,
-                    aws_partner_event_source: crate::__checked::required(
-                        __f1,
-                        "aws_partner_event_source",
-                    )?,
+                    aws_partner_event_source: __f1.flatten(),
                     aws_region: crate::__checked::required(__f2, "aws_region")?,
                 })
             }
         }
         deserializer.deserialize_struct("EventBridgeConfiguration", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.aws_partner_event_source)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventBridgeConfiguration",
+            3,
+            &__skip,
+        )?;
+        __object.field("aws_account_id", &self.aws_account_id);
+        __object
+            .field_unless(
+                __skip[0],
+                "aws_partner_event_source",
+                &self.aws_partner_event_source,
+            );
+        __object.field("aws_region", &self.aws_region);
+        __object.end()
     }
 }
 
@@ -2043,23 +2354,15 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeConfigurationAwsAccountId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// An Amazon EventBridge destination: events go to a partner event source the service creates in the given AWS account and region.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventBridgeDestination {
     pub configuration: EventBridgeConfiguration,
-    #[serde(rename = "type")]
     pub type_: EventBridgeDestinationType,
 }
 
@@ -2089,10 +2392,7 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
                 let mut __f0: ::std::option::Option<EventBridgeConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<EventBridgeDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2100,13 +2400,11 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventBridgeDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -2118,11 +2416,28 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventBridgeDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// The destination type of Amazon EventBridge.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventBridgeDestinationType {
-    #[serde(rename = "eventbridge")]
     Eventbridge,
 }
 
@@ -2138,6 +2453,23 @@ impl<'de> ::serde::Deserialize<'de> for EventBridgeDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Eventbridge][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventBridgeDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["eventbridge"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "EventBridgeDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -2188,17 +2520,15 @@ impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationTy
 
 /// An event stream.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventStream {
     /// Time the stream was created (ISO 8601).
     pub created_at: ::chrono::DateTime<::chrono::offset::Utc>,
     pub destination: EventStreamDestination,
     /// Unique identifier of the event stream, exactly 26 characters.
     pub id: EventStreamId,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub name: ::std::option::Option<EventStreamName>,
     pub status: EventStreamStatus,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub subscriptions: ::std::option::Option<EventStreamSubscriptions>,
     /// Time the stream was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -2251,52 +2581,66 @@ impl<'de> ::serde::Deserialize<'de> for EventStream {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "created_at", &mut __map)?
-                        }
+                        0 => crate::__checked::field(&mut __f0, "created_at", &mut __map),
                         1 => {
-                            crate::__checked::field(
-                                &mut __f1,
-                                "destination",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f1, "destination", &mut __map)
                         }
-                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
-                        4 => crate::__checked::field(&mut __f4, "status", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
+                        4 => crate::__checked::field(&mut __f4, "status", &mut __map),
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "subscriptions",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        6 => {
-                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        6 => crate::__checked::field(&mut __f6, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventStream {
                     created_at: crate::__checked::required(__f0, "created_at")?,
                     destination: crate::__checked::required(__f1, "destination")?,
                     id: crate::__checked::required(__f2, "id")?,
-                    name: crate::__checked::required(__f3, "name")?,
+                    name: __f3.flatten(),
                     status: crate::__checked::required(__f4, "status")?,
-                    subscriptions: crate::__checked::required(__f5, "subscriptions")?,
+                    subscriptions: __f5.flatten(),
                     updated_at: crate::__checked::required(__f6, "updated_at")?,
                 })
             }
         }
         deserializer.deserialize_struct("EventStream", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStream {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.name),
+            ::std::option::Option::is_none(&self.subscriptions),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventStream",
+            7,
+            &__skip,
+        )?;
+        __object.field("created_at", &self.created_at);
+        __object.field("destination", &self.destination);
+        __object.field("id", &self.id);
+        __object.field_unless(__skip[0], "name", &self.name);
+        __object.field("status", &self.status);
+        __object.field_unless(__skip[1], "subscriptions", &self.subscriptions);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
     }
 }
 
@@ -2429,14 +2773,7 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -2507,24 +2844,15 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// Whether the stream is actively forwarding events.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventStreamStatus {
-    #[serde(rename = "enabled")]
     Enabled,
-    #[serde(rename = "disabled")]
     Disabled,
 }
 
@@ -2540,6 +2868,19 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamStatus {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Enabled, Self::Disabled][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamStatus {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["enabled", "disabled"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant("EventStreamStatus", index as u32, __VARIANTS[index])
     }
 }
 
@@ -2592,7 +2933,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
 
 /// A subscription to one event type.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EventStreamSubscription {
     /// The event type to forward.
     pub event_type: ::std::string::String,
@@ -2623,19 +2964,12 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
             ) -> ::std::result::Result<EventStreamSubscription, __M::Error> {
                 let mut __f0: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => {
-                            crate::__checked::field(&mut __f0, "event_type", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "event_type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(EventStreamSubscription {
                     event_type: crate::__checked::required(__f0, "event_type")?,
@@ -2643,6 +2977,23 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamSubscription {
             }
         }
         deserializer.deserialize_struct("EventStreamSubscription", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamSubscription {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "EventStreamSubscription",
+            1,
+            &[],
+        )?;
+        __object.field("event_type", &self.event_type);
+        __object.end()
     }
 }
 
@@ -2679,10 +3030,9 @@ for EventStreamSubscriptions {
 
 /// Configuration of the Apple Push Notification service provider used by the push-notification factor.
 #[cfg(feature = "guardian")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PushNotificationApnsProvider {
     /// Bundle identifier of the application; null or absent while none is configured.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub bundle_id: ::std::option::Option<::std::string::String>,
     /// Whether the provider is enabled.
     pub enabled: bool,
@@ -2719,22 +3069,17 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
                 let mut __f1: ::std::option::Option<bool> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<bool> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map)?,
-                        1 => crate::__checked::field(&mut __f1, "enabled", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "sandbox", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        0 => crate::__checked::field(&mut __f0, "bundle_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "enabled", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "sandbox", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(PushNotificationApnsProvider {
-                    bundle_id: crate::__checked::required(__f0, "bundle_id")?,
+                    bundle_id: __f0.flatten(),
                     enabled: crate::__checked::required(__f1, "enabled")?,
                     sandbox: crate::__checked::required(__f2, "sandbox")?,
                 })
@@ -2745,18 +3090,35 @@ impl<'de> ::serde::Deserialize<'de> for PushNotificationApnsProvider {
     }
 }
 
+#[cfg(feature = "guardian")]
+impl ::serde::Serialize for PushNotificationApnsProvider {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.bundle_id)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "PushNotificationApnsProvider",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "bundle_id", &self.bundle_id);
+        __object.field("enabled", &self.enabled);
+        __object.field("sandbox", &self.sandbox);
+        __object.end()
+    }
+}
+
 /// The user identifier mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct StrategyOverride {
     /// Claim that carries the user identifier in OpenID Connect for this strategy.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<StrategyOverrideOidcMapping>,
     /// SAML attributes that carry the user identifier.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
     /// SCIM attribute that carries the user identifier.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
 }
 
@@ -2793,10 +3155,7 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
                     ::std::option::Option<::std::string::String>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -2804,31 +3163,29 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(StrategyOverride {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    oidc_mapping: __f0.flatten(),
                     saml_mapping: __f1.unwrap_or_default(),
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                    scim_mapping: __f2.flatten(),
                 })
             }
         }
@@ -2836,15 +3193,36 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverride {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for StrategyOverride {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::vec::Vec::is_empty(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "StrategyOverride",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.end()
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect for this strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum StrategyOverrideOidcMapping {
-    #[serde(rename = "sub")]
     Sub,
-    #[serde(rename = "oid")]
     Oid,
-    #[serde(rename = "email")]
     Email,
 }
 
@@ -2860,6 +3238,23 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverrideOidcMapping {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Sub, Self::Oid, Self::Email][index])
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for StrategyOverrideOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["sub", "oid", "email"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "StrategyOverrideOidcMapping",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -2991,14 +3386,7 @@ impl<'de> ::serde::Deserialize<'de> for SubjectTokenType {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3069,20 +3457,13 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeActionId {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// A token exchange profile.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TokenExchangeProfile {
     pub action_id: TokenExchangeActionId,
     /// Time the profile was created (ISO 8601).
@@ -3091,7 +3472,6 @@ pub struct TokenExchangeProfile {
     pub id: ::std::string::String,
     pub name: TokenExchangeProfileName,
     pub subject_token_type: SubjectTokenType,
-    #[serde(rename = "type")]
     pub type_: TokenExchangeProfileType,
     /// Time the profile was last updated (ISO 8601).
     pub updated_at: ::chrono::DateTime<::chrono::offset::Utc>,
@@ -3140,33 +3520,24 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
                     ::chrono::DateTime<::chrono::offset::Utc>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map)?,
-                        1 => {
-                            crate::__checked::field(&mut __f1, "created_at", &mut __map)?
-                        }
-                        2 => crate::__checked::field(&mut __f2, "id", &mut __map)?,
-                        3 => crate::__checked::field(&mut __f3, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "action_id", &mut __map),
+                        1 => crate::__checked::field(&mut __f1, "created_at", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "id", &mut __map),
+                        3 => crate::__checked::field(&mut __f3, "name", &mut __map),
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "subject_token_type",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        5 => crate::__checked::field(&mut __f5, "type", &mut __map)?,
-                        6 => {
-                            crate::__checked::field(&mut __f6, "updated_at", &mut __map)?
-                        }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        5 => crate::__checked::field(&mut __f5, "type", &mut __map),
+                        6 => crate::__checked::field(&mut __f6, "updated_at", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(TokenExchangeProfile {
                     action_id: crate::__checked::required(__f0, "action_id")?,
@@ -3183,6 +3554,29 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfile {
             }
         }
         deserializer.deserialize_struct("TokenExchangeProfile", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for TokenExchangeProfile {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "TokenExchangeProfile",
+            7,
+            &[],
+        )?;
+        __object.field("action_id", &self.action_id);
+        __object.field("created_at", &self.created_at);
+        __object.field("id", &self.id);
+        __object.field("name", &self.name);
+        __object.field("subject_token_type", &self.subject_token_type);
+        __object.field("type", &self.type_);
+        __object.field("updated_at", &self.updated_at);
+        __object.end()
     }
 }
 
@@ -3260,22 +3654,14 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// How the profile is executed on a token exchange request. The only allowed value is `custom_authentication`.
 #[cfg(feature = "token-exchange-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum TokenExchangeProfileType {
-    #[serde(rename = "custom_authentication")]
     CustomAuthentication,
 }
 
@@ -3291,6 +3677,23 @@ impl<'de> ::serde::Deserialize<'de> for TokenExchangeProfileType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::CustomAuthentication][index])
+    }
+}
+
+#[cfg(feature = "token-exchange-profiles")]
+impl ::serde::Serialize for TokenExchangeProfileType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["custom_authentication"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "TokenExchangeProfileType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -3341,7 +3744,7 @@ impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType
 
 /// How one user attribute maps to the user profile and to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttribute {
     /// The user profile field the attribute maps to.
     pub auth0_mapping: UserAttributeAuth0Mapping,
@@ -3349,16 +3752,12 @@ pub struct UserAttribute {
     pub description: UserAttributeDescription,
     /// Display label of the attribute.
     pub label: UserAttributeLabel,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
     /// Whether the attribute is required in the profile.
     pub profile_required: bool,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
     /// SCIM attribute the attribute maps to.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<UserAttributeScimMapping>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserAttributeStrategyOverrides>,
 }
 
@@ -3411,10 +3810,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttribute {
                     ::std::option::Option<UserAttributeStrategyOverrides>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -3422,75 +3818,96 @@ impl<'de> ::serde::Deserialize<'de> for UserAttribute {
                                 &mut __f0,
                                 "auth0_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
-                            crate::__checked::field(
-                                &mut __f1,
-                                "description",
-                                &mut __map,
-                            )?
+                            crate::__checked::field(&mut __f1, "description", &mut __map)
                         }
-                        2 => crate::__checked::field(&mut __f2, "label", &mut __map)?,
+                        2 => crate::__checked::field(&mut __f2, "label", &mut __map),
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         4 => {
                             crate::__checked::field(
                                 &mut __f4,
                                 "profile_required",
                                 &mut __map,
-                            )?
+                            )
                         }
                         5 => {
                             crate::__checked::field(
                                 &mut __f5,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         6 => {
                             crate::__checked::field(
                                 &mut __f6,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         7 => {
                             crate::__checked::field(
                                 &mut __f7,
                                 "strategy_overrides",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttribute {
                     auth0_mapping: crate::__checked::required(__f0, "auth0_mapping")?,
                     description: crate::__checked::required(__f1, "description")?,
                     label: crate::__checked::required(__f2, "label")?,
-                    oidc_mapping: crate::__checked::required(__f3, "oidc_mapping")?,
+                    oidc_mapping: __f3.flatten(),
                     profile_required: crate::__checked::required(
                         __f4,
                         "profile_required",
                     )?,
-                    saml_mapping: crate::__checked::required(__f5, "saml_mapping")?,
-                    scim_mapping: crate::__checked::required(__f6, "scim_mapping")?,
-                    strategy_overrides: crate::__checked::required(
-                        __f7,
-                        "strategy_overrides",
-                    )?,
+                    saml_mapping: __f5.flatten(),
+                    scim_mapping: __f6.flatten(),
+                    strategy_overrides: __f7.flatten(),
                 })
             }
         }
         deserializer.deserialize_struct("UserAttribute", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttribute {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::option::Option::is_none(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+            ::std::option::Option::is_none(&self.strategy_overrides),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttribute",
+            8,
+            &__skip,
+        )?;
+        __object.field("auth0_mapping", &self.auth0_mapping);
+        __object.field("description", &self.description);
+        __object.field("label", &self.label);
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field("profile_required", &self.profile_required);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.field_unless(__skip[3], "strategy_overrides", &self.strategy_overrides);
+        __object.end()
     }
 }
 
@@ -3561,14 +3978,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3639,14 +4049,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3717,23 +4120,15 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// The OpenID Connect claim an attribute maps to.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeOidcMapping {
     /// Display name of the claim.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub display_name: ::std::option::Option<UserAttributeOidcMappingDisplayName>,
     /// Name of the claim.
     pub mapping: UserAttributeOidcMappingMapping,
@@ -3767,10 +4162,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
                 > = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<UserAttributeOidcMappingMapping> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -3778,21 +4170,38 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMapping {
                                 &mut __f0,
                                 "display_name",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "mapping", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "mapping", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeOidcMapping {
-                    display_name: crate::__checked::required(__f0, "display_name")?,
+                    display_name: __f0.flatten(),
                     mapping: crate::__checked::required(__f1, "mapping")?,
                 })
             }
         }
         deserializer.deserialize_struct("UserAttributeOidcMapping", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.display_name)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeOidcMapping",
+            2,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "display_name", &self.display_name);
+        __object.field("mapping", &self.mapping);
+        __object.end()
     }
 }
 
@@ -3865,14 +4274,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -3943,24 +4345,16 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// The profile a template describes.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeProfile {
     /// Name of the template.
     pub name: ::std::string::String,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub user_attributes: ::std::option::Option<UserAttributes>,
     pub user_id: UserIdMapping,
 }
@@ -3994,32 +4388,24 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
                 > = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<UserIdMapping> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
-                        0 => crate::__checked::field(&mut __f0, "name", &mut __map)?,
+                        0 => crate::__checked::field(&mut __f0, "name", &mut __map),
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "user_attributes",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        2 => crate::__checked::field(&mut __f2, "user_id", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        2 => crate::__checked::field(&mut __f2, "user_id", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeProfile {
                     name: crate::__checked::required(__f0, "name")?,
-                    user_attributes: crate::__checked::required(
-                        __f1,
-                        "user_attributes",
-                    )?,
+                    user_attributes: __f1.flatten(),
                     user_id: crate::__checked::required(__f2, "user_id")?,
                 })
             }
@@ -4028,9 +4414,29 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfile {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeProfile {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [::std::option::Option::is_none(&self.user_attributes)];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeProfile",
+            3,
+            &__skip,
+        )?;
+        __object.field("name", &self.name);
+        __object.field_unless(__skip[0], "user_attributes", &self.user_attributes);
+        __object.field("user_id", &self.user_id);
+        __object.end()
+    }
+}
+
 /// A user attribute profile template.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct UserAttributeProfileTemplate {
     /// Display name of the template.
     pub display_name: ::std::string::String,
@@ -4066,10 +4472,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
                 let mut __f1: ::std::option::Option<::std::string::String> = ::std::option::Option::None;
                 let mut __f2: ::std::option::Option<UserAttributeProfile> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4077,14 +4480,12 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
                                 &mut __f0,
                                 "display_name",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "id", &mut __map)?,
-                        2 => crate::__checked::field(&mut __f2, "template", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "id", &mut __map),
+                        2 => crate::__checked::field(&mut __f2, "template", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeProfileTemplate {
                     display_name: crate::__checked::required(__f0, "display_name")?,
@@ -4095,6 +4496,25 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeProfileTemplate {
         }
         deserializer
             .deserialize_struct("UserAttributeProfileTemplate", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeProfileTemplate {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeProfileTemplate",
+            3,
+            &[],
+        )?;
+        __object.field("display_name", &self.display_name);
+        __object.field("id", &self.id);
+        __object.field("template", &self.template);
+        __object.end()
     }
 }
 
@@ -4196,14 +4616,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -4274,27 +4687,17 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
 /// An attribute's mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserAttributeStrategyOverride {
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserAttributeOidcMapping>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub saml_mapping: ::std::option::Option<UserAttributeSamlMapping>,
     /// SCIM attribute the attribute maps to for this strategy.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
 }
 
@@ -4331,10 +4734,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
                     ::std::option::Option<UserAttributeStrategyOverrideScimMapping>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4342,36 +4742,58 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverride {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserAttributeStrategyOverride {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
-                    saml_mapping: crate::__checked::required(__f1, "saml_mapping")?,
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
+                    oidc_mapping: __f0.flatten(),
+                    saml_mapping: __f1.flatten(),
+                    scim_mapping: __f2.flatten(),
                 })
             }
         }
         deserializer
             .deserialize_struct("UserAttributeStrategyOverride", __FIELDS, __Visitor)
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserAttributeStrategyOverride {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::option::Option::is_none(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserAttributeStrategyOverride",
+            3,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.end()
     }
 }
 
@@ -4444,14 +4866,7 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -4525,18 +4940,14 @@ impl ::std::convert::From<
 
 /// How the user identifier maps to each protocol.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct UserIdMapping {
     /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub oidc_mapping: ::std::option::Option<UserIdMappingOidcMapping>,
     /// SAML attributes that carry the user identifier.
-    #[serde(default, skip_serializing_if = "::std::vec::Vec::is_empty")]
     pub saml_mapping: ::std::vec::Vec<::std::string::String>,
     /// SCIM attribute that carries the user identifier.
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub scim_mapping: ::std::option::Option<::std::string::String>,
-    #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub strategy_overrides: ::std::option::Option<UserIdStrategyOverrides>,
 }
 
@@ -4581,10 +4992,7 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
                     ::std::option::Option<UserIdStrategyOverrides>,
                 > = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4592,42 +5000,37 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
                                 &mut __f0,
                                 "oidc_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "saml_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         2 => {
                             crate::__checked::field(
                                 &mut __f2,
                                 "scim_mapping",
                                 &mut __map,
-                            )?
+                            )
                         }
                         3 => {
                             crate::__checked::field(
                                 &mut __f3,
                                 "strategy_overrides",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(UserIdMapping {
-                    oidc_mapping: crate::__checked::required(__f0, "oidc_mapping")?,
+                    oidc_mapping: __f0.flatten(),
                     saml_mapping: __f1.unwrap_or_default(),
-                    scim_mapping: crate::__checked::required(__f2, "scim_mapping")?,
-                    strategy_overrides: crate::__checked::required(
-                        __f3,
-                        "strategy_overrides",
-                    )?,
+                    scim_mapping: __f2.flatten(),
+                    strategy_overrides: __f3.flatten(),
                 })
             }
         }
@@ -4635,11 +5038,36 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMapping {
     }
 }
 
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserIdMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let __skip = [
+            ::std::option::Option::is_none(&self.oidc_mapping),
+            ::std::vec::Vec::is_empty(&self.saml_mapping),
+            ::std::option::Option::is_none(&self.scim_mapping),
+            ::std::option::Option::is_none(&self.strategy_overrides),
+        ];
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "UserIdMapping",
+            4,
+            &__skip,
+        )?;
+        __object.field_unless(__skip[0], "oidc_mapping", &self.oidc_mapping);
+        __object.field_unless(__skip[1], "saml_mapping", &self.saml_mapping);
+        __object.field_unless(__skip[2], "scim_mapping", &self.scim_mapping);
+        __object.field_unless(__skip[3], "strategy_overrides", &self.strategy_overrides);
+        __object.end()
+    }
+}
+
 /// Claim that carries the user identifier in OpenID Connect. The only allowed value is `sub`.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum UserIdMappingOidcMapping {
-    #[serde(rename = "sub")]
     Sub,
 }
 
@@ -4655,6 +5083,23 @@ impl<'de> ::serde::Deserialize<'de> for UserIdMappingOidcMapping {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Sub][index])
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl ::serde::Serialize for UserIdMappingOidcMapping {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["sub"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "UserIdMappingOidcMapping",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -4796,7 +5241,7 @@ for WebhookAuthorizationInput {
 
 /// Configuration of a webhook destination.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookConfiguration {
     pub webhook_authorization: WebhookAuthorization,
     pub webhook_endpoint: WebhookEndpoint,
@@ -4828,10 +5273,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
                 let mut __f0: ::std::option::Option<WebhookAuthorization> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4839,19 +5281,17 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
                                 &mut __f0,
                                 "webhook_authorization",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "webhook_endpoint",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookConfiguration {
                     webhook_authorization: crate::__checked::required(
@@ -4869,9 +5309,27 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfiguration {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookConfiguration {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookConfiguration",
+            2,
+            &[],
+        )?;
+        __object.field("webhook_authorization", &self.webhook_authorization);
+        __object.field("webhook_endpoint", &self.webhook_endpoint);
+        __object.end()
+    }
+}
+
 /// Configuration of a webhook destination, as sent on creation.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookConfigurationInput {
     pub webhook_authorization: WebhookAuthorizationInput,
     pub webhook_endpoint: WebhookEndpoint,
@@ -4903,10 +5361,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
                 let mut __f0: ::std::option::Option<WebhookAuthorizationInput> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookEndpoint> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4914,19 +5369,17 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
                                 &mut __f0,
                                 "webhook_authorization",
                                 &mut __map,
-                            )?
+                            )
                         }
                         1 => {
                             crate::__checked::field(
                                 &mut __f1,
                                 "webhook_endpoint",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookConfigurationInput {
                     webhook_authorization: crate::__checked::required(
@@ -4944,12 +5397,29 @@ impl<'de> ::serde::Deserialize<'de> for WebhookConfigurationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookConfigurationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookConfigurationInput",
+            2,
+            &[],
+        )?;
+        __object.field("webhook_authorization", &self.webhook_authorization);
+        __object.field("webhook_endpoint", &self.webhook_endpoint);
+        __object.end()
+    }
+}
+
 /// A webhook destination, as the service returns it (without credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookDestination {
     pub configuration: WebhookConfiguration,
-    #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
@@ -4979,10 +5449,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
                 let mut __f0: ::std::option::Option<WebhookConfiguration> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -4990,13 +5457,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookDestination {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -5008,12 +5473,29 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestination {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookDestination",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// A webhook destination, as sent on creation (with credentials).
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct WebhookDestinationInput {
     pub configuration: WebhookConfigurationInput,
-    #[serde(rename = "type")]
     pub type_: WebhookDestinationType,
 }
 
@@ -5043,10 +5525,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
                 let mut __f0: ::std::option::Option<WebhookConfigurationInput> = ::std::option::Option::None;
                 let mut __f1: ::std::option::Option<WebhookDestinationType> = ::std::option::Option::None;
                 while let ::std::option::Option::Some(__key) = __map
-                    .next_key_seed(crate::__checked::Fields {
-                        names: __FIELDS,
-                        deny: false,
-                    })?
+                    .next_key_seed(crate::__checked::Identifier::field(__FIELDS, false))?
                 {
                     match __key {
                         0 => {
@@ -5054,13 +5533,11 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
                                 &mut __f0,
                                 "configuration",
                                 &mut __map,
-                            )?
+                            )
                         }
-                        1 => crate::__checked::field(&mut __f1, "type", &mut __map)?,
-                        _ => {
-                            __map.next_value::<::serde::de::IgnoredAny>()?;
-                        }
-                    }
+                        1 => crate::__checked::field(&mut __f1, "type", &mut __map),
+                        _ => crate::__checked::ignore(&mut __map),
+                    }?;
                 }
                 ::std::result::Result::Ok(WebhookDestinationInput {
                     configuration: crate::__checked::required(__f0, "configuration")?,
@@ -5072,11 +5549,28 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationInput {
     }
 }
 
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestinationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        let mut __object = crate::__checked::Object::new(
+            serializer,
+            "WebhookDestinationInput",
+            2,
+            &[],
+        )?;
+        __object.field("configuration", &self.configuration);
+        __object.field("type", &self.type_);
+        __object.end()
+    }
+}
+
 /// The destination type of a webhook.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum WebhookDestinationType {
-    #[serde(rename = "webhook")]
     Webhook,
 }
 
@@ -5092,6 +5586,23 @@ impl<'de> ::serde::Deserialize<'de> for WebhookDestinationType {
             __VARIANTS,
         )?;
         ::std::result::Result::Ok([Self::Webhook][index])
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookDestinationType {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        const __VARIANTS: &[&str] = &["webhook"];
+        let index = *self as usize;
+        serializer
+            .serialize_unit_variant(
+                "WebhookDestinationType",
+                index as u32,
+                __VARIANTS[index],
+            )
     }
 }
 
@@ -5212,14 +5723,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookEndpoint {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5292,14 +5796,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookHeaderKey {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5372,14 +5869,7 @@ impl<'de> ::serde::Deserialize<'de> for WebhookUsername {
     where
         D: ::serde::Deserializer<'de>,
     {
-        let text = ::std::string::String::deserialize(deserializer)?;
-        if crate::__checked::assumed() {
-            return Ok(Self(text));
-        }
-        text.parse()
-            .map_err(|e: self::error::ConversionError| {
-                <D::Error as ::serde::de::Error>::custom(e.to_string())
-            })
+        crate::__checked::text(deserializer, Self)
     }
 }
 
@@ -5688,6 +6178,29 @@ pub mod __checked {
         CHECKED.with(::std::cell::Cell::get)
     }
 
+    /// A constrained string's `Deserialize`, one function for
+    /// every such newtype: its text, checked by its `FromStr`
+    /// unless [`assume_checked`] runs.
+    pub fn text<'de, T, D>(
+        deserializer: D,
+        unchecked: fn(::std::string::String) -> T,
+    ) -> ::std::result::Result<T, D::Error>
+    where
+        T: ::std::str::FromStr<Err = crate::error::ConversionError>,
+        D: ::serde::Deserializer<'de>,
+    {
+        let text = <::std::string::String as ::serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if assumed() {
+            return Ok(unchecked(text));
+        }
+        text.parse()
+            .map_err(|e: crate::error::ConversionError| {
+                <D::Error as ::serde::de::Error>::custom(e.to_string())
+            })
+    }
+
     /// Whether `value` matches the pattern `source`, compiled once
     /// into `cell`: one function for every constrained string's
     /// pattern, where each would otherwise instantiate a
@@ -5700,15 +6213,49 @@ pub mod __checked {
         cell.get_or_init(|| ::regress::Regex::new(source).unwrap()).find(value).is_some()
     }
 
-    /// A struct's field name read as its index in `names`
-    /// (`usize::MAX` for one the struct ignores), with serde's
-    /// messages.
-    pub struct Fields {
-        pub names: &'static [&'static str],
-        pub deny: bool,
+    /// A struct's field name or an enum's variant name read as its
+    /// index in `names`, with serde's messages; a field the struct
+    /// ignores is `usize::MAX`.
+    pub struct Identifier {
+        names: &'static [&'static str],
+        kind: IdentifierKind,
     }
 
-    impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+    #[derive(Clone, Copy, PartialEq)]
+    enum IdentifierKind {
+        Field { deny: bool },
+        Variant,
+    }
+
+    impl Identifier {
+        /// A field of a struct whose `names` are its fields;
+        /// `deny`: an unknown one is an error.
+        pub fn field(names: &'static [&'static str], deny: bool) -> Self {
+            Identifier {
+                names,
+                kind: IdentifierKind::Field { deny },
+            }
+        }
+
+        fn what(&self) -> &'static str {
+            match self.kind {
+                IdentifierKind::Field { .. } => "field",
+                IdentifierKind::Variant => "variant",
+            }
+        }
+
+        fn unknown<E: ::serde::de::Error>(&self, value: &str) -> Result<usize, E> {
+            match self.kind {
+                IdentifierKind::Field { deny: false } => Ok(usize::MAX),
+                IdentifierKind::Field { deny: true } => {
+                    Err(E::unknown_field(value, self.names))
+                }
+                IdentifierKind::Variant => Err(E::unknown_variant(value, self.names)),
+            }
+        }
+    }
+
+    impl<'de> ::serde::de::DeserializeSeed<'de> for Identifier {
         type Value = usize;
 
         fn deserialize<D: ::serde::Deserializer<'de>>(
@@ -5719,22 +6266,27 @@ pub mod __checked {
         }
     }
 
-    impl<'de> ::serde::de::Visitor<'de> for Fields {
+    impl<'de> ::serde::de::Visitor<'de> for Identifier {
         type Value = usize;
 
         fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("field identifier")
+            write!(f, "{} identifier", self.what())
         }
 
         fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
             match usize::try_from(value) {
                 Ok(index) if index < self.names.len() => Ok(index),
-                _ if !self.deny => Ok(usize::MAX),
+                _ if self.kind
+                    == (IdentifierKind::Field {
+                        deny: false,
+                    }) => Ok(usize::MAX),
                 _ => {
                     Err(
                         E::invalid_value(
                             ::serde::de::Unexpected::Unsigned(value),
-                            &format!("field index 0 <= i < {}", self.names.len())
+                            &format!(
+                                "{} index 0 <= i < {}", self.what(), self.names.len()
+                            )
                                 .as_str(),
                         ),
                     )
@@ -5745,18 +6297,73 @@ pub mod __checked {
         fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
             match self.names.iter().position(|name| *name == value) {
                 Some(index) => Ok(index),
-                None if !self.deny => Ok(usize::MAX),
-                None => Err(E::unknown_field(value, self.names)),
+                None => self.unknown(value),
             }
         }
 
         fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
             match self.names.iter().position(|name| name.as_bytes() == value) {
                 Some(index) => Ok(index),
-                None if !self.deny => Ok(usize::MAX),
-                None => {
-                    Err(E::unknown_field(&String::from_utf8_lossy(value), self.names))
-                }
+                None => self.unknown(&String::from_utf8_lossy(value)),
+            }
+        }
+    }
+
+    /// A struct being serialized: its fields written one call each, the
+    /// first error kept (nothing more is written after it) and
+    /// returned by [`Object::end`].
+    pub struct Object<S: ::serde::ser::SerializeStruct> {
+        state: S,
+        error: Option<S::Error>,
+    }
+
+    impl<S: ::serde::ser::SerializeStruct> Object<S> {
+        /// Starts the struct `name` of `fields` fields, those
+        /// `skipped` true left out of its length.
+        pub fn new<Z>(
+            serializer: Z,
+            name: &'static str,
+            fields: usize,
+            skipped: &[bool],
+        ) -> Result<Self, S::Error>
+        where
+            Z: ::serde::Serializer<SerializeStruct = S, Ok = S::Ok, Error = S::Error>,
+        {
+            let len = fields - skipped.iter().filter(|skip| **skip).count();
+            Ok(Object {
+                state: serializer.serialize_struct(name, len)?,
+                error: None,
+            })
+        }
+
+        pub fn field<T: ::serde::Serialize + ?Sized>(
+            &mut self,
+            name: &'static str,
+            value: &T,
+        ) {
+            if self.error.is_none() {
+                self.error = self.state.serialize_field(name, value).err();
+            }
+        }
+
+        /// A field with `skip_serializing_if`, `skip` its answer.
+        pub fn field_unless<T: ::serde::Serialize + ?Sized>(
+            &mut self,
+            skip: bool,
+            name: &'static str,
+            value: &T,
+        ) {
+            if !skip {
+                self.field(name, value);
+            } else if self.error.is_none() {
+                self.error = self.state.skip_field(name).err();
+            }
+        }
+
+        pub fn end(self) -> Result<S::Ok, S::Error> {
+            match self.error {
+                Some(error) => Err(error),
+                None => self.state.end(),
             }
         }
     }
@@ -5772,6 +6379,13 @@ pub mod __checked {
         }
         *slot = Some(map.next_value()?);
         Ok(())
+    }
+
+    /// Skips the value of a field the struct does not know.
+    pub fn ignore<'de, M: ::serde::de::MapAccess<'de>>(
+        map: &mut M,
+    ) -> Result<(), M::Error> {
+        map.next_value::<::serde::de::IgnoredAny>().map(drop)
     }
 
     /// A required field's value: absent, an error, except that an
@@ -5837,61 +6451,13 @@ pub mod __checked {
             self,
             data: A,
         ) -> Result<usize, A::Error> {
-            let (index, variant) = data.variant_seed(Variants(self.variants))?;
+            let (index, variant) = data
+                .variant_seed(Identifier {
+                    names: self.variants,
+                    kind: IdentifierKind::Variant,
+                })?;
             ::serde::de::VariantAccess::unit_variant(variant)?;
             Ok(index)
-        }
-    }
-
-    struct Variants(&'static [&'static str]);
-
-    impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
-        type Value = usize;
-
-        fn deserialize<D: ::serde::Deserializer<'de>>(
-            self,
-            deserializer: D,
-        ) -> Result<usize, D::Error> {
-            deserializer.deserialize_identifier(self)
-        }
-    }
-
-    impl<'de> ::serde::de::Visitor<'de> for Variants {
-        type Value = usize;
-
-        fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-            f.write_str("variant identifier")
-        }
-
-        fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
-            match usize::try_from(value) {
-                Ok(index) if index < self.0.len() => Ok(index),
-                _ => {
-                    Err(
-                        E::invalid_value(
-                            ::serde::de::Unexpected::Unsigned(value),
-                            &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
-                        ),
-                    )
-                }
-            }
-        }
-
-        fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
-            self.0
-                .iter()
-                .position(|name| *name == value)
-                .ok_or_else(|| E::unknown_variant(value, self.0))
-        }
-
-        fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
-            self.0
-                .iter()
-                .position(|name| name.as_bytes() == value)
-                .ok_or_else(|| E::unknown_variant(
-                    &String::from_utf8_lossy(value),
-                    self.0,
-                ))
         }
     }
 }

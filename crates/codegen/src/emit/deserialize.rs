@@ -1,19 +1,22 @@
-//! `Deserialize` for typify's plain structs and string enums, written out
-//! instead of derived.
+//! `Deserialize` and `Serialize` for typify's plain structs and string
+//! enums, written out instead of derived.
 //!
-//! serde's derive was most of the types crate's compile time: for the
+//! serde's derives were most of the types crate's compile time: for the
 //! platform's definition, 55 of its 86 s and 2 of its 4.3 GiB went to the
 //! per-type field visitor, `visit_seq` and the duplicate and missing checks
-//! it writes inline for every field. The impls written here keep serde's
-//! behaviour for maps (the same messages for a missing, duplicate or unknown
-//! field, `Option`s absent as `None`, defaults) and for string enums (the
-//! same `deserialize_enum` call, messages and variant indices), while each
-//! field is one call to a shared generic function of `__checked`
-//! ([`helpers`]), instantiated once per field type rather than written out
-//! per field. A struct is no longer read from a JSON array (serde's
-//! positional form, which no OpenAPI object allows). Anything with another
-//! serde attribute (`flatten`, `deserialize_with`, `untagged`,
-//! `transparent`) keeps the derive.
+//! `Deserialize` writes inline for every field, and `Serialize`'s `?` per
+//! field. The impls written here keep serde's behaviour for maps (the same
+//! messages for a missing, duplicate or unknown field, `Option`s absent as
+//! `None`, defaults), for string enums (the same `deserialize_enum` call,
+//! messages and variant indices) and for writing (the same fields, names,
+//! order and length, `skip_serializing_if` asked once rather than twice),
+//! while each field is one call to a shared generic function of
+//! `__checked` ([`helpers`]), instantiated once per field type rather than
+//! written out per field. A struct is no longer read from a JSON array
+//! (serde's positional form, which no OpenAPI object allows). Anything with
+//! another serde attribute (`flatten`, `untagged`, `transparent`;
+//! `deserialize_with` for reading) keeps the derive. A type left with no
+//! serde derive loses serde's attributes, which nothing would then name.
 
 use std::collections::BTreeSet;
 
@@ -24,11 +27,12 @@ use syn::punctuated::Punctuated;
 
 use crate::format::{module_body, split_items};
 
-/// `types` with the derived `Deserialize` of each plain struct (named
-/// fields whose only serde attributes are `rename`, `default` and
-/// `skip_serializing_if`, at most `deny_unknown_fields` on the struct) and
-/// each `Copy` enum of unit variants replaced by an impl written out.
-/// `skipped`: structs whose fields a later rewrite changes.
+/// `types` with the derived `Deserialize` and `Serialize` of each plain
+/// struct (named fields whose only serde attributes are `rename`, `default`
+/// and `skip_serializing_if`, and `deserialize_with` for `Serialize`; at
+/// most `deny_unknown_fields` on the struct) and each `Copy` enum of unit
+/// variants replaced by impls written out. `skipped`: structs whose fields
+/// a later rewrite changes.
 pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStream {
     let mut out = TokenStream::new();
     for item in split_items(types) {
@@ -41,7 +45,7 @@ pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStrea
                 ))]);
             }
             Err(item) => {
-                if derives_deserialize(&item)
+                if (derives(&item, "Deserialize") || derives(&item, "Serialize"))
                     && let Ok(mut parsed) = syn::parse2::<syn::Item>(item.iter().cloned().collect())
                     && let Some(written) = write_out(&mut parsed, skipped)
                 {
@@ -55,9 +59,9 @@ pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStrea
     out
 }
 
-/// Whether the item's attributes derive `Deserialize`, read from the tokens
+/// Whether the item's attributes derive `trait_name`, read from the tokens
 /// so that only those items are parsed.
-fn derives_deserialize(item: &[TokenTree]) -> bool {
+fn derives(item: &[TokenTree], trait_name: &str) -> bool {
     item.iter().any(|token| {
         let TokenTree::Group(group) = token else {
             return false;
@@ -66,26 +70,46 @@ fn derives_deserialize(item: &[TokenTree]) -> bool {
         matches!(tokens.next(), Some(TokenTree::Ident(derive)) if derive == "derive")
             && matches!(tokens.next(), Some(TokenTree::Group(paths))
                 if paths.stream().into_iter().any(|token|
-                    matches!(token, TokenTree::Ident(name) if name == "Deserialize")))
+                    matches!(token, TokenTree::Ident(name) if name == trait_name)))
     })
 }
 
-/// The impl for `item`, `Deserialize` then taken out of its derive; `None`
-/// (and `item` unchanged) for a shape left to serde's derive.
+/// The impls for `item`, `Deserialize` and `Serialize` then taken out of its
+/// derive where written; `None` (and `item` unchanged) for a shape left to
+/// serde's derive.
 fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenStream> {
     let (attrs, written) = match item {
         syn::Item::Struct(item) if !skipped.contains(&item.ident.to_string()) => {
-            let written = struct_impl(item)?;
+            let written = [
+                derived(&item.attrs, "Deserialize").then(|| struct_impl(item)),
+                derived(&item.attrs, "Serialize").then(|| struct_serialize(item)),
+            ];
             (&mut item.attrs, written)
         }
         syn::Item::Enum(item) => {
-            let written = enum_impl(item)?;
+            let written = [
+                derived(&item.attrs, "Deserialize").then(|| enum_impl(item)),
+                derived(&item.attrs, "Serialize").then(|| enum_serialize(item)),
+            ];
             (&mut item.attrs, written)
         }
         _ => return None,
     };
-    let cfg = attrs.iter().filter(|attr| attr.path().is_ident("cfg"));
-    let written = quote!(#(#cfg)* #written);
+    let [deserialize, serialize] = written.map(Option::flatten);
+    if deserialize.is_none() && serialize.is_none() {
+        return None;
+    }
+    let cfg: Vec<_> = attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect();
+    let written = quote!(#(#cfg)* #deserialize #(#cfg)* #serialize);
+    let written_traits = [
+        deserialize.is_some().then_some("Deserialize"),
+        serialize.is_some().then_some("Serialize"),
+    ];
+    let derive_left = (derived(attrs, "Deserialize") && deserialize.is_none())
+        || (derived(attrs, "Serialize") && serialize.is_none());
     for attr in attrs.iter_mut() {
         if !attr.path().is_ident("derive") {
             continue;
@@ -94,13 +118,56 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
             .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
             .ok()?;
         let kept = paths.into_iter().filter(|path| {
-            path.segments
-                .last()
-                .is_none_or(|last| last.ident != "Deserialize")
+            path.segments.last().is_none_or(|last| {
+                !written_traits
+                    .iter()
+                    .flatten()
+                    .any(|written| last.ident == written)
+            })
         });
         *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
     }
+    if !derive_left {
+        // Without serde's derive, its attributes name nothing.
+        without_serde_attributes(item);
+    }
     Some(written)
+}
+
+fn without_serde_attributes(item: &mut syn::Item) {
+    let keep =
+        |attrs: &mut Vec<syn::Attribute>| attrs.retain(|attr| !attr.path().is_ident("serde"));
+    match item {
+        syn::Item::Struct(item) => {
+            keep(&mut item.attrs);
+            item.fields
+                .iter_mut()
+                .for_each(|field| keep(&mut field.attrs));
+        }
+        syn::Item::Enum(item) => {
+            keep(&mut item.attrs);
+            item.variants
+                .iter_mut()
+                .for_each(|variant| keep(&mut variant.attrs));
+        }
+        _ => {}
+    }
+}
+
+/// Whether `attrs` derive `trait_name` (as `::serde::X` or `X`).
+fn derived(attrs: &[syn::Attribute], trait_name: &str) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
+            && attr
+                .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+                .is_ok_and(|paths| {
+                    paths.iter().any(|path| {
+                        path.segments
+                            .last()
+                            .is_some_and(|last| last.ident == trait_name)
+                    })
+                })
+    })
 }
 
 /// The serde attributes' settings of a struct or field, `None` when one is
@@ -171,31 +238,32 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         slots
             .push(quote!(let mut #slot: ::std::option::Option<#ty> = ::std::option::Option::None;));
-        arms.push(quote!(#index => crate::__checked::field(&mut #slot, #wire, &mut __map)?,));
+        arms.push(quote!(#index => crate::__checked::field(&mut #slot, #wire, &mut __map),));
         values.push(match default {
             Some(default) => quote!(#ident: #slot #default,),
+            // Absent, an `Option` is `None` (serde's derive reads it so):
+            // no call through `required` for the most common field.
+            None if is_option(ty) => quote!(#ident: #slot.flatten(),),
             None => quote!(#ident: crate::__checked::required(#slot, #wire)?,),
         });
         wire_names.push(wire);
     }
     let expecting = format!("struct {name}");
-    let keys =
-        quote!(__map.next_key_seed(crate::__checked::Fields { names: __FIELDS, deny: #deny })?);
+    let keys = quote!(__map.next_key_seed(crate::__checked::Identifier::field(__FIELDS, #deny))?);
     let read = if arms.is_empty() {
         quote! {
             while #keys.is_some() {
-                __map.next_value::<::serde::de::IgnoredAny>()?;
+                crate::__checked::ignore(&mut __map)?;
             }
         }
     } else {
+        // One `?` for the field read, rather than one per field.
         quote! {
             while let ::std::option::Option::Some(__key) = #keys {
                 match __key {
                     #(#arms)*
-                    _ => {
-                        __map.next_value::<::serde::de::IgnoredAny>()?;
-                    }
-                }
+                    _ => crate::__checked::ignore(&mut __map),
+                }?;
             }
         }
     };
@@ -227,7 +295,84 @@ fn struct_impl(item: &syn::ItemStruct) -> Option<TokenStream> {
     })
 }
 
-fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
+/// `Serialize` of a plain struct: serde's derive as one call per field to
+/// a shared `__checked::Object`, which keeps the first error (and then
+/// writes nothing more) instead of a `?` per field. `skip_serializing_if`
+/// is asked once per field, where serde's derive asks twice (for the
+/// length, then for the field).
+fn struct_serialize(item: &syn::ItemStruct) -> Option<TokenStream> {
+    if !item.generics.params.is_empty() {
+        return None;
+    }
+    let syn::Fields::Named(fields) = &item.fields else {
+        return None;
+    };
+    serde_settings(&item.attrs, |meta| {
+        Ok(meta.path.is_ident("deny_unknown_fields"))
+    })?;
+    let mut skips = Vec::new();
+    let mut writes = Vec::new();
+    for field in &fields.named {
+        let ident = field.ident.as_ref()?;
+        let mut wire = ident.unraw().to_string();
+        let mut skip = None;
+        serde_settings(&field.attrs, |meta| {
+            if meta.path.is_ident("rename") {
+                wire = meta.value()?.parse::<syn::LitStr>()?.value();
+            } else if meta.path.is_ident("default") {
+                if meta.input.peek(syn::Token![=]) {
+                    meta.value()?.parse::<syn::LitStr>()?;
+                }
+            } else if meta.path.is_ident("skip_serializing_if") {
+                skip = Some(
+                    meta.value()?
+                        .parse::<syn::LitStr>()?
+                        .parse::<syn::ExprPath>()?,
+                );
+            } else if meta.path.is_ident("deserialize_with") {
+                // Reading only.
+                meta.value()?.parse::<syn::LitStr>()?;
+            } else {
+                return Ok(false);
+            }
+            Ok(true)
+        })?;
+        writes.push(match skip {
+            Some(path) => {
+                let index = proc_macro2::Literal::usize_unsuffixed(skips.len());
+                skips.push(quote!(#path(&self.#ident)));
+                quote!(__object.field_unless(__skip[#index], #wire, &self.#ident);)
+            }
+            None => quote!(__object.field(#wire, &self.#ident);),
+        });
+    }
+    let name = &item.ident;
+    let name_text = name.to_string();
+    let count = proc_macro2::Literal::usize_unsuffixed(fields.named.len());
+    let (skip, skipped) = if skips.is_empty() {
+        (quote!(), quote!(&[]))
+    } else {
+        (quote!(let __skip = [#(#skips),*];), quote!(&__skip))
+    };
+    Some(quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<__S: ::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
+                #skip
+                let mut __object =
+                    crate::__checked::Object::new(serializer, #name_text, #count, #skipped)?;
+                #(#writes)*
+                __object.end()
+            }
+        }
+    })
+}
+
+/// The wire names of an enum of unit variants (`None` for another enum or
+/// one with serde attributes other than a variant's `rename`).
+fn unit_variant_names(item: &syn::ItemEnum) -> Option<Vec<String>> {
     let copy = item.attrs.iter().any(|attr| {
         attr.path().is_ident("derive")
             && attr
@@ -252,6 +397,54 @@ fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
         })?;
         wire_names.push(wire);
     }
+    Some(wire_names)
+}
+
+/// `Serialize` of an enum of unit variants: serde's derive writes a match
+/// arm per variant; the variant's index is its discriminant (the enum has
+/// no explicit one).
+fn enum_serialize(item: &syn::ItemEnum) -> Option<TokenStream> {
+    if item.attrs.iter().any(|attr| attr.path().is_ident("repr")) {
+        return None;
+    }
+    let wire_names = unit_variant_names(item)?;
+    let name = &item.ident;
+    let name_text = name.to_string();
+    Some(quote! {
+        impl ::serde::Serialize for #name {
+            fn serialize<__S: ::serde::Serializer>(
+                &self,
+                serializer: __S,
+            ) -> ::std::result::Result<__S::Ok, __S::Error> {
+                const __VARIANTS: &[&str] = &[#(#wire_names),*];
+                let index = *self as usize;
+                serializer.serialize_unit_variant(#name_text, index as u32, __VARIANTS[index])
+            }
+        }
+    })
+}
+
+/// Whether `ty` is spelled as `Option` (typify writes
+/// `::std::option::Option<T>`).
+fn is_option(ty: &syn::Type) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|segment| segment.ident.to_string())
+        .collect();
+    path.qself.is_none()
+        && matches!(
+            names.iter().map(String::as_str).collect::<Vec<_>>()[..],
+            ["Option"] | ["std", "option", "Option"] | ["core", "option", "Option"]
+        )
+}
+
+fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
+    let wire_names = unit_variant_names(item)?;
     let name = &item.ident;
     let name_text = name.to_string();
     let variants = item.variants.iter().map(|variant| &variant.ident);
@@ -271,48 +464,117 @@ fn enum_impl(item: &syn::ItemEnum) -> Option<TokenStream> {
 /// The shared functions the written-out impls call, in `__checked`.
 pub fn helpers() -> TokenStream {
     quote! {
-        /// A struct's field name read as its index in `names`
-        /// (`usize::MAX` for one the struct ignores), with serde's
-        /// messages.
-        pub struct Fields {
-            pub names: &'static [&'static str],
-            pub deny: bool,
+        /// A struct's field name or an enum's variant name read as its
+        /// index in `names`, with serde's messages; a field the struct
+        /// ignores is `usize::MAX`.
+        pub struct Identifier {
+            names: &'static [&'static str],
+            kind: IdentifierKind,
         }
 
-        impl<'de> ::serde::de::DeserializeSeed<'de> for Fields {
+        #[derive(Clone, Copy, PartialEq)]
+        enum IdentifierKind {
+            Field { deny: bool },
+            Variant,
+        }
+
+        impl Identifier {
+            /// A field of a struct whose `names` are its fields;
+            /// `deny`: an unknown one is an error.
+            pub fn field(names: &'static [&'static str], deny: bool) -> Self {
+                Identifier { names, kind: IdentifierKind::Field { deny } }
+            }
+
+            fn what(&self) -> &'static str {
+                match self.kind {
+                    IdentifierKind::Field { .. } => "field",
+                    IdentifierKind::Variant => "variant",
+                }
+            }
+
+            fn unknown<E: ::serde::de::Error>(&self, value: &str) -> Result<usize, E> {
+                match self.kind {
+                    IdentifierKind::Field { deny: false } => Ok(usize::MAX),
+                    IdentifierKind::Field { deny: true } => Err(E::unknown_field(value, self.names)),
+                    IdentifierKind::Variant => Err(E::unknown_variant(value, self.names)),
+                }
+            }
+        }
+
+        impl<'de> ::serde::de::DeserializeSeed<'de> for Identifier {
             type Value = usize;
             fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
                 deserializer.deserialize_identifier(self)
             }
         }
 
-        impl<'de> ::serde::de::Visitor<'de> for Fields {
+        impl<'de> ::serde::de::Visitor<'de> for Identifier {
             type Value = usize;
             fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str("field identifier")
+                write!(f, "{} identifier", self.what())
             }
             fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
                 match usize::try_from(value) {
                     Ok(index) if index < self.names.len() => Ok(index),
-                    _ if !self.deny => Ok(usize::MAX),
+                    _ if self.kind == (IdentifierKind::Field { deny: false }) => Ok(usize::MAX),
                     _ => Err(E::invalid_value(
                         ::serde::de::Unexpected::Unsigned(value),
-                        &format!("field index 0 <= i < {}", self.names.len()).as_str(),
+                        &format!("{} index 0 <= i < {}", self.what(), self.names.len()).as_str(),
                     )),
                 }
             }
             fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
                 match self.names.iter().position(|name| *name == value) {
                     Some(index) => Ok(index),
-                    None if !self.deny => Ok(usize::MAX),
-                    None => Err(E::unknown_field(value, self.names)),
+                    None => self.unknown(value),
                 }
             }
             fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
                 match self.names.iter().position(|name| name.as_bytes() == value) {
                     Some(index) => Ok(index),
-                    None if !self.deny => Ok(usize::MAX),
-                    None => Err(E::unknown_field(&String::from_utf8_lossy(value), self.names)),
+                    None => self.unknown(&String::from_utf8_lossy(value)),
+                }
+            }
+        }
+
+        /// A struct being serialized: its fields written one call each, the
+        /// first error kept (nothing more is written after it) and
+        /// returned by [`Object::end`].
+        pub struct Object<S: ::serde::ser::SerializeStruct> {
+            state: S,
+            error: Option<S::Error>,
+        }
+
+        impl<S: ::serde::ser::SerializeStruct> Object<S> {
+            /// Starts the struct `name` of `fields` fields, those
+            /// `skipped` true left out of its length.
+            pub fn new<Z>(serializer: Z, name: &'static str, fields: usize, skipped: &[bool]) -> Result<Self, S::Error>
+            where
+                Z: ::serde::Serializer<SerializeStruct = S, Ok = S::Ok, Error = S::Error>,
+            {
+                let len = fields - skipped.iter().filter(|skip| **skip).count();
+                Ok(Object { state: serializer.serialize_struct(name, len)?, error: None })
+            }
+
+            pub fn field<T: ::serde::Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+                if self.error.is_none() {
+                    self.error = self.state.serialize_field(name, value).err();
+                }
+            }
+
+            /// A field with `skip_serializing_if`, `skip` its answer.
+            pub fn field_unless<T: ::serde::Serialize + ?Sized>(&mut self, skip: bool, name: &'static str, value: &T) {
+                if !skip {
+                    self.field(name, value);
+                } else if self.error.is_none() {
+                    self.error = self.state.skip_field(name).err();
+                }
+            }
+
+            pub fn end(self) -> Result<S::Ok, S::Error> {
+                match self.error {
+                    Some(error) => Err(error),
+                    None => self.state.end(),
                 }
             }
         }
@@ -328,6 +590,11 @@ pub fn helpers() -> TokenStream {
             }
             *slot = Some(map.next_value()?);
             Ok(())
+        }
+
+        /// Skips the value of a field the struct does not know.
+        pub fn ignore<'de, M: ::serde::de::MapAccess<'de>>(map: &mut M) -> Result<(), M::Error> {
+            map.next_value::<::serde::de::IgnoredAny>().map(drop)
         }
 
         /// A required field's value: absent, an error, except that an
@@ -380,46 +647,12 @@ pub fn helpers() -> TokenStream {
                 write!(f, "enum {}", self.name)
             }
             fn visit_enum<A: ::serde::de::EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
-                let (index, variant) = data.variant_seed(Variants(self.variants))?;
+                let (index, variant) = data.variant_seed(Identifier {
+                    names: self.variants,
+                    kind: IdentifierKind::Variant,
+                })?;
                 ::serde::de::VariantAccess::unit_variant(variant)?;
                 Ok(index)
-            }
-        }
-
-        struct Variants(&'static [&'static str]);
-
-        impl<'de> ::serde::de::DeserializeSeed<'de> for Variants {
-            type Value = usize;
-            fn deserialize<D: ::serde::Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
-                deserializer.deserialize_identifier(self)
-            }
-        }
-
-        impl<'de> ::serde::de::Visitor<'de> for Variants {
-            type Value = usize;
-            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str("variant identifier")
-            }
-            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<usize, E> {
-                match usize::try_from(value) {
-                    Ok(index) if index < self.0.len() => Ok(index),
-                    _ => Err(E::invalid_value(
-                        ::serde::de::Unexpected::Unsigned(value),
-                        &format!("variant index 0 <= i < {}", self.0.len()).as_str(),
-                    )),
-                }
-            }
-            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<usize, E> {
-                self.0
-                    .iter()
-                    .position(|name| *name == value)
-                    .ok_or_else(|| E::unknown_variant(value, self.0))
-            }
-            fn visit_bytes<E: ::serde::de::Error>(self, value: &[u8]) -> Result<usize, E> {
-                self.0
-                    .iter()
-                    .position(|name| name.as_bytes() == value)
-                    .ok_or_else(|| E::unknown_variant(&String::from_utf8_lossy(value), self.0))
             }
         }
     }
@@ -445,18 +678,24 @@ mod tests {
                 pub name: String,
                 #[serde(default, skip_serializing_if = "Vec::is_empty")]
                 pub tags: Vec<String>,
+                pub nick: ::std::option::Option<String>,
             }
         });
-        assert!(
-            out.contains("derive (:: serde :: Serialize , Clone)"),
-            "{out}"
-        );
+        // Both derives written out, serde's attributes name nothing.
+        assert!(out.contains("# [derive (Clone)] pub struct Pet"), "{out}");
+        assert!(!out.contains("# [serde"), "{out}");
         assert!(
             out.contains("impl < 'de > :: serde :: Deserialize < 'de > for Pet"),
             "{out}"
         );
-        assert!(out.contains(r#"& ["type" , "name" , "tags"]"#), "{out}");
-        assert!(out.contains("deny : true"), "{out}");
+        assert!(
+            out.contains(r#"& ["type" , "name" , "tags" , "nick"]"#),
+            "{out}"
+        );
+        assert!(
+            out.contains("Identifier :: field (__FIELDS , true)"),
+            "{out}"
+        );
         assert!(
             out.contains("unwrap_or_else (defaults :: pet_name)"),
             "{out}"
@@ -466,6 +705,54 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("tags : __f2 . unwrap_or_default ()"), "{out}");
+        // Absent, an `Option` is `None` without a call through `required`.
+        assert!(out.contains("nick : __f3 . flatten ()"), "{out}");
+        // Serialized: the length leaves out the fields skipped, each
+        // predicate asked once.
+        assert!(
+            out.contains(r#"let __skip = [Vec :: is_empty (& self . tags)] ;"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"Object :: new (serializer , "Pet" , 4 , & __skip) ?"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"__object . field ("type" , & self . type_) ;"#),
+            "{out}"
+        );
+        assert!(
+            out.contains(r#"__object . field_unless (__skip [0] , "tags" , & self . tags) ;"#),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn a_derive_left_keeps_the_serde_attributes() {
+        // `deserialize_with` keeps `Deserialize` derived; `Serialize` is
+        // written.
+        let out = written(quote! {
+            #[derive(::serde::Deserialize, ::serde::Serialize)]
+            pub struct Template {
+                #[serde(rename = "kind", deserialize_with = "Option::deserialize")]
+                pub kind_: Option<String>,
+            }
+        });
+        assert!(
+            out.contains("# [derive (:: serde :: Deserialize)]"),
+            "{out}"
+        );
+        assert!(out.contains(r#"# [serde (rename = "kind" ,"#), "{out}");
+        assert!(
+            out.contains(r#"__object . field ("kind" , & self . kind_) ;"#),
+            "{out}"
+        );
+        let out = written(quote! {
+            #[derive(::serde::Serialize, Clone)]
+            #[serde(transparent)]
+            pub struct Id(String);
+        });
+        assert!(out.contains("# [serde (transparent)]"), "{out}");
     }
 
     #[test]
@@ -518,10 +805,14 @@ mod tests {
         });
         assert!(out.contains(r#"& ["cat" , "Dog"]"#), "{out}");
         assert!(out.contains("[Self :: Cat , Self :: Dog] [index]"), "{out}");
-        // The impl is compiled where the type is.
+        assert!(
+            out.contains(r#"serialize_unit_variant ("Kind" , index as u32 , __VARIANTS [index])"#),
+            "{out}"
+        );
+        // The impls are compiled where the type is.
         assert_eq!(
             out.matches(r#"# [cfg (feature = "pets")]"#).count(),
-            2,
+            3,
             "{out}"
         );
     }

@@ -299,6 +299,26 @@ fn checked_module(patterns: bool) -> TokenStream {
                     CHECKED.with(::std::cell::Cell::get)
                 }
 
+                /// A constrained string's `Deserialize`, one function for
+                /// every such newtype: its text, checked by its `FromStr`
+                /// unless [`assume_checked`] runs.
+                pub fn text<'de, T, D>(
+                    deserializer: D,
+                    unchecked: fn(::std::string::String) -> T,
+                ) -> ::std::result::Result<T, D::Error>
+                where
+                    T: ::std::str::FromStr<Err = crate::error::ConversionError>,
+                    D: ::serde::Deserializer<'de>,
+                {
+                    let text = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
+                    if assumed() {
+                        return Ok(unchecked(text));
+                    }
+                    text.parse().map_err(|e: crate::error::ConversionError| {
+                        <D::Error as ::serde::de::Error>::custom(e.to_string())
+                    })
+                }
+
                 #matches
 
                 #written_out
@@ -324,15 +344,7 @@ fn take_checked_text(block: &mut syn::ItemImpl, typify_body: &str) {
             && method.sig.ident == "deserialize"
             && block_text(&method.block) == typify_body
         {
-            method.block = syn::parse_quote!({
-                let text = ::std::string::String::deserialize(deserializer)?;
-                if crate::__checked::assumed() {
-                    return Ok(Self(text));
-                }
-                text.parse().map_err(|e: self::error::ConversionError| {
-                    <D::Error as ::serde::de::Error>::custom(e.to_string())
-                })
-            });
+            method.block = syn::parse_quote!({ crate::__checked::text(deserializer, Self) });
         }
     }
 }
