@@ -36,16 +36,20 @@ async fn serve(router: axum::Router) -> String {
 /// The mock of `spec` (relative to the workspace root), served; its URL
 /// with the server URL's path.
 async fn start_mock(spec: &str, seed: u64) -> String {
-    let root = workspace_tests::workspace_root();
-    let mock = Mock::load(
-        &root,
-        Path::new(spec),
+    start_mock_with(
+        spec,
         Options {
             seed,
             check_scopes: false,
         },
     )
-    .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
+    .await
+}
+
+async fn start_mock_with(spec: &str, options: Options) -> String {
+    let root = workspace_tests::workspace_root();
+    let mock = Mock::load(&root, Path::new(spec), options)
+        .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
     let router = mock.router(mock.router_options()).unwrap();
     format!("{}{}", serve(router).await, mock.base_path())
 }
@@ -417,22 +421,14 @@ async fn the_mocks_own_errors_take_the_documented_error_body() {
 /// requires (read from the JWT, unverified); without it any token passes.
 #[tokio::test]
 async fn scopes_are_checked_when_asked() {
-    let root = workspace_tests::workspace_root();
-    let spec = Path::new("spec/tenant-management.yaml");
-    let strict = Mock::load(
-        &root,
-        spec,
+    let strict = start_mock_with(
+        "spec/tenant-management.yaml",
         Options {
             seed: 0,
             check_scopes: true,
         },
     )
-    .unwrap();
-    let strict = format!(
-        "{}{}",
-        serve(strict.router(strict.router_options()).unwrap()).await,
-        strict.base_path()
-    );
+    .await;
     let lenient = start_mock("spec/tenant-management.yaml", 0).await;
     let token = |claims: Value| {
         jsonwebtoken::encode(

@@ -108,16 +108,7 @@ fn choose(
             ),
         ));
     };
-    let listed = operation
-        .responses
-        .iter()
-        .find(|response| response.status == Status::Code(code))
-        .or_else(|| {
-            operation
-                .responses
-                .iter()
-                .find(|response| response.status == Status::Range(code / 100))
-        });
+    let listed = listed(operation, code);
     if let Some(response) = listed {
         return Ok((code, Some(response)));
     }
@@ -275,6 +266,20 @@ pub(crate) fn check_response(
     json_body(state, operation, code, schema, examples).1
 }
 
+/// The response an operation lists for `code`: its own, else its range's.
+fn listed(operation: &'static Operation, code: u16) -> Option<&'static model::Response> {
+    operation
+        .responses
+        .iter()
+        .find(|response| response.status == Status::Code(code))
+        .or_else(|| {
+            operation
+                .responses
+                .iter()
+                .find(|response| response.status == Status::Range(code / 100))
+        })
+}
+
 /// An error the mock's router answers by itself (a refused parameter or
 /// body, a missing token, ...), in the operation's documented error body
 /// where the spec documents one in JSON for the status and the router's
@@ -296,17 +301,7 @@ pub(crate) fn router_error(
         return default(error);
     }
     let code = error.status().as_u16();
-    let documented = operation
-        .responses
-        .iter()
-        .find(|response| response.status == Status::Code(code))
-        .or_else(|| {
-            operation
-                .responses
-                .iter()
-                .find(|response| response.status == Status::Range(code / 100))
-        })
-        .or(operation.default_response.as_ref());
+    let documented = listed(operation, code).or(operation.default_response.as_ref());
     let Some((response, schema)) =
         documented.and_then(|response| Some((response, response.schema.as_deref()?)))
     else {
