@@ -420,7 +420,7 @@ pub fn into_typed_by<T: serde::de::DeserializeOwned>(
 
 /// Decodes `application/x-www-form-urlencoded` into JSON. Nested fields use
 /// bracket notation: `a[b]=1` is `{"a": {"b": "1"}}`, `a[0][b]=1` is
-/// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`; a plain
+/// `{"a": [{"b": "1"}]}` and `a[]=1&a[]=2` is `{"a": ["1", "2"]}`; a
 /// key given several times is a list too (`a=1&a=2`, OpenAPI's default
 /// encoding of a list). Values stay strings, borrowed from `body` when they
 /// needed no decoding; [`crate::form::read`] reads them by the schema.
@@ -545,7 +545,9 @@ fn insert<'a>(
         node = match node {
             Value::Object(object) => {
                 if last && object.contains_key(&segment) {
-                    return Err(format!("`{key}` is given twice"));
+                    // Given again, a field is a list, at any depth.
+                    return add_field(object, segment, leaf.take().unwrap_or(Value::Null))
+                        .map_err(|_| format!("`{key}` mixes a value with nested fields"));
                 }
                 object.get_or_insert_with(segment, fresh)
             }
@@ -657,6 +659,10 @@ mod tests {
             json!({"tag": ["a", "b", "c"], "n": "1"})
         );
         assert_eq!(form("l[]=x&l=y").unwrap(), json!({"l": ["x", "y"]}));
+        assert_eq!(
+            form("o[k]=1&o[k]=2&o[j]=3").unwrap(),
+            json!({"o": {"k": ["1", "2"], "j": "3"}})
+        );
     }
 
     #[tokio::test]
@@ -732,7 +738,6 @@ mod tests {
     #[test]
     fn malformed_keys_are_refused_with_the_key() {
         for (body, message) in [
-            ("a[k]=1&a[k]=2", "`a[k]` is given twice"),
             ("a[k]=1&a=2", "`a` mixes a value with nested fields"),
             ("[x]=1", "field name missing in `[x]`"),
             ("a[b=1", "unbalanced brackets in `a[b`"),
