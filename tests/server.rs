@@ -723,6 +723,25 @@ async fn unsupported_media_types_get_415() {
 }
 
 #[tokio::test]
+async fn a_missing_required_body_gets_400() {
+    let server = TestServer::start().await;
+    let response = server
+        .http
+        .post(format!("{}/event-streams", server.base))
+        .bearer_auth(ALL_SCOPES)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 400, "no body and no Content-Type");
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert!(
+        error_message(400, &body).contains("the request body is required"),
+        "{body}"
+    );
+    assert_eq!(server.calls(), 0);
+}
+
+#[tokio::test]
 async fn bodies_over_the_limit_get_413() {
     let server = TestServer::start_with(RouterOptions { body_limit: 256 }).await;
     let mut body = stream_json();

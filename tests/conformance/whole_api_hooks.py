@@ -30,17 +30,29 @@ a behaviour of the server that the run could judge:
   would place in another object declaring the same names.
 - Multipart bodies with a part named with a control character: the name
   travels in a header, which cannot hold one, so the body is malformed.
-- Negative form (and multipart) cases where text stands in for a list: a
-  list's key given once is the list of one item (how OpenAPI's default
-  encoding sends it), so the "wrong type" arrives as a valid list.
+- Negative form (and multipart) cases where text (or, in a multipart
+  part, one JSON object) stands in for a list: a list's key given once is
+  the list of one item (how OpenAPI's default encoding sends it), so the
+  "wrong type" arrives as a valid list.
 - Cases schemathesis labels valid although a part of them was generated
   invalid (its coverage phase pairs, say, a near-boundary path value with
   an invalid body such as `0`): their verdict would be about the label.
+- Cases schemathesis means as valid that send a parameter whose schema
+  has an empty `enum`: no value satisfies one (JSON Schema lets an `enum`
+  be empty), and the server says so.
+- Text in a syntax its `format` does not have (`""` as a `date-time`) in
+  cases schemathesis means as valid: under 2020-12 formats are
+  annotations, but the generated types read a `date-time` as a time, so
+  the server checks the formats with a syntax (`date-time`, `date`,
+  `time`, `uuid`, `email`, `uri`, ...) in every dialect, a decision.
 - Integers beyond 64 bits in cases schemathesis means as valid: the
   generated server types an integer without a `format` as i64 (typify's
   choice, and every Rust client's); larger values are refused with 400
   naming the field.
-- Checks: a 400 is not "undocumented" (every operation refuses a request
+- Checks: a 413 is a rejection (a body past the server's limit is refused
+  before its rules are judged), no status is "undocumented" for an
+  operation that documents no response (3.1 lets `responses` be left out),
+  a 400 is not "undocumented" (every operation refuses a request
   breaking its rules with 400, documented or not: the spec's error model),
   a 400 on patterns alone that Python's `re` cannot compile is not a valid
   case refused (schemathesis drops such patterns, its "unsupported regex
@@ -115,13 +127,16 @@ def _is_list(schema):
     return False
 
 
-def _text_for_list(value, schema):
-    """Whether text stands where `schema` wants a list, in `value`."""
+def _text_for_list(value, schema, parts=False):
+    """Whether text stands where `schema` wants a list, in `value` (or, in
+    multipart `parts`, one object, which is a list of one there too)."""
     if not isinstance(value, dict):
         return False
     for key, child in value.items():
         for property_schema in _property_schemas(schema, key):
-            if isinstance(child, str) and _is_list(property_schema):
+            # A form field or a part is text whatever its JSON type was.
+            scalar = isinstance(child, (str, int, float, bool))
+            if (scalar or (parts and isinstance(child, dict))) and _is_list(property_schema):
                 return True
             if isinstance(child, dict) and _text_for_list(child, property_schema):
                 return True
@@ -149,13 +164,7 @@ def _path_length_misjudged(case):
     percent escapes are read, outside its schema's length bounds: its
     coverage phase can measure a near-boundary value by its escaped text
     (`%F2%B0%AB%82As%2A%C3%87%19`, 26 characters for 6)."""
-    path_item = _SPEC.get("paths", {}).get(case.operation.path, {})
-    operation = path_item.get(case.method.lower(), {})
-    parameters = [
-        _resolve(parameter)
-        for parameter in (path_item.get("parameters") or []) + (operation.get("parameters") or [])
-    ]
-    for parameter in parameters:
+    for parameter in _parameters(case):
         value = (case.path_parameters or {}).get(parameter.get("name"))
         if parameter.get("in") != "path" or not isinstance(value, str):
             continue
@@ -163,6 +172,75 @@ def _path_length_misjudged(case):
         length = len(unquote(value))
         if length < schema.get("minLength", 0) or length > schema.get("maxLength", length):
             return True
+    return False
+
+
+def _parameters(case):
+    """The operation's parameters, path-level ones included, resolved."""
+    path_item = _SPEC.get("paths", {}).get(case.operation.path, {})
+    operation = path_item.get(case.method.lower(), {})
+    return [
+        _resolve(parameter)
+        for parameter in (path_item.get("parameters") or []) + (operation.get("parameters") or [])
+    ]
+
+
+_LOCATIONS = {"path": "path_parameters", "query": "query", "header": "headers", "cookie": "cookies"}
+
+
+def _parameter_values(case):
+    """Each parameter sent, with its schema."""
+    for parameter in _parameters(case):
+        sent = getattr(case, _LOCATIONS.get(parameter.get("in"), ""), None) or {}
+        if parameter.get("name") in sent:
+            yield sent[parameter["name"]], parameter.get("schema", {})
+
+
+def _no_value_allowed(case):
+    """Whether a parameter sent has a schema with an empty `enum`, which no
+    value satisfies (JSON Schema lets one be empty): schemathesis sends one
+    as valid all the same."""
+    return any(
+        any(branch.get("enum") == [] for branch in _branches(schema))
+        for _, schema in _parameter_values(case)
+    )
+
+
+_RFC3339_DATE = r"\d{4}-\d{2}-\d{2}"
+_RFC3339_TIME = r"\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})"
+_FORMATS = {
+    "date-time": re.compile(rf"{_RFC3339_DATE}[Tt]{_RFC3339_TIME}"),
+    "date": re.compile(_RFC3339_DATE),
+    "time": re.compile(_RFC3339_TIME),
+    "uuid": re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"),
+    "email": re.compile(r"[^@\s]+@[^@\s]+"),
+    "uri": re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S*"),
+    "url": re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:\S*"),
+}
+
+
+def _format_broken(value, schema, depth=0):
+    """Whether `value` holds text its schema gives a format the server
+    checks (see `tenant_server_runtime::checks::format`), in a syntax that
+    format does not have. Under 2020-12 formats are annotations, and
+    schemathesis's coverage phase sends such text (`""` as a `date-time`)
+    as valid; the generated types read a `date-time` as a time, so the
+    server checks these formats in every dialect (a decision, see
+    ARCHITECTURE.md)."""
+    if depth > 32:
+        return False
+    for branch in _branches(schema):
+        pattern = _FORMATS.get(branch.get("format"))
+        if isinstance(value, str) and pattern is not None and not pattern.fullmatch(value):
+            return True
+        if isinstance(value, list) and isinstance(branch.get("items"), dict):
+            if any(_format_broken(item, branch["items"], depth + 1) for item in value):
+                return True
+    if isinstance(value, dict):
+        for key, child in value.items():
+            for property_schema in _property_schemas(schema, key):
+                if _format_broken(child, property_schema, depth + 1):
+                    return True
     return False
 
 
@@ -290,6 +368,13 @@ def filter_case(context, case):
         return False
     if not negative and _path_length_misjudged(case):
         return False
+    if not negative and _no_value_allowed(case):
+        return False
+    if not negative and (
+        any(_format_broken(value, schema) for value, schema in _parameter_values(case))
+        or _format_broken(case.body, _body_schema(case, case.media_type or ""))
+    ):
+        return False
     if _target_length(case) > _TARGET_LIMIT:
         return False
     if not negative and any(
@@ -309,7 +394,7 @@ def filter_case(context, case):
     if (
         negative
         and (case.media_type or "").startswith(MULTIPART)
-        and _text_for_list(case.body, _body_schema(case, MULTIPART))
+        and _text_for_list(case.body, _body_schema(case, MULTIPART), parts=True)
     ):
         return False
     return True
@@ -317,10 +402,25 @@ def filter_case(context, case):
 
 @schemathesis.check
 def status_code_conformance_or_refusal(ctx, response, case):
-    """`status_code_conformance`, a 400 refusal aside."""
+    """`status_code_conformance`, a 400 refusal aside, and but for an
+    operation that documents no response (OpenAPI 3.1 lets `responses` be
+    left out): no status of its is documented."""
     if response.status_code == 400:
         return None
+    path_item = _SPEC.get("paths", {}).get(case.operation.path, {})
+    if not _resolve(path_item).get(case.method.lower(), {}).get("responses"):
+        return None
     return _checks.status_code_conformance(ctx, response, case)
+
+
+@schemathesis.check
+def negative_data_rejection_or_too_large(ctx, response, case):
+    """`negative_data_rejection`, with 413 as a rejection: a body past the
+    server's limit is refused before any of its rules is judged (RFC 9110's
+    413), as schemathesis's own list of rejections leaves out."""
+    if response.status_code == 413:
+        return None
+    return _checks.negative_data_rejection(ctx, response, case)
 
 
 @schemathesis.check

@@ -504,6 +504,18 @@ impl Checks {
         if let Some(divisor) = check.multiple_of {
             checks::multiple_of(number, divisor, at, out);
         }
+        // The generated server's integer type refuses this when it reads the
+        // body; the mock reads no types.
+        if let Some(format) = &check.format {
+            checks::integer_format(
+                value,
+                number,
+                &format.name,
+                (format.min, format.max),
+                at,
+                out,
+            );
+        }
     }
 }
 

@@ -694,25 +694,26 @@ impl State {
                 && let Some(check) = self.checks.validator(parts)
                 && tenant_server_runtime::has_content_type(&headers, &["multipart/form-data"])
             {
-                let mut value = tenant_server_runtime::multipart_to_value(&headers, &bytes).await?;
-                if let Some(shape) = self.forms.root(parts) {
-                    tenant_server_runtime::form::read(&mut value, shape);
-                }
+                let value = tenant_server_runtime::multipart_to_shaped_value(
+                    &headers,
+                    &bytes,
+                    self.forms.root(parts),
+                )
+                .await?;
                 self.check_body(check, &value)?;
             }
             return Ok(headers);
         };
         let (headers, bytes) = tenant_server_runtime::read_bytes(request).await?;
-        let mut value = tenant_server_runtime::decode_body(&headers, &bytes, &accepted)?;
+        let value = tenant_server_runtime::decode_shaped_body(
+            &headers,
+            &bytes,
+            &accepted,
+            self.forms.root(schema),
+        )?;
         let Some(check) = self.checks.validator(schema) else {
             return Ok(headers);
         };
-        if let Some(shape) = self.forms.root(schema)
-            && accepted.contains(&tenant_server_runtime::FORM)
-            && tenant_server_runtime::has_content_type(&headers, &[tenant_server_runtime::FORM])
-        {
-            tenant_server_runtime::form::read(&mut value, shape);
-        }
         self.check_body(check, &value)?;
         Ok(headers)
     }

@@ -302,6 +302,11 @@ pub(crate) fn router_error(
     }
     let code = error.status().as_u16();
     let documented = listed(operation, code).or(operation.default_response.as_ref());
+    if let Some(response) = documented
+        && let Some(text) = text_error(state, operation, response, error.status(), &error.message())
+    {
+        return text;
+    }
     let Some((response, schema)) =
         documented.and_then(|response| Some((response, response.schema.as_deref()?)))
     else {
@@ -350,6 +355,41 @@ pub(crate) fn router_error(
         built.headers_mut().insert(header::CONTENT_TYPE, value);
     }
     built
+}
+
+/// A router error whose documented body is text (`text/plain`,
+/// `text/html`, ...): the message itself, cut to the text schema's
+/// `maxLength`.
+fn text_error(
+    state: &'static State,
+    operation: &'static Operation,
+    response: &'static model::Response,
+    status: StatusCode,
+    message: &str,
+) -> Option<Response> {
+    if !response.is_raw() {
+        return None;
+    }
+    let media_type = response
+        .media_types
+        .iter()
+        .find(|media_type| media_type.starts_with("text/") && !media_type.contains('*'))?;
+    let document = &state.spec.document;
+    let max_length = response_node(state, operation, response.status)
+        .and_then(|node| node.get("content")?.get(media_type)?.get("schema"))
+        .and_then(|schema| refs::follow(document, schema, "").ok())
+        .and_then(|(schema, _)| schema.get("maxLength")?.as_u64())
+        .and_then(|max| usize::try_from(max).ok());
+    let text: String = match max_length {
+        Some(max) => message.chars().take(max).collect(),
+        None => message.to_string(),
+    };
+    let mut built = reply(status, Body::from(text));
+    built.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(media_type).ok()?,
+    );
+    Some(built)
 }
 
 fn reply(status: StatusCode, body: Body) -> Response {

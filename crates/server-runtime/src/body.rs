@@ -70,12 +70,7 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     typing: Typing<T>,
 ) -> Result<(HeaderMap, T), Response> {
     let (headers, bytes) = read_bytes(request).await?;
-    let mut value = decode_body(&headers, &bytes, accepted)?;
-    if let Some(shape) = form
-        && media_type_is(&headers, FORM)
-    {
-        form::read(&mut value, shape);
-    }
+    let value = decode_shaped_body(&headers, &bytes, accepted, form)?;
     let mut violations = Violations::new();
     validate(&value, &Location::Body, &mut violations);
     if !violations.is_empty() {
@@ -114,6 +109,9 @@ pub async fn read_raw_body(
         .iter()
         .any(|media_type| media_type_is(request.headers(), media_type))
     {
+        if has_no_body(request.headers()) {
+            return Err(body_required());
+        }
         let found = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -129,8 +127,8 @@ const MULTIPART: &str = "multipart/form-data";
 
 /// [`read_raw_body`] for a kind whose `multipart/form-data` parts the spec
 /// describes: such a body still reaches the handler as bytes, once its
-/// parts pass `validate` (see [`multipart_to_value`]; text read by `form`,
-/// as a form's fields are, where it has a shape).
+/// parts pass `validate` (see [`multipart_to_shaped_value`]: text read by
+/// `form`, as a form's fields are, where it has a shape).
 pub async fn read_checked_raw_body(
     request: Request,
     accepted: &[&str],
@@ -139,10 +137,7 @@ pub async fn read_checked_raw_body(
 ) -> Result<(HeaderMap, axum::body::Bytes), Response> {
     let (headers, bytes) = read_raw_body(request, accepted).await?;
     if media_type_is(&headers, MULTIPART) {
-        let mut value = multipart_to_value(&headers, &bytes).await?;
-        if let Some(shape) = form {
-            form::read(&mut value, shape);
-        }
+        let value = multipart_to_shaped_value(&headers, &bytes, form).await?;
         let mut violations = Violations::new();
         validate(&value, &Location::Body, &mut violations);
         if !violations.is_empty() {
@@ -303,6 +298,9 @@ pub fn body_kind(headers: &HeaderMap, kinds: &[&[&str]]) -> Result<usize, Respon
                 .any(|media_type| media_type_is(headers, media_type))
         })
         .ok_or_else(|| {
+            if has_no_body(headers) {
+                return body_required();
+            }
             let found = headers
                 .get(header::CONTENT_TYPE)
                 .and_then(|value| value.to_str().ok())
@@ -319,6 +317,16 @@ pub fn has_content_type(headers: &HeaderMap, accepted: &[&str]) -> bool {
     accepted
         .iter()
         .any(|media_type| media_type_is(headers, media_type))
+}
+
+/// The 400 of a request without the body its operation requires: a
+/// broken request, not one in a media type the operation does not take.
+fn body_required() -> Response {
+    router_error_response(
+        StatusCode::BAD_REQUEST,
+        "Payload validation error: the request body is required".to_owned(),
+        "invalid_body",
+    )
 }
 
 /// Whether a request says it has no body: no `Content-Type`, and a zero
@@ -340,6 +348,37 @@ fn media_type_is(headers: &HeaderMap, media_type: &str) -> bool {
         .is_some_and(|value| crate::chosen::media_type_matches(media_type, value))
 }
 
+/// [`decode_body`], a form's fields then read by `form`, the body's shape
+/// (see [`crate::form`]), when it has one.
+pub fn decode_shaped_body<'a>(
+    headers: &HeaderMap,
+    body: &'a [u8],
+    accepted: &[&str],
+    form: Option<&Shape>,
+) -> Result<Value<'a>, Response> {
+    let mut value = decode_body(headers, body, accepted)?;
+    if let Some(shape) = form
+        && media_type_is(headers, FORM)
+    {
+        form::read(&mut value, shape);
+    }
+    Ok(value)
+}
+
+/// [`multipart_to_value`], the parts then read by `form`, the body's shape
+/// (see [`crate::form::read_parts`]), when it has one.
+pub async fn multipart_to_shaped_value(
+    headers: &HeaderMap,
+    body: &axum::body::Bytes,
+    form: Option<&Shape>,
+) -> Result<Value<'static>, Response> {
+    let mut value = multipart_to_value(headers, body).await?;
+    if let Some(shape) = form {
+        form::read_parts(&mut value, shape);
+    }
+    Ok(value)
+}
+
 /// The body as JSON, whichever of the `accepted` media types it came in.
 pub fn decode_body<'a>(
     headers: &HeaderMap,
@@ -348,6 +387,9 @@ pub fn decode_body<'a>(
 ) -> Result<Value<'a>, Response> {
     let unsupported = |found: &str| unsupported_media_type(found, accepted);
     let Some(content_type) = headers.get(header::CONTENT_TYPE) else {
+        if body.is_empty() {
+            return Err(body_required());
+        }
         return Err(unsupported("(none)"));
     };
     let content_type = content_type.to_str().unwrap_or_default();

@@ -395,11 +395,7 @@ pub fn max_length(text: &str, max: usize, at: &Location, out: &mut Violations) {
 
 pub fn one_of_values(text: &str, allowed: &[&str], at: &Location, out: &mut Violations) {
     if !allowed.contains(&text) {
-        out.add(
-            at,
-            "enum",
-            format!("{} must be one of: {}", describe(at), allowed.join(", ")),
-        );
+        out.add(at, "enum", one_of(at, allowed));
     }
 }
 
@@ -570,14 +566,20 @@ impl AllowedValues {
     }
 }
 
+/// What an `enum` asks, in words.
+fn one_of(at: &Location, allowed: &[&str]) -> String {
+    match allowed {
+        // JSON Schema lets an `enum` be empty: nothing is valid then.
+        [] => format!("{} allows no value (its `enum` is empty)", describe(at)),
+        [only] => format!("{} must be {only}", describe(at)),
+        texts => format!("{} must be one of: {}", describe(at), texts.join(", ")),
+    }
+}
+
 /// The value must equal one of the `allowed` values.
 pub fn allowed_value(value: &Value, allowed: &AllowedValues, at: &Location, out: &mut Violations) {
     if !allowed.values.iter().any(|other| same_json(value, other)) {
-        let detail = match allowed.texts.as_slice() {
-            [only] => format!("{} must be {only}", describe(at)),
-            texts => format!("{} must be one of: {}", describe(at), texts.join(", ")),
-        };
-        out.add(at, "enum", detail);
+        out.add(at, "enum", one_of(at, &allowed.texts));
     }
 }
 
@@ -661,6 +663,38 @@ exact_bounds! {
     maximum_exact: |order| order.is_gt(), "maximum", "at most";
     exclusive_minimum_exact: |order| order.is_le(), "exclusive_minimum", "greater than";
     exclusive_maximum_exact: |order| order.is_ge(), "exclusive_maximum", "less than";
+}
+
+/// An integer `format` (`int32`, `uint8`, ...): the value fits the Rust
+/// integer type the types crate reads it into. A generated server learns
+/// this from the type when it reads the body; the mock, which reads no
+/// types, asks it here, with the same 400.
+pub fn integer_format(
+    value: &Value,
+    number: f64,
+    format: &str,
+    (min, max): (i128, i128),
+    at: &Location,
+    out: &mut Violations,
+) {
+    let fits = match exact_integer(value) {
+        Some(exact) => (min..=max).contains(&exact),
+        // Past 2^63 an integer that neither `i64` nor `u64` holds is past
+        // every integer format, though as a float it may equal a bound
+        // (-9223372036854775809 reads as -2^63).
+        None if number.abs() >= 2f64.powi(63) => false,
+        None => number >= min as f64 && number <= max as f64,
+    };
+    if !fits {
+        out.add(
+            at,
+            "format",
+            format!(
+                "{} must be a valid {format} (from {min} to {max})",
+                describe(at)
+            ),
+        );
+    }
 }
 
 pub fn exclusive_minimum(number: f64, min: f64, at: &Location, out: &mut Violations) {
@@ -986,6 +1020,30 @@ mod tests {
         out.iter()
             .map(|violation| violation.detail.clone())
             .collect()
+    }
+
+    #[test]
+    fn integer_formats_hold_their_type_range() {
+        let check = |value: serde_json::Value, format: &str, range: (i128, i128)| {
+            let value = tree(value);
+            let number = as_number(&value).unwrap();
+            messages(|out| integer_format(&value, number, format, range, &Location::Body, out))
+        };
+        let int32 = (i32::MIN.into(), i32::MAX.into());
+        assert!(check(json!(2_147_483_647), "int32", int32).is_empty());
+        assert!(check(json!(-2_147_483_648_i64), "int32", int32).is_empty());
+        assert!(check(json!(6.0), "int32", int32).is_empty());
+        assert_eq!(
+            check(json!(2_147_483_648_u64), "int32", int32),
+            ["the body must be a valid int32 (from -2147483648 to 2147483647)"]
+        );
+        let int64 = (i64::MIN.into(), i64::MAX.into());
+        assert!(check(json!(i64::MIN), "int64", int64).is_empty());
+        // One below i64::MIN is -2^63 as a float: refused all the same.
+        let below: serde_json::Value = serde_json::from_str("-9223372036854775809").unwrap();
+        assert_eq!(check(below, "int64", int64).len(), 1);
+        assert_eq!(check(json!(u64::MAX), "int64", int64).len(), 1);
+        assert!(check(json!(u64::MAX), "uint64", (0, u64::MAX.into())).is_empty());
     }
 
     #[test]

@@ -17,6 +17,10 @@
 //!   and validation then names the field and its type.
 //! - Where the schema allows null, the text `null` is null: a form has no
 //!   other way to say it.
+//! - In a `multipart/form-data` body ([`read_parts`]), a part for an object
+//!   or a list of objects is JSON (OpenAPI's default `contentType` for
+//!   one), whether or not the part says so; one object given for a list
+//!   is a list of one.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -67,13 +71,34 @@ impl Shape {
     }
 }
 
+/// What the fields are: a form's, or a multipart body's parts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fields {
+    Form,
+    /// A part for an object (or a list of objects) is JSON, OpenAPI's
+    /// default `contentType` for one, whether or not the part says so.
+    Parts,
+}
+
 /// Reads the decoded fields of a form body as `shape` says (see the module
 /// documentation).
 pub fn read(value: &mut Value<'_>, shape: &Shape) {
-    if let (Value::Object(fields), Some((properties, other))) = (&mut *value, shape.object()) {
-        gather(fields, properties, other);
+    read_fields(value, shape, Fields::Form);
+}
+
+/// [`read`] for the parts of a `multipart/form-data` body: text given for
+/// an object, or a list of objects, is read as JSON (OpenAPI's default
+/// `contentType` of such a part is `application/json`; clients often leave
+/// the part's own `Content-Type` out).
+pub fn read_parts(value: &mut Value<'_>, shape: &Shape) {
+    read_fields(value, shape, Fields::Parts);
+}
+
+fn read_fields(value: &mut Value<'_>, shape: &Shape, fields: Fields) {
+    if let (Value::Object(object), Some((properties, other))) = (&mut *value, shape.object()) {
+        gather(object, properties, other);
     }
-    coerce(value, shape);
+    coerce(value, shape, fields);
 }
 
 /// Moves each top-level field the body does not declare into the object
@@ -150,8 +175,42 @@ fn gather<'a>(fields: &mut Object<'a>, properties: Properties, other: Option<&Sh
     }
 }
 
+/// Whether a value of `shape` is an object or a list of objects (`null`
+/// aside).
+fn holds_objects(shape: &Shape) -> bool {
+    match shape.resolved() {
+        Shape::Nullable(inner) => holds_objects(inner),
+        Shape::List(item) => item.object().is_some(),
+        shape => shape.object().is_some(),
+    }
+}
+
+/// Whether a value of `shape` is a list (`null` aside).
+fn is_list(shape: &Shape) -> bool {
+    match shape.resolved() {
+        Shape::Nullable(inner) => is_list(inner),
+        shape => matches!(shape, Shape::List(_)),
+    }
+}
+
 /// Reads the text fields of `value` as `shape` says.
-fn coerce(value: &mut Value<'_>, shape: &Shape) {
+fn coerce(value: &mut Value<'_>, shape: &Shape, fields: Fields) {
+    let coerce = |value: &mut Value<'_>, shape: &Shape| coerce(value, shape, fields);
+    if fields == Fields::Parts
+        && holds_objects(shape)
+        && let Value::String(text) = &*value
+        && let Ok(json @ (serde_json::Value::Object(_) | serde_json::Value::Array(_))) =
+            serde_json::from_str::<serde_json::Value>(text)
+    {
+        // One item's part, given once, is a list of one, as any list's is.
+        *value = Value::from(match json {
+            object @ serde_json::Value::Object(_) if is_list(shape) => {
+                serde_json::Value::Array(vec![object])
+            }
+            json => json,
+        });
+        return;
+    }
     match (shape.resolved(), value) {
         (Shape::Nullable(_), value @ Value::String(_)) if value.as_str() == Some("null") => {
             *value = Value::Null;
@@ -350,6 +409,52 @@ mod tests {
             serde_json::json!({"at": null, "note": null, "name": "null"})
         );
         assert_eq!(read_form("at=5", &NODE), serde_json::json!({"at": 5}));
+    }
+
+    #[test]
+    fn parts_for_objects_are_json_and_form_fields_are_not() {
+        static ITEM: Shape = Shape::Object(&[("count", &Shape::Integer)], None);
+        static BODY: Shape = Shape::Object(
+            &[
+                ("poll", &Shape::Nullable(&ITEM)),
+                ("items", &Shape::List(&ITEM)),
+                ("note", &Shape::Text),
+                ("more", &Shape::Nullable(&Shape::List(&ITEM))),
+            ],
+            None,
+        );
+        let fields = || {
+            let mut object = Object::new();
+            for (name, text) in [
+                ("poll", r#"{"count": 1}"#),
+                ("items", r#"[{"count": 2}]"#),
+                ("note", r#"{"count": 3}"#),
+                ("more", r#"{"count": 4}"#),
+            ] {
+                object.push(Cow::Borrowed(name), Value::String(Cow::Borrowed(text)));
+            }
+            Value::Object(object)
+        };
+        let mut parts = fields();
+        read_parts(&mut parts, &BODY);
+        assert_eq!(
+            parts.to_json(),
+            serde_json::json!({
+                "poll": {"count": 1},
+                "items": [{"count": 2}],
+                "note": r#"{"count": 3}"#,
+                "more": [{"count": 4}],
+            })
+        );
+        let mut form = fields();
+        read(&mut form, &BODY);
+        assert_eq!(form.to_json()["poll"], r#"{"count": 1}"#);
+        let mut null = Value::Object(Object::new());
+        if let Value::Object(object) = &mut null {
+            object.push(Cow::Borrowed("poll"), Value::String(Cow::Borrowed("null")));
+        }
+        read_parts(&mut null, &BODY);
+        assert_eq!(null.to_json(), serde_json::json!({"poll": null}));
     }
 
     #[test]

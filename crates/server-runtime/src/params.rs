@@ -342,7 +342,8 @@ impl<'r> Parameters<'r> {
     /// for a server that interprets the spec at run time (`tenant-mock`)
     /// and has no Rust type to give it. `None` when the parameter is absent
     /// or broken (recorded for [`Parameters::finish`]); an absent list is
-    /// empty.
+    /// empty. An integer is typed `i64` first, as a generated server types
+    /// one, so a larger one is refused the same way.
     pub fn json(
         &mut self,
         location: In,
@@ -352,7 +353,15 @@ impl<'r> Parameters<'r> {
         required: bool,
         check: Option<RuleCheck<'_>>,
     ) -> Option<Json> {
-        self.get(location, name, style, shape, required, check)
+        match shape {
+            Shape::Scalar(Scalar::Integer) => self
+                .get::<Option<i64>>(location, name, style, shape, required, check)
+                .map(Json::from),
+            Shape::List(Scalar::Integer) => Some(Json::from(
+                self.get::<Vec<i64>>(location, name, style, shape, required, check),
+            )),
+            _ => self.get(location, name, style, shape, required, check),
+        }
     }
 
     /// The 400 listing every broken parameter, if any was.

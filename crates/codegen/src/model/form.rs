@@ -272,16 +272,21 @@ fn shape_of<'c>(
         Check::Object(object) => FormShape::Object(object_shape(object, &recurse)),
         Check::Array(array) => FormShape::List(Box::new(recurse(&array.items))),
         // `allOf`: the parts are read as one object, or as the one part
-        // that is more than text.
+        // that is more than text; parts that are not objects (`{type:
+        // integer, enum: [1, 2], allOf: [{$ref: Kind}]}`) say what the
+        // value is, so the first of them is.
         Check::All(parts) => {
-            let shapes: Vec<FormShape> = parts
+            let shapes: Vec<(&Check, FormShape)> = parts
                 .iter()
-                .map(recurse)
-                .filter(|shape| *shape != FormShape::Text)
+                .map(|part| (part, recurse(part)))
+                .filter(|(_, shape)| *shape != FormShape::Text)
                 .collect();
-            match &shapes[..] {
-                [] => FormShape::Text,
-                [one] => one.clone(),
+            let not_object = shapes
+                .iter()
+                .find(|(part, _)| object_of(part, validator, depth + 1).is_none());
+            match (&shapes[..], not_object) {
+                ([], _) => FormShape::Text,
+                ([(_, one)], _) | (_, Some((_, one))) => one.clone(),
                 _ => {
                     let mut merged = FormObject {
                         properties: Vec::new(),
@@ -610,6 +615,41 @@ mod tests {
                 ],
                 other: None,
             }))
+        );
+    }
+
+    #[test]
+    fn an_all_of_beside_a_scalar_is_that_scalar() {
+        let found = shapes(
+            &[
+                (
+                    "Body",
+                    json!({"type": "object", "properties": {
+                        "kind": {"oneOf": [
+                            {"type": "integer", "enum": [1, 2],
+                             "allOf": [{"$ref": "#/components/schemas/Kind"}]},
+                            {"nullable": true}
+                        ]}
+                    }}),
+                ),
+                ("Kind", json!({"type": "integer", "enum": [1, 2]})),
+            ],
+            "Body",
+        );
+        let FormShape::Object(body) = found.root("Body").unwrap() else {
+            panic!("{found:?}");
+        };
+        assert_eq!(
+            body.properties,
+            [(
+                "kind".to_string(),
+                FormShape::Nullable(Box::new(FormShape::Schema("Kind".into())))
+            )],
+            "not an object merging `Kind`'s properties"
+        );
+        assert_eq!(
+            found.root("Kind"),
+            Some(&FormShape::Scalar(FormScalar::Integer))
         );
     }
 

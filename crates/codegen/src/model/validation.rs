@@ -270,6 +270,46 @@ pub struct NumberCheck {
     pub maximum: Option<Bound>,
     /// `multipleOf`: a positive number the value divided by is an integer.
     pub multiple_of: Option<f64>,
+    /// An integer `format` the types crate reads the value as (typify's
+    /// choice: `int32` is `i32` unless a bound or `multipleOf` says
+    /// otherwise), with the type's range. The generated server's type
+    /// enforces it when the body is read, so the server emitter renders
+    /// nothing for it; the mock, which reads no types, checks it.
+    pub format: Option<IntegerFormat>,
+}
+
+/// An integer `format` and the range of the Rust type it is read as.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntegerFormat {
+    pub name: String,
+    pub min: i128,
+    pub max: i128,
+}
+
+impl IntegerFormat {
+    /// The format's Rust type range, when typify reads an integer with
+    /// these bounds (and no `multipleOf`) as that type.
+    fn typed(name: &str, minimum: Option<f64>, maximum: Option<f64>) -> Option<Self> {
+        let (min, max): (i128, i128) = match name {
+            "int8" => (i8::MIN.into(), i8::MAX.into()),
+            "uint8" => (0, u8::MAX.into()),
+            "int16" => (i16::MIN.into(), i16::MAX.into()),
+            "uint16" => (0, u16::MAX.into()),
+            "int" | "int32" => (i32::MIN.into(), i32::MAX.into()),
+            "uint" | "uint32" => (0, u32::MAX.into()),
+            "int64" => (i64::MIN.into(), i64::MAX.into()),
+            "uint64" => (0, u64::MAX.into()),
+            _ => return None,
+        };
+        // Typify falls back to `i64` when the bounds leave the format's range.
+        let within = minimum.is_none_or(|bound| bound >= min as f64)
+            && maximum.is_none_or(|bound| bound <= max as f64);
+        within.then(|| IntegerFormat {
+            name: name.to_string(),
+            min,
+            max,
+        })
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -283,6 +323,53 @@ pub struct Bound {
 }
 
 impl Check {
+    /// Turns the range of each integer `format` narrower than `i64` into
+    /// bounds: a parameter is read as `i64` whatever its format, so the
+    /// server checks the format's range as it checks `minimum`/`maximum`.
+    pub fn bound_narrow_integer_formats(&mut self) {
+        match self {
+            Check::Number(number) => {
+                let Some(format) = &number.format else {
+                    return;
+                };
+                let (min, max) = (format.min, format.max);
+                let bound = |value: i128| Bound {
+                    value: value as f64,
+                    exclusive: false,
+                    exact: None,
+                };
+                if min > i128::from(i64::MIN)
+                    && number.minimum.is_none_or(|known| known.value < min as f64)
+                {
+                    number.minimum = Some(bound(min));
+                }
+                if max < i128::from(i64::MAX)
+                    && number.maximum.is_none_or(|known| known.value > max as f64)
+                {
+                    number.maximum = Some(bound(max));
+                }
+            }
+            Check::Nullable(inner)
+            | Check::IfType(inner)
+            | Check::WithMessage { check: inner, .. } => inner.bound_narrow_integer_formats(),
+            Check::All(parts) => parts
+                .iter_mut()
+                .for_each(Check::bound_narrow_integer_formats),
+            Check::Object(object) => object
+                .properties
+                .iter_mut()
+                .for_each(|(_, check)| check.bound_narrow_integer_formats()),
+            Check::Array(array) => {
+                array.items.bound_narrow_integer_formats();
+                array
+                    .prefix
+                    .iter_mut()
+                    .for_each(Check::bound_narrow_integer_formats);
+            }
+            _ => {}
+        }
+    }
+
     /// Whether the check accepts every value.
     pub fn is_any(&self) -> bool {
         matches!(self, Check::Any)
@@ -716,7 +803,9 @@ impl<'a> Compiler<'a> {
             (_, Some(values)) => checks.push(Check::Values(values)),
             (Some("object"), None) => checks.push(self.object(object, pointer)?),
             (Some("array"), None) => checks.push(self.array(object, pointer)?),
-            (Some(kind @ ("integer" | "number")), None) => checks.push(number_check(object, kind)),
+            (Some(kind @ ("integer" | "number")), None) => {
+                checks.push(number_check(object, kind, !self.server_only))
+            }
             (Some("boolean"), None) => checks.push(Check::Boolean),
             (Some(_), None) => {}
             (None, None) => {
@@ -731,7 +820,7 @@ impl<'a> Compiler<'a> {
                         "object" => self.object(object, pointer)?,
                         "array" => self.array(object, pointer)?,
                         "string" => string_check(object, None),
-                        _ => number_check(object, kind),
+                        _ => number_check(object, kind, false),
                     };
                     if !check.is_type_only() {
                         checks.push(Check::IfType(Box::new(check)));
@@ -1216,7 +1305,9 @@ fn string_check(schema: &Map<String, Value>, values: Option<Vec<Value>>) -> Chec
     })
 }
 
-fn number_check(schema: &Map<String, Value>, kind: &str) -> Check {
+/// The checks of a number; `typed` when the types crate reads the value
+/// as a Rust number (not under a `not`, an `if` and the like).
+fn number_check(schema: &Map<String, Value>, kind: &str, typed: bool) -> Check {
     let bound = |keyword: &str, exclusive: &str| {
         let written = schema.get(keyword)?;
         let exact = written
@@ -1230,14 +1321,31 @@ fn number_check(schema: &Map<String, Value>, kind: &str) -> Check {
             exact,
         })
     };
+    let multiple_of = schema
+        .get("multipleOf")
+        .and_then(Value::as_f64)
+        .filter(|divisor| *divisor > 0.0);
+    let (minimum, maximum) = (
+        bound("minimum", "exclusiveMinimum"),
+        bound("maximum", "exclusiveMaximum"),
+    );
+    let format = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .filter(|_| typed && kind == "integer" && schema.get("multipleOf").is_none())
+        .and_then(|name| {
+            IntegerFormat::typed(
+                name,
+                minimum.map(|bound| bound.value),
+                maximum.map(|bound| bound.value),
+            )
+        });
     Check::Number(NumberCheck {
         integer: kind == "integer",
-        minimum: bound("minimum", "exclusiveMinimum"),
-        maximum: bound("maximum", "exclusiveMaximum"),
-        multiple_of: schema
-            .get("multipleOf")
-            .and_then(Value::as_f64)
-            .filter(|divisor| *divisor > 0.0),
+        minimum,
+        maximum,
+        multiple_of,
+        format,
     })
 }
 
@@ -1441,6 +1549,7 @@ mod tests {
                     exact: None
                 }),
                 multiple_of: None,
+                format: None,
             })
         );
     }
@@ -1645,8 +1754,43 @@ mod tests {
             compile_schema(json!({"format": "int32", "type": "integer"})),
             Check::Number(NumberCheck {
                 integer: true,
+                format: Some(IntegerFormat {
+                    name: "int32".into(),
+                    min: i32::MIN.into(),
+                    max: i32::MAX.into()
+                }),
                 ..NumberCheck::default()
             })
+        );
+        let Check::Number(widened) =
+            compile_schema(json!({"format": "uint8", "type": "integer", "maximum": 1000}))
+        else {
+            panic!("a number")
+        };
+        assert_eq!(widened.format, None, "typify reads it as i64");
+        let mut parameter = compile_schema(json!({
+            "type": "array",
+            "items": {"type": "integer", "format": "int32", "maximum": 10},
+        }));
+        parameter.bound_narrow_integer_formats();
+        let Check::Array(list) = parameter else {
+            panic!("a list")
+        };
+        let Check::Number(item) = *list.items else {
+            panic!("a number")
+        };
+        assert_eq!(
+            (item.minimum.map(|b| b.value), item.maximum.map(|b| b.value)),
+            (Some(f64::from(i32::MIN)), Some(10.0)),
+            "the tighter bound stays"
+        );
+        let untyped = format!(
+            "{:?}",
+            compile_schema(json!({"format": "int32", "minimum": 1}))
+        );
+        assert!(
+            untyped.contains("minimum") && !untyped.contains("IntegerFormat"),
+            "an untyped value is not read as i32: {untyped}"
         );
         assert_eq!(compile_schema(json!({"not": {}})), Check::Never);
         assert_eq!(compile_schema(json!({"not": {"not": {}}})), Check::Any);
