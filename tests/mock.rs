@@ -614,6 +614,63 @@ async fn broken_parameters_are_named() {
     assert_eq!(answer.status, 400, "{}", answer.body);
 }
 
+/// Integer formats hold their type's range in the mock as in the generated
+/// server (`tests/fixtures/roundtrips/integer-formats.rs`): parameters, JSON
+/// bodies and multipart parts, whose object parts are JSON without saying so.
+#[tokio::test]
+async fn integer_formats_hold_their_range() {
+    let mock = start_mock("tests/fixtures/constructs/integer-formats.yaml", 0).await;
+    let http = workspace_tests::http();
+    let codes = |answer: &Answer| -> Vec<(String, String)> {
+        answer.body["errors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}", answer.body))
+            .iter()
+            .map(|item| {
+                let at = item["pointer"].as_str().or(item["name"].as_str());
+                (
+                    at.unwrap_or_default().to_string(),
+                    item["code"].as_str().unwrap_or_default().to_string(),
+                )
+            })
+            .collect()
+    };
+    let answer = send(http.get(format!("{mock}/counters?limit=2147483647&level=255"))).await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let answer = send(http.get(format!("{mock}/counters?limit=2147483648&level=256"))).await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        codes(&answer),
+        [("limit", "format"), ("level", "format")].map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+    let answer = send(
+        http.post(format!("{mock}/counters"))
+            .json(&json!({"value": 2_147_483_648_u64})),
+    )
+    .await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        codes(&answer),
+        [("/value".to_string(), "format".to_string())]
+    );
+    let part = |counter: &str| {
+        http.post(format!("{mock}/counters/imports"))
+            .header("content-type", "multipart/form-data; boundary=XyZ")
+            .body(format!(
+                "--XyZ\r\nContent-Disposition: form-data; name=\"counter\"\r\n\r\n\
+                 {counter}\r\n--XyZ--\r\n"
+            ))
+    };
+    let answer = send(part(r#"{"value": 7}"#)).await;
+    assert_eq!(answer.status, 204, "{}", answer.body);
+    let answer = send(part(r#"{"value": 2147483648}"#)).await;
+    assert_eq!(answer.status, 400, "{}", answer.body);
+    assert_eq!(
+        codes(&answer),
+        [("/counter/value".to_string(), "format".to_string())]
+    );
+}
+
 /// The platform's whole definition (read from `../shared/specs`): it loads
 /// in seconds, and serves a few operations: a list, a get, a create with a
 /// broken body, a broken query parameter and a missing token.

@@ -191,8 +191,6 @@ fn build_parameter(
         }
         _ => validation::Check::Any,
     };
-    let mut check = check;
-    check.bound_narrow_integer_formats();
     // Text read as its type needs no check of the type; JSON text can
     // be any value.
     let check = if check.is_type_only() && !reads_json(&shape) {

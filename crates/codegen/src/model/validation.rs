@@ -272,9 +272,9 @@ pub struct NumberCheck {
     pub multiple_of: Option<f64>,
     /// An integer `format` the types crate reads the value as (typify's
     /// choice: `int32` is `i32` unless a bound or `multipleOf` says
-    /// otherwise), with the type's range. The generated server's type
-    /// enforces it when the body is read, so the server emitter renders
-    /// nothing for it; the mock, which reads no types, checks it.
+    /// otherwise), with the type's range. Checked like a bound, before
+    /// typing: a parameter is read as `i64` whatever its format, multipart
+    /// parts are never typed, and the mock reads no types.
     pub format: Option<IntegerFormat>,
 }
 
@@ -323,53 +323,6 @@ pub struct Bound {
 }
 
 impl Check {
-    /// Turns the range of each integer `format` narrower than `i64` into
-    /// bounds: a parameter is read as `i64` whatever its format, so the
-    /// server checks the format's range as it checks `minimum`/`maximum`.
-    pub fn bound_narrow_integer_formats(&mut self) {
-        match self {
-            Check::Number(number) => {
-                let Some(format) = &number.format else {
-                    return;
-                };
-                let (min, max) = (format.min, format.max);
-                let bound = |value: i128| Bound {
-                    value: value as f64,
-                    exclusive: false,
-                    exact: None,
-                };
-                if min > i128::from(i64::MIN)
-                    && number.minimum.is_none_or(|known| known.value < min as f64)
-                {
-                    number.minimum = Some(bound(min));
-                }
-                if max < i128::from(i64::MAX)
-                    && number.maximum.is_none_or(|known| known.value > max as f64)
-                {
-                    number.maximum = Some(bound(max));
-                }
-            }
-            Check::Nullable(inner)
-            | Check::IfType(inner)
-            | Check::WithMessage { check: inner, .. } => inner.bound_narrow_integer_formats(),
-            Check::All(parts) => parts
-                .iter_mut()
-                .for_each(Check::bound_narrow_integer_formats),
-            Check::Object(object) => object
-                .properties
-                .iter_mut()
-                .for_each(|(_, check)| check.bound_narrow_integer_formats()),
-            Check::Array(array) => {
-                array.items.bound_narrow_integer_formats();
-                array
-                    .prefix
-                    .iter_mut()
-                    .for_each(Check::bound_narrow_integer_formats);
-            }
-            _ => {}
-        }
-    }
-
     /// Whether the check accepts every value.
     pub fn is_any(&self) -> bool {
         matches!(self, Check::Any)
@@ -394,7 +347,10 @@ impl Check {
                     && string.pattern.is_none()
             }
             Check::Number(number) => {
-                number.minimum.is_none() && number.maximum.is_none() && number.multiple_of.is_none()
+                number.minimum.is_none()
+                    && number.maximum.is_none()
+                    && number.multiple_of.is_none()
+                    && number.format.is_none()
             }
             Check::Array(array) => {
                 array.min_items.is_none()
@@ -1768,21 +1724,9 @@ mod tests {
             panic!("a number")
         };
         assert_eq!(widened.format, None, "typify reads it as i64");
-        let mut parameter = compile_schema(json!({
-            "type": "array",
-            "items": {"type": "integer", "format": "int32", "maximum": 10},
-        }));
-        parameter.bound_narrow_integer_formats();
-        let Check::Array(list) = parameter else {
-            panic!("a list")
-        };
-        let Check::Number(item) = *list.items else {
-            panic!("a number")
-        };
-        assert_eq!(
-            (item.minimum.map(|b| b.value), item.maximum.map(|b| b.value)),
-            (Some(f64::from(i32::MIN)), Some(10.0)),
-            "the tighter bound stays"
+        assert!(
+            !compile_schema(json!({"format": "int32", "type": "integer"})).is_type_only(),
+            "a parameter read as i64 checks the range"
         );
         let untyped = format!(
             "{:?}",

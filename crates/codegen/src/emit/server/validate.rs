@@ -617,6 +617,12 @@ fn render_number(number: &NumberCheck, entry: Entry) -> TokenStream {
         number
             .multiple_of
             .map(|divisor| quote!(check::multiple_of(number, #divisor, at, out);)),
+        number.format.as_ref().map(|format| {
+            let name = &format.name;
+            let min = proc_macro2::Literal::i128_unsuffixed(format.min);
+            let max = proc_macro2::Literal::i128_unsuffixed(format.max);
+            quote!(check::integer_format(value, number, #name, (#min, #max), at, out);)
+        }),
     ]
     .into_iter()
     .flatten()
