@@ -49,7 +49,22 @@ a behaviour of the server that the run could judge:
   generated server types an integer without a `format` as i64 (typify's
   choice, and every Rust client's); larger values are refused with 400
   naming the field.
-- Checks: a 413 is a rejection (a body past the server's limit is refused
+- Negative cases whose only fault may be a null where a `nullable: true`
+  schema's `enum` leaves null out: OpenAPI 3.0.3 reads that as refusing
+  null; the generator, as authors mean it (and typify's `Option` reads
+  it), allows null, a decision.
+- Cases schemathesis means as valid with a query parameter holding
+  objects in a list: OpenAPI defines no serialization for one, and
+  schemathesis sends Python's text of each object where the server reads
+  JSON text.
+- Checks: a case the mock took for another operation sharing the path and
+  method (a fixed query, or a path key's `#fragment` that no request
+  carries; the mock names the operation that answered in
+  `x-mock-operation`) is not judged as the operation schemathesis meant
+  (nor is such a method "undeclared");
+  a resource's methods in `Allow` are those of the path keys matching
+  its path (keys differing by a fragment; a concrete key before
+  templated ones, OpenAPI's rule); a 413 is a rejection (a body past the server's limit is refused
   before its rules are judged), no status is "undocumented" for an
   operation that documents no response (3.1 lets `responses` be left out),
   a 400 is not "undocumented" (every operation refuses a request
@@ -64,7 +79,7 @@ a behaviour of the server that the run could judge:
 import json
 import os
 import re
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlparse
 
 import schemathesis
 import yaml
@@ -355,6 +370,85 @@ def _form_loses(case, negative):
     return negative and _text_for_list(body, schema)
 
 
+def _query_holds_objects(case):
+    """Whether a query parameter holds objects (in a list): OpenAPI defines
+    no serialization for one; schemathesis sends Python's text of each
+    object, and the server reads each item as JSON text (a decision)."""
+    return any(
+        isinstance(value, dict)
+        or (isinstance(value, list) and any(isinstance(item, dict) for item in value))
+        for value in (case.query or {}).values()
+    )
+
+
+def _operation_pointer(case):
+    """The JSON pointer of the case's operation in the spec, as the mock's
+    `x-mock-operation` header gives the one that answered."""
+    escaped = case.operation.path.replace("~", "~0").replace("/", "~1")
+    return f"/paths/{escaped}/{case.method.lower()}"
+
+
+def _answered_as_another(response, case):
+    """Whether the mock took the request for another operation: several
+    share a path and method where the spec tells them apart by a fixed
+    query or a path key's `#fragment` (which no request carries), so a
+    request schemathesis means for one may be, by the dispatch rule, a
+    valid request of another; its verdict would be about the label."""
+    answered = response.headers.get("x-mock-operation")
+    if isinstance(answered, list):
+        answered = answered[0] if answered else None
+    return answered is not None and answered != _operation_pointer(case)
+
+
+def _null_where_nullable(value, schema, depth=0):
+    """Whether `value` holds a null where a `nullable: true` schema's
+    `enum` leaves null out: OpenAPI 3.0.3 reads such a schema as refusing
+    null, the generator (as authors mean it, and as typify's `Option`
+    reads it) as allowing null, a decision."""
+    if depth > 32:
+        return False
+    if value is None:
+        return any(branch.get("nullable") is True for branch in _branches(schema))
+    if isinstance(value, dict):
+        return any(
+            _null_where_nullable(child, property_schema, depth + 1)
+            for key, child in value.items()
+            for property_schema in _property_schemas(schema, key)
+        )
+    if isinstance(value, list):
+        return any(
+            _null_where_nullable(item, branch["items"], depth + 1)
+            for branch in _branches(schema)
+            if isinstance(branch.get("items"), dict)
+            for item in value
+        )
+    return False
+
+
+_BASE_PATH = urlparse(os.environ.get("WHOLE_API_BASE", "")).path.rstrip("/")
+_HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+def _methods_at(path):
+    """The methods the spec declares for the concrete `path`: those of the
+    path keys that match it, keys differing by a `#fragment` being one
+    resource, and a concrete key matched before templated ones (OpenAPI's
+    rule: `/a/b` is its own resource beside `/a/{id}`)."""
+    matched = {}
+    for key, item in (_SPEC.get("paths") or {}).items():
+        template = key.split("#", 1)[0]
+        pattern = "".join(
+            "[^/]+" if part.startswith("{") else re.escape(part)
+            for part in re.split(r"(\{[^}]*\})", template)
+        )
+        if re.fullmatch(pattern, path):
+            methods = {method for method in _resolve(item) if method in _HTTP_METHODS}
+            matched.setdefault(template, set()).update(methods)
+    concrete = [methods for template, methods in matched.items() if "{" not in template]
+    chosen = concrete or list(matched.values())
+    return set().union(*chosen) if chosen else set()
+
+
 @schemathesis.hook
 def filter_case(context, case):
     parts = (case.path_parameters, case.query, case.headers, case.cookies, case.body)
@@ -369,6 +463,10 @@ def filter_case(context, case):
     if not negative and _path_length_misjudged(case):
         return False
     if not negative and _no_value_allowed(case):
+        return False
+    if negative and _null_where_nullable(case.body, _body_schema(case, case.media_type or "")):
+        return False
+    if not negative and _query_holds_objects(case):
         return False
     if not negative and (
         any(_format_broken(value, schema) for value, schema in _parameter_values(case))
@@ -418,7 +516,7 @@ def negative_data_rejection_or_too_large(ctx, response, case):
     """`negative_data_rejection`, with 413 as a rejection: a body past the
     server's limit is refused before any of its rules is judged (RFC 9110's
     413), as schemathesis's own list of rejections leaves out."""
-    if response.status_code == 413:
+    if response.status_code == 413 or _answered_as_another(response, case):
         return None
     return _checks.negative_data_rejection(ctx, response, case)
 
@@ -444,6 +542,8 @@ def positive_data_acceptance_unless_pattern_unreadable(ctx, response, case):
         ]
         if errors and len(patterns) == len(errors) and all(map(_unreadable, patterns)):
             return None
+    if _answered_as_another(response, case) or _query_holds_objects(case):
+        return None
     return _checks.positive_data_acceptance(ctx, response, case)
 
 
@@ -461,4 +561,38 @@ def response_schema_conformance_unless_warned(ctx, response, case):
     no value of their schema exists for."""
     if "x-mock-warning" in {name.lower() for name in response.headers}:
         return None
+    if _answered_as_another(response, case):
+        return None
     return _checks.response_schema_conformance(ctx, response, case)
+
+
+@schemathesis.check
+def unsupported_method_unless_another_operation(ctx, response, case):
+    """`unsupported_method`, but for a method another path key of the same
+    resource declares (keys differing by a `#fragment`): the operation that
+    answered is that key's."""
+    if _answered_as_another(response, case):
+        return None
+    return _checks.unsupported_method(ctx, response, case)
+
+
+@schemathesis.check
+def allow_header_conformance_across_keys(ctx, response, case):
+    """`allow_header_conformance`, the resource's methods being those of
+    every path key matching its path (see `_methods_at`), not of the one
+    key the case came from."""
+    if response.request.method != "OPTIONS":
+        return None
+    values = response.headers.get("allow")
+    if not values:
+        return None
+    allow = ", ".join(values) if isinstance(values, list) else values
+    advertised = {method.strip().lower() for method in allow.split(",") if method.strip()}
+    path = unquote(urlparse(response.request.url).path)
+    if _BASE_PATH and path.startswith(_BASE_PATH):
+        path = path[len(_BASE_PATH):]
+    declared = _methods_at(path)
+    implicit = {"head", "options"}
+    if advertised - implicit == declared - implicit:
+        return None
+    return _checks.allow_header_conformance(ctx, response, case)

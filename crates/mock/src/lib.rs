@@ -44,7 +44,7 @@ pub mod cli;
 use std::path::Path;
 
 use axum::extract::{FromRequestParts, RawPathParams, Request};
-use axum::http::HeaderMap;
+use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodFilter;
 use tenant_codegen::model::validation::{Check, Validator};
@@ -295,7 +295,16 @@ impl Mock {
                 let operation = plans[0].operation;
                 let handler = move |request: Request| async move {
                     match dispatch(&plans, &request) {
-                        Some(plan) => state.handle(plan, request).await,
+                        Some(plan) => {
+                            let mut response = state.handle(plan, request).await;
+                            if let Ok(pointer) = HeaderValue::from_str(&plan.operation.pointer) {
+                                response.headers_mut().insert(
+                                    HeaderName::from_static(respond::OPERATION),
+                                    pointer,
+                                );
+                            }
+                            response
+                        }
                         None => tenant_server_runtime::not_found().await,
                     }
                 };

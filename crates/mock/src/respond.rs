@@ -16,6 +16,11 @@ use crate::synthesize::Synthesizer;
 /// The header naming a response whose body no candidate made to pass the
 /// schema's checks.
 pub(crate) const WARNING: &str = "x-mock-warning";
+/// The header naming the operation that answered, as a JSON pointer into
+/// the spec (`/paths/~1pets~1{id}/get`): where several operations share a
+/// path and method (a fixed query, a path key's `#fragment`), it says
+/// which one the request was taken for.
+pub(crate) const OPERATION: &str = "x-mock-operation";
 
 /// How many synthesized candidates are tried (examples, then the variants
 /// of each `oneOf` in turn) before the mock gives up on passing the checks.

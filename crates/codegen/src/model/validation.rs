@@ -270,11 +270,11 @@ pub struct NumberCheck {
     pub maximum: Option<Bound>,
     /// `multipleOf`: a positive number the value divided by is an integer.
     pub multiple_of: Option<f64>,
-    /// An integer `format` the types crate reads the value as (typify's
-    /// choice: `int32` is `i32` unless a bound or `multipleOf` says
-    /// otherwise), with the type's range. Checked like a bound, before
-    /// typing: a parameter is read as `i64` whatever its format, multipart
-    /// parts are never typed, and the mock reads no types.
+    /// An integer `format` (`int32`, ...) with its range, checked like a
+    /// bound before typing: the types crate's type need not hold it (typify
+    /// follows the bounds where they disagree with the format), a parameter
+    /// is read as `i64` whatever its format, multipart parts are never
+    /// typed, and the mock reads no types.
     pub format: Option<IntegerFormat>,
 }
 
@@ -287,9 +287,11 @@ pub struct IntegerFormat {
 }
 
 impl IntegerFormat {
-    /// The format's Rust type range, when typify reads an integer with
-    /// these bounds (and no `multipleOf`) as that type.
-    fn typed(name: &str, minimum: Option<f64>, maximum: Option<f64>) -> Option<Self> {
+    /// The range of an integer `format` (`int8` to `uint64`, typify's
+    /// names): checked whatever type typify picks, which follows the bounds
+    /// over the format where they disagree (`{format: uint8, maximum:
+    /// 1000}` is an `i64`), since the spec asks both.
+    fn of(name: &str) -> Option<Self> {
         let (min, max): (i128, i128) = match name {
             "int8" => (i8::MIN.into(), i8::MAX.into()),
             "uint8" => (0, u8::MAX.into()),
@@ -301,10 +303,7 @@ impl IntegerFormat {
             "uint64" => (0, u64::MAX.into()),
             _ => return None,
         };
-        // Typify falls back to `i64` when the bounds leave the format's range.
-        let within = minimum.is_none_or(|bound| bound >= min as f64)
-            && maximum.is_none_or(|bound| bound <= max as f64);
-        within.then(|| IntegerFormat {
+        Some(IntegerFormat {
             name: name.to_string(),
             min,
             max,
@@ -1288,14 +1287,8 @@ fn number_check(schema: &Map<String, Value>, kind: &str, typed: bool) -> Check {
     let format = schema
         .get("format")
         .and_then(Value::as_str)
-        .filter(|_| typed && kind == "integer" && schema.get("multipleOf").is_none())
-        .and_then(|name| {
-            IntegerFormat::typed(
-                name,
-                minimum.map(|bound| bound.value),
-                maximum.map(|bound| bound.value),
-            )
-        });
+        .filter(|_| typed && kind == "integer")
+        .and_then(IntegerFormat::of);
     Check::Number(NumberCheck {
         integer: kind == "integer",
         minimum,
@@ -1723,7 +1716,11 @@ mod tests {
         else {
             panic!("a number")
         };
-        assert_eq!(widened.format, None, "typify reads it as i64");
+        assert_eq!(
+            widened.format.map(|format| format.max),
+            Some(255),
+            "the spec asks both, whatever type typify picks"
+        );
         assert!(
             !compile_schema(json!({"format": "int32", "type": "integer"})).is_type_only(),
             "a parameter read as i64 checks the range"
