@@ -53,6 +53,10 @@ a behaviour of the server that the run could judge:
   schema's `enum` leaves null out: OpenAPI 3.0.3 reads that as refusing
   null; the generator, as authors mean it (and typify's `Option` reads
   it), allows null, a decision.
+- Cases schemathesis means as valid that send something other than an
+  object (`null`) where a schema without `type` has object keywords
+  (`properties`, `required`): JSON Schema lets it through, the generator
+  reads such a schema as an object (typify's struct), a decision.
 - Cases schemathesis means as valid with a query parameter holding
   objects in a list: OpenAPI defines no serialization for one, and
   schemathesis sends Python's text of each object where the server reads
@@ -83,6 +87,7 @@ from urllib.parse import quote, unquote, urlparse
 
 import schemathesis
 import yaml
+from schemathesis.core import NOT_SET
 from schemathesis.specs.openapi import checks as _checks
 
 from tests.conformance import hooks  # noqa: F401 (registers the shared hooks)
@@ -425,6 +430,35 @@ def _null_where_nullable(value, schema, depth=0):
     return False
 
 
+_OBJECT_KEYWORDS = ("properties", "required", "additionalProperties")
+
+
+def _untyped_object_given_other(value, schema, depth=0):
+    """Whether `value` holds something other than an object where a schema
+    without `type` has object keywords (`properties`, `required`): JSON
+    Schema lets any other value through, the generator reads such a schema
+    as an object (typify types it as a struct), a decision."""
+    if depth > 32:
+        return False
+    branches = list(_branches(schema))
+    if not isinstance(value, dict):
+        if any("type" not in b and any(k in b for k in _OBJECT_KEYWORDS) for b in branches):
+            return True
+        if isinstance(value, list):
+            return any(
+                _untyped_object_given_other(item, branch["items"], depth + 1)
+                for branch in branches
+                if isinstance(branch.get("items"), dict)
+                for item in value
+            )
+        return False
+    return any(
+        _untyped_object_given_other(child, property_schema, depth + 1)
+        for key, child in value.items()
+        for property_schema in _property_schemas(schema, key)
+    )
+
+
 _BASE_PATH = urlparse(os.environ.get("WHOLE_API_BASE", "")).path.rstrip("/")
 _HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
@@ -467,6 +501,12 @@ def filter_case(context, case):
     if negative and _null_where_nullable(case.body, _body_schema(case, case.media_type or "")):
         return False
     if not negative and _query_holds_objects(case):
+        return False
+    if (
+        not negative
+        and case.body is not NOT_SET
+        and _untyped_object_given_other(case.body, _body_schema(case, case.media_type or ""))
+    ):
         return False
     if not negative and (
         any(_format_broken(value, schema) for value, schema in _parameter_values(case))

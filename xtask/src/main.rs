@@ -68,6 +68,14 @@ enum Command {
         #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
         spec: PathBuf,
     },
+    /// Print a spec split over several files as one JSON document, bundled as
+    /// `codegen` bundles it: every `$ref` to another file becomes a local one
+    /// to a component (for tools that read one file only).
+    Bundle {
+        /// The spec to bundle, relative to the workspace root (or absolute).
+        #[arg(long, default_value = tenant_codegen::SPEC_FILE)]
+        spec: PathBuf,
+    },
     /// Serve a mock of a spec: every operation, requests checked as the
     /// generated server checks them (400 naming each broken rule, 401
     /// without a credential; any well-formed credential is accepted unless
@@ -122,6 +130,12 @@ fn main() -> ExitCode {
             );
             ExitCode::from(status)
         }
+        Command::Bundle { spec } => ExitCode::from(tenant_codegen::cli::bundle(
+            &workspace_root(),
+            &spec,
+            &mut std::io::stdout().lock(),
+            &mut std::io::stderr(),
+        )),
         Command::Mock {
             spec,
             listen,

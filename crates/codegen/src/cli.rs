@@ -14,6 +14,29 @@ pub enum Mode {
     Check,
 }
 
+/// Prints `spec` (relative to `root` unless absolute) as one JSON document,
+/// the files it refers to bundled in as the generator bundles them (each
+/// `$ref` local, to a component), to `out`. Returns the exit status: 0, or
+/// 1 on a broken spec, its message on `err`.
+pub fn bundle(root: &Path, spec: &Path, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    match crate::load_spec_as_written(root, spec) {
+        Ok(loaded) => match serde_json::to_writer_pretty(&mut *out, &loaded.document) {
+            Ok(()) => {
+                let _ = writeln!(out);
+                0
+            }
+            Err(problem) => {
+                let _ = writeln!(err, "cannot write the bundled spec: {problem}");
+                1
+            }
+        },
+        Err(problem) => {
+            let _ = writeln!(err, "{problem}");
+            1
+        }
+    }
+}
+
 /// Runs codegen for `spec` (relative to `root` unless absolute) in `mode`,
 /// printing progress to `out` and problems to `err`. Returns the exit status:
 /// 0 on success, 1 on a broken spec, drift (in check mode) or an I/O error.

@@ -54,6 +54,31 @@ pub fn prepare_document(spec: &mut load::LoadedSpec) {
 /// pointers name what the file says (`exclusiveMaximum` stays itself) and
 /// nothing beyond parsing and bundling is refused.
 pub fn parse_spec_as_written(path: &Path, bytes: &[u8]) -> Result<load::LoadedSpec, Diagnostic> {
+    parse_spec_as_written_with(path, bytes, &mut |_: &Path| {
+        Err("the spec was given as text, so other files cannot be read".to_string())
+    })
+}
+
+/// [`parse_spec_as_written`] for the spec at `path` (relative to `root`
+/// unless absolute), the files it refers to read beside it: the
+/// description as one document whose every `$ref` is local (`cargo xtask
+/// bundle`), for tools that read one file only.
+pub fn load_spec_as_written(root: &Path, path: &Path) -> Result<load::LoadedSpec, Diagnostic> {
+    let bytes = std::fs::read(root.join(path))
+        .map_err(|err| Diagnostic::new(path, format!("cannot read the spec: {err}")))?;
+    parse_spec_as_written_with(path, &bytes, &mut |file: &Path| {
+        std::fs::read(root.join(file)).map_err(|err| match err.kind() {
+            std::io::ErrorKind::NotFound => "there is no such file".to_string(),
+            _ => err.to_string(),
+        })
+    })
+}
+
+fn parse_spec_as_written_with(
+    path: &Path,
+    bytes: &[u8],
+    read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
+) -> Result<load::LoadedSpec, Diagnostic> {
     let (document, positions) = load::parse_file(path, bytes, "the spec")?;
     let mut spec = load::LoadedSpec {
         path: path.to_path_buf(),
@@ -61,9 +86,7 @@ pub fn parse_spec_as_written(path: &Path, bytes: &[u8]) -> Result<load::LoadedSp
         source_map: load::SourceMap::of_file(path, positions),
     };
     load::check_version(&spec)?;
-    bundle::bundle(&mut spec, &mut |_: &Path| {
-        Err("the spec was given as text, so other files cannot be read".to_string())
-    })?;
+    bundle::bundle(&mut spec, read)?;
     Ok(spec)
 }
 

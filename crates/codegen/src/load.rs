@@ -499,6 +499,14 @@ fn scalar_to_json(scalar: &Scalar<'_>) -> Result<Value, String> {
         Scalar::Null => Value::Null,
         Scalar::Boolean(flag) => Value::Bool(*flag),
         Scalar::Integer(number) => Value::Number((*number).into()),
+        // The YAML reader holds integers as `i64`: one past it (within
+        // `u64`, as `9223372036854776000`) arrives as a float, and stays an
+        // integer here, as the JSON reader keeps it.
+        Scalar::FloatingPoint(number)
+            if number.fract() == 0.0 && (2f64.powi(63)..2f64.powi(64)).contains(&**number) =>
+        {
+            Value::Number((number.into_inner() as u64).into())
+        }
         Scalar::FloatingPoint(number) => {
             Number::from_f64(number.into_inner())
                 .map(Value::Number)
@@ -521,6 +529,18 @@ mod tests {
     }
 
     const YAML_HEAD: &str = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n";
+
+    #[test]
+    fn yaml_integers_past_i64_stay_integers() {
+        let text = format!(
+            "{YAML_HEAD}components:\n  schemas:\n    Big: {{type: integer, \
+             example: 9223372036854776000, maximum: 1.5, default: 1.0e300}}\n"
+        );
+        let spec = parsed("spec.yaml", &text).unwrap();
+        let big = &spec.document["components"]["schemas"]["Big"];
+        assert_eq!(big["example"], json!(9_223_372_036_854_775_808_u64));
+        assert!(big["maximum"].is_f64() && big["default"].is_f64());
+    }
 
     #[test]
     fn yaml_aliases_and_merge_keys_are_expanded() {

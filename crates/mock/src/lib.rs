@@ -155,8 +155,22 @@ impl Mock {
                     .chain(&operation.default_response)
             })
             .filter_map(|response| response.schema.clone())
-            .filter(|name| !validators.iter().any(|known| known.schema == *name))
             .collect();
+        // The JSON schemas of bodies passed as bytes that offer JSON too,
+        // which the mock answers with.
+        for operation in &model.operations {
+            for response in operation
+                .responses
+                .iter()
+                .chain(&operation.default_response)
+            {
+                if let Some((_, schema)) = respond::raw_json(&loaded.document, operation, response)
+                {
+                    response_schemas.push(schema.to_string());
+                }
+            }
+        }
+        response_schemas.retain(|name| !validators.iter().any(|known| known.schema == *name));
         response_schemas.sort_unstable();
         response_schemas.dedup();
         for validator in
@@ -267,7 +281,8 @@ impl Mock {
         }
         let mut router = axum::Router::new();
         for path in paths {
-            let full = format!("{}{path}", state.spec.model.base_path);
+            let full =
+                tenant_codegen::model::route_path(&format!("{}{path}", state.spec.model.base_path));
             let on_path: Vec<&'static Plan> = state
                 .plans
                 .iter()
@@ -298,10 +313,9 @@ impl Mock {
                         Some(plan) => {
                             let mut response = state.handle(plan, request).await;
                             if let Ok(pointer) = HeaderValue::from_str(&plan.operation.pointer) {
-                                response.headers_mut().insert(
-                                    HeaderName::from_static(respond::OPERATION),
-                                    pointer,
-                                );
+                                response
+                                    .headers_mut()
+                                    .insert(HeaderName::from_static(respond::OPERATION), pointer);
                             }
                             response
                         }

@@ -203,6 +203,18 @@ pub(crate) fn respond(
                 .insert(HeaderName::from_static(WARNING), warning);
         }
         built
+    } else if let Some((media_type, schema)) = raw_json(&state.spec.document, operation, response) {
+        let media = content.and_then(|content| content.get(media_type));
+        let examples = examples(state, media, None).unwrap_or_default();
+        let (body, _) = json_body(state, operation, code, schema, examples);
+        let mut built = reply(
+            status,
+            Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+        );
+        if let Ok(value) = HeaderValue::from_str(media_type) {
+            built.headers_mut().insert(header::CONTENT_TYPE, value);
+        }
+        built
     } else if response.is_raw() {
         let (media_type, media) = content
             .and_then(|content| content.iter().next())
@@ -409,7 +421,35 @@ fn response_node(
     operation: &Operation,
     status: Status,
 ) -> Option<&'static Value> {
-    let document = &state.spec.document;
+    response_node_in(&state.spec.document, operation, status)
+}
+
+/// A body passed as bytes that offers JSON beside other media types (JSON
+/// or an event stream, say): its JSON media type and component schema,
+/// which the mock answers with, as a client asking for JSON would get.
+pub(crate) fn raw_json<'d>(
+    document: &'d Value,
+    operation: &Operation,
+    response: &model::Response,
+) -> Option<(&'d str, &'d str)> {
+    if !response.is_raw() {
+        return None;
+    }
+    let content = response_node_in(document, operation, response.status)?
+        .get("content")?
+        .as_object()?;
+    content.iter().find_map(|(media_type, media)| {
+        let reference = media.get("schema")?.get("$ref")?.as_str()?;
+        (model::is_json(media_type) && !media_type.contains('*'))
+            .then_some((media_type.as_str(), refs::schema_name(reference)?))
+    })
+}
+
+fn response_node_in<'d>(
+    document: &'d Value,
+    operation: &Operation,
+    status: Status,
+) -> Option<&'d Value> {
     let responses = pointer_join(&operation.pointer, "responses");
     let keys: Vec<String> = match status {
         Status::Code(code) => vec![code.to_string()],

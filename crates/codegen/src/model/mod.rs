@@ -263,6 +263,35 @@ pub struct Operation {
     pub release_lifecycle: Option<String>,
 }
 
+/// `path` (a path template, base path included) as a router matches it:
+/// literal characters a URI path cannot hold as they are (`<`, a space,
+/// non-ASCII) percent-encoded, as RFC 3986 has clients send them
+/// (`/<upload_url>` is matched as `/%3Cupload_url%3E`); `{parameters}`
+/// kept.
+pub fn route_path(path: &str) -> String {
+    let mut route = String::with_capacity(path.len());
+    let mut in_parameter = false;
+    for character in path.chars() {
+        match character {
+            '{' => in_parameter = true,
+            '}' => in_parameter = false,
+            _ => {}
+        }
+        let kept = in_parameter
+            || character.is_ascii_alphanumeric()
+            || "-._~!$&'()*+,;=:@/%{}".contains(character);
+        if kept {
+            route.push(character);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in character.encode_utf8(&mut bytes).bytes() {
+                route.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    route
+}
+
 impl Operation {
     /// The path key as the spec writes it: the path and its fixed query.
     pub fn path_key(&self) -> String {
@@ -911,6 +940,16 @@ fn pointer_of(path: &serde_path_to_error::Path) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn routes_hold_literal_characters_percent_encoded() {
+        assert_eq!(route_path("/<upload_url>"), "/%3Cupload_url%3E");
+        assert_eq!(route_path("/a b/é/{the id}"), "/a%20b/%C3%A9/{the id}");
+        assert_eq!(
+            route_path("/v2/pets/{id}:cancel;x=1@y"),
+            "/v2/pets/{id}:cancel;x=1@y"
+        );
+    }
 
     #[test]
     fn json_is_any_json_media_type() {

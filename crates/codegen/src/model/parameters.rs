@@ -44,7 +44,7 @@ pub(super) fn build_parameters(
             (parameter_pointer, parameter),
             &result,
         );
-        if let Some(parameter) = problems.keep(built) {
+        if let Some(Some(parameter)) = problems.keep(built) {
             result.push(parameter);
         }
     }
@@ -82,7 +82,8 @@ pub(super) fn build_parameters(
     Ok(result)
 }
 
-/// One parameter of the operation at `site`, given `seen`, those before it.
+/// One parameter of the operation at `site`, given `seen`, those before it;
+/// `None` for a header parameter OpenAPI says to ignore.
 fn build_parameter(
     spec: &LoadedSpec,
     components: &Components,
@@ -90,7 +91,7 @@ fn build_parameter(
     template_names: &[String],
     (parameter_pointer, parameter): (&String, &ReferenceOr<OaParameter>),
     seen: &[Parameter],
-) -> Result<Parameter, Diagnostic> {
+) -> Result<Option<Parameter>, Diagnostic> {
     let (parameter, raw_pointer) = match parameter {
         ReferenceOr::Item(parameter) => (parameter.clone(), parameter_pointer.clone()),
         ReferenceOr::Reference { reference } => refs::component(
@@ -140,6 +141,17 @@ fn build_parameter(
             ParameterStyle::Form,
         ),
     };
+    // "If `in` is "header" and the name field is "Accept", "Content-Type"
+    // or "Authorization", the parameter definition SHALL be ignored"
+    // (OpenAPI 3.0 and 3.1): the media types and the security schemes say
+    // those.
+    if location == ParameterLocation::Header
+        && ["accept", "content-type", "authorization"]
+            .iter()
+            .any(|ignored| data.name.eq_ignore_ascii_case(ignored))
+    {
+        return Ok(None);
+    }
     let explode = data.explode.unwrap_or(style == ParameterStyle::Form);
     let (schema_pointer, encoding) = match &data.format {
         ParameterSchemaOrContent::Schema(_) => (pointer_join(&raw_pointer, "schema"), None),
@@ -226,7 +238,7 @@ fn build_parameter(
     {
         return refuse(format!("parameter `{}` is declared twice", data.name));
     }
-    Ok(Parameter {
+    Ok(Some(Parameter {
         name: data.name.clone(),
         code_name: data.name.clone(),
         location,
@@ -237,7 +249,7 @@ fn build_parameter(
         shape,
         value,
         check,
-    })
+    }))
 }
 
 /// Whether some text of the shape is JSON, whose value may be of any type.

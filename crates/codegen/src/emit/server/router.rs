@@ -487,7 +487,7 @@ fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<Tok
     let mut dispatchers = Vec::new();
     let mut routes = Vec::new();
     for path in paths {
-        let full = format!("{}{path}", service.base_path(model));
+        let full = crate::model::route_path(&format!("{}{path}", service.base_path(model)));
         let on_path: Vec<&Operation> = service
             .operations
             .iter()
