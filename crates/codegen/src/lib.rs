@@ -64,14 +64,8 @@ pub fn parse_spec_as_written(path: &Path, bytes: &[u8]) -> Result<load::LoadedSp
 /// description as one document whose every `$ref` is local (`cargo xtask
 /// bundle`), for tools that read one file only.
 pub fn load_spec_as_written(root: &Path, path: &Path) -> Result<load::LoadedSpec, Diagnostic> {
-    let bytes = std::fs::read(root.join(path))
-        .map_err(|err| Diagnostic::new(path, format!("cannot read the spec: {err}")))?;
-    parse_spec_as_written_with(path, &bytes, &mut |file: &Path| {
-        std::fs::read(root.join(file)).map_err(|err| match err.kind() {
-            std::io::ErrorKind::NotFound => "there is no such file".to_string(),
-            _ => err.to_string(),
-        })
-    })
+    let bytes = load::read_spec(root, path)?;
+    parse_spec_as_written_with(path, &bytes, &mut load::read_beside(root))
 }
 
 fn parse_spec_as_written_with(

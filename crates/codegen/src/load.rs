@@ -199,14 +199,24 @@ impl LoadedSpec {
 /// with every file it refers to (relative to the file that refers to it).
 /// Messages name `path` as given, so they read the same on every machine.
 pub fn load_spec(root: &Path, path: &Path) -> Result<LoadedSpec, Diagnostic> {
-    let bytes = std::fs::read(root.join(path))
-        .map_err(|err| Diagnostic::new(path, format!("cannot read the spec: {err}")))?;
-    parse_spec_with(path, &bytes, &mut |file: &Path| {
+    parse_spec_with(path, &read_spec(root, path)?, &mut read_beside(root))
+}
+
+/// The bytes of the spec at `path`, relative to `root` unless absolute.
+pub(crate) fn read_spec(root: &Path, path: &Path) -> Result<Vec<u8>, Diagnostic> {
+    std::fs::read(root.join(path))
+        .map_err(|err| Diagnostic::new(path, format!("cannot read the spec: {err}")))
+}
+
+/// How the files a spec refers to are read: relative to `root` unless
+/// absolute (the bundler resolves them against the referring file).
+pub(crate) fn read_beside(root: &Path) -> impl FnMut(&Path) -> Result<Vec<u8>, String> + '_ {
+    |file: &Path| {
         std::fs::read(root.join(file)).map_err(|err| match err.kind() {
             std::io::ErrorKind::NotFound => "there is no such file".to_string(),
             _ => err.to_string(),
         })
-    })
+    }
 }
 
 /// Parses spec `bytes` that were read from `path`. A reference to another
