@@ -254,3 +254,50 @@ fn generated_docs_are_line_comments_with_names_filled_in() {
         "the server docs link the authorize hook by its real name"
     );
 }
+
+/// `cargo xtask bundle`: a description split over files comes out as one
+/// JSON document whose every `$ref` is local, its operations all there, and
+/// a broken one as the generator's message with status 1.
+#[test]
+fn bundle_prints_one_document_with_local_refs() {
+    let spec = Path::new("tests/fixtures/constructs/external-refs.yaml");
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let status = tenant_codegen::cli::bundle(&workspace_root(), spec, &mut out, &mut err);
+    assert_eq!(status, 0, "{}", String::from_utf8_lossy(&err));
+    let bundled: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    fn refs<'a>(value: &'a serde_json::Value, found: &mut Vec<&'a str>) {
+        match value {
+            serde_json::Value::Object(object) => {
+                if let Some(serde_json::Value::String(reference)) = object.get("$ref") {
+                    found.push(reference);
+                }
+                object.values().for_each(|child| refs(child, found));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|child| refs(child, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    refs(&bundled, &mut found);
+    assert!(!found.is_empty(), "the fixture refers to other files");
+    assert!(
+        found.iter().all(|reference| reference.starts_with("#/")),
+        "{found:?}"
+    );
+    let paths: Vec<&String> = bundled["paths"].as_object().unwrap().keys().collect();
+    assert_eq!(paths, ["/dogs", "/dogs/{dogId}", "/names"]);
+    // Path items written in other files are there in full.
+    assert!(
+        bundled["paths"]["/dogs/{dogId}"]["get"].is_object(),
+        "{bundled}"
+    );
+
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let missing = Path::new("tests/fixtures/constructs/no-such-spec.yaml");
+    assert_eq!(
+        tenant_codegen::cli::bundle(&workspace_root(), missing, &mut out, &mut err),
+        1
+    );
+    assert!(String::from_utf8_lossy(&err).contains("cannot read the spec"));
+    assert!(out.is_empty());
+}
