@@ -100,6 +100,10 @@ struct State {
     plans: Vec<Plan>,
     seed: u64,
     check_scopes: bool,
+    /// The JSON bodies made for responses, by operation (its pointer),
+    /// status and media type: the same for a seed whatever came before
+    /// (see `respond::json_body`), so each is made once.
+    bodies: respond::Bodies,
 }
 
 /// How one served operation's requests are read: what a generated handler
@@ -216,6 +220,7 @@ impl Mock {
             plans,
             seed: options.seed,
             check_scopes: options.check_scopes,
+            bodies: respond::Bodies::default(),
         }));
         Ok(Mock { state })
     }

@@ -183,14 +183,22 @@ pub(crate) fn respond(
                 );
             }
         };
-        let (body, broken) = json_body(state, operation, code, schema, examples);
+        let key = (
+            operation.pointer.as_str(),
+            code,
+            prefer.example.map(str::to_string),
+        );
+        let made = state
+            .bodies
+            .get_or_make(key, || json_body(state, operation, code, schema, examples));
+        let (body, broken) = (&made.0, made.1.as_ref());
         let media_type = response
             .media_types
             .first()
             .map_or("application/json", String::as_str);
         let mut built = reply(
             status,
-            Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+            Body::from(serde_json::to_vec(body).unwrap_or_default()),
         );
         if let Ok(value) = HeaderValue::from_str(media_type) {
             built.headers_mut().insert(header::CONTENT_TYPE, value);
@@ -206,10 +214,14 @@ pub(crate) fn respond(
     } else if let Some((media_type, schema)) = raw_json(&state.spec.document, operation, response) {
         let media = content.and_then(|content| content.get(media_type));
         let examples = examples(state, media, None).unwrap_or_default();
-        let (body, _) = json_body(state, operation, code, schema, examples);
+        let made = state
+            .bodies
+            .get_or_make((operation.pointer.as_str(), code, None), || {
+                json_body(state, operation, code, schema, examples)
+            });
         let mut built = reply(
             status,
-            Body::from(serde_json::to_vec(&body).unwrap_or_default()),
+            Body::from(serde_json::to_vec(&made.0).unwrap_or_default()),
         );
         if let Ok(value) = HeaderValue::from_str(media_type) {
             built.headers_mut().insert(header::CONTENT_TYPE, value);
@@ -497,6 +509,39 @@ fn examples(
         .collect();
     examples.extend(listed.into_iter().map(|(_, value)| value));
     Ok(examples)
+}
+
+/// Made-up response bodies, kept: see `State::bodies`.
+#[derive(Default)]
+pub(crate) struct Bodies {
+    made: std::sync::RwLock<std::collections::HashMap<BodyKey, Made>>,
+}
+
+/// An operation's pointer, a status, the example `Prefer` names.
+type BodyKey = (&'static str, u16, Option<String>);
+
+/// A body and the first rule it breaks, if none passed.
+type Made = std::sync::Arc<(Value, Option<String>)>;
+
+impl Bodies {
+    /// The body `make` makes for `key`, made once.
+    fn get_or_make(&self, key: BodyKey, make: impl FnOnce() -> (Value, Option<String>)) -> Made {
+        if let Some(made) = self
+            .made
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+        {
+            return made.clone();
+        }
+        let made = std::sync::Arc::new(make());
+        self.made
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .entry(key)
+            .or_insert(made)
+            .clone()
+    }
 }
 
 /// The body of a JSON response of component schema `schema`: the first of
