@@ -25,10 +25,9 @@ thread_local! {
 /// Here it is written into a buffer the thread keeps from one response to
 /// the next and copied once into an allocation of its exact size.
 pub fn json_response<T: Serialize + ?Sized>(status: StatusCode, body: &T) -> Response {
-    match write_body(|buffer| serde_json::to_writer(buffer, body)) {
-        Ok(bytes) => json_bytes(status, bytes),
-        Err(err) => unserializable(&err),
-    }
+    json_written(status, None, &mut |buffer| {
+        serde_json::to_writer(buffer, body)
+    })
 }
 
 /// [`json_response`] in another JSON media type the spec documents, such as
@@ -38,12 +37,27 @@ pub fn json_response_as<T: Serialize + ?Sized>(
     media_type: &'static str,
     body: &T,
 ) -> Response {
-    match write_body(|buffer| serde_json::to_writer(buffer, body)) {
+    json_written(status, Some(media_type), &mut |buffer| {
+        serde_json::to_writer(buffer, body)
+    })
+}
+
+/// The response of [`json_response`] and [`json_response_as`], which `write`
+/// serializes the body for. Not generic, so a crate with many body types
+/// compiles the buffer handling and the response once, not once per type.
+fn json_written(
+    status: StatusCode,
+    media_type: Option<&'static str>,
+    write: &mut dyn FnMut(&mut Vec<u8>) -> serde_json::Result<()>,
+) -> Response {
+    match write_body(write) {
         Ok(bytes) => {
             let mut response = json_bytes(status, bytes);
-            response
-                .headers_mut()
-                .insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+            if let Some(media_type) = media_type {
+                response
+                    .headers_mut()
+                    .insert(header::CONTENT_TYPE, HeaderValue::from_static(media_type));
+            }
             response
         }
         Err(err) => unserializable(&err),

@@ -200,6 +200,7 @@ impl ::serde::Serialize for ActionDestinationType {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for ActionDestinationType {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Action => f.write_str("action"),
@@ -211,6 +212,7 @@ impl ::std::fmt::Display for ActionDestinationType {
 impl ::std::str::FromStr for ActionDestinationType {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -225,6 +227,7 @@ impl ::std::str::FromStr for ActionDestinationType {
 impl ::std::convert::TryFrom<&str> for ActionDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -236,6 +239,7 @@ impl ::std::convert::TryFrom<&str> for ActionDestinationType {
 impl ::std::convert::TryFrom<::std::string::String> for ActionDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -889,6 +893,7 @@ impl ::serde::Serialize for AwsRegion {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for AwsRegion {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::AfSouth1 => f.write_str("af-south-1"),
@@ -935,6 +940,7 @@ impl ::std::fmt::Display for AwsRegion {
 impl ::std::str::FromStr for AwsRegion {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -984,6 +990,7 @@ impl ::std::str::FromStr for AwsRegion {
 impl ::std::convert::TryFrom<&str> for AwsRegion {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -995,6 +1002,7 @@ impl ::std::convert::TryFrom<&str> for AwsRegion {
 impl ::std::convert::TryFrom<::std::string::String> for AwsRegion {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1190,6 +1198,7 @@ impl ::serde::Serialize for BasicWebhookAuthorizationMethod {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for BasicWebhookAuthorizationMethod {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Basic => f.write_str("basic"),
@@ -1201,6 +1210,7 @@ impl ::std::fmt::Display for BasicWebhookAuthorizationMethod {
 impl ::std::str::FromStr for BasicWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1215,6 +1225,7 @@ impl ::std::str::FromStr for BasicWebhookAuthorizationMethod {
 impl ::std::convert::TryFrom<&str> for BasicWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1226,6 +1237,7 @@ impl ::std::convert::TryFrom<&str> for BasicWebhookAuthorizationMethod {
 impl ::std::convert::TryFrom<::std::string::String> for BasicWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1412,6 +1424,7 @@ impl ::serde::Serialize for BearerWebhookAuthorizationMethod {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for BearerWebhookAuthorizationMethod {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Bearer => f.write_str("bearer"),
@@ -1423,6 +1436,7 @@ impl ::std::fmt::Display for BearerWebhookAuthorizationMethod {
 impl ::std::str::FromStr for BearerWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1437,6 +1451,7 @@ impl ::std::str::FromStr for BearerWebhookAuthorizationMethod {
 impl ::std::convert::TryFrom<&str> for BearerWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1449,6 +1464,7 @@ impl ::std::convert::TryFrom<::std::string::String>
 for BearerWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1865,6 +1881,7 @@ impl ::serde::Serialize for CustomHeaderWebhookAuthorizationMethod {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for CustomHeaderWebhookAuthorizationMethod {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::CustomHeader => f.write_str("custom_header"),
@@ -1876,6 +1893,7 @@ impl ::std::fmt::Display for CustomHeaderWebhookAuthorizationMethod {
 impl ::std::str::FromStr for CustomHeaderWebhookAuthorizationMethod {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1890,6 +1908,7 @@ impl ::std::str::FromStr for CustomHeaderWebhookAuthorizationMethod {
 impl ::std::convert::TryFrom<&str> for CustomHeaderWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -1902,6 +1921,7 @@ impl ::std::convert::TryFrom<::std::string::String>
 for CustomHeaderWebhookAuthorizationMethod {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2140,6 +2160,7 @@ impl ::serde::Serialize for ErrorItemIn {
 }
 
 impl ::std::fmt::Display for ErrorItemIn {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Path => f.write_str("path"),
@@ -2152,6 +2173,7 @@ impl ::std::fmt::Display for ErrorItemIn {
 impl ::std::str::FromStr for ErrorItemIn {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2167,6 +2189,7 @@ impl ::std::str::FromStr for ErrorItemIn {
 impl ::std::convert::TryFrom<&str> for ErrorItemIn {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2177,6 +2200,7 @@ impl ::std::convert::TryFrom<&str> for ErrorItemIn {
 impl ::std::convert::TryFrom<::std::string::String> for ErrorItemIn {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2297,6 +2321,7 @@ pub struct EventBridgeConfigurationAwsAccountId(::std::string::String);
 impl ::std::ops::Deref for EventBridgeConfigurationAwsAccountId {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -2305,6 +2330,7 @@ impl ::std::ops::Deref for EventBridgeConfigurationAwsAccountId {
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeConfigurationAwsAccountId>
 for ::std::string::String {
+    #[inline]
     fn from(value: EventBridgeConfigurationAwsAccountId) -> Self {
         value.0
     }
@@ -2314,6 +2340,7 @@ for ::std::string::String {
 impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2329,6 +2356,7 @@ impl ::std::str::FromStr for EventBridgeConfigurationAwsAccountId {
 impl ::std::convert::TryFrom<&str> for EventBridgeConfigurationAwsAccountId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2341,6 +2369,7 @@ impl ::std::convert::TryFrom<::std::string::String>
 for EventBridgeConfigurationAwsAccountId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2475,6 +2504,7 @@ impl ::serde::Serialize for EventBridgeDestinationType {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for EventBridgeDestinationType {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Eventbridge => f.write_str("eventbridge"),
@@ -2486,6 +2516,7 @@ impl ::std::fmt::Display for EventBridgeDestinationType {
 impl ::std::str::FromStr for EventBridgeDestinationType {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2500,6 +2531,7 @@ impl ::std::str::FromStr for EventBridgeDestinationType {
 impl ::std::convert::TryFrom<&str> for EventBridgeDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2511,6 +2543,7 @@ impl ::std::convert::TryFrom<&str> for EventBridgeDestinationType {
 impl ::std::convert::TryFrom<::std::string::String> for EventBridgeDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2656,6 +2689,7 @@ pub enum EventStreamDestination {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookDestination> for EventStreamDestination {
+    #[inline]
     fn from(value: WebhookDestination) -> Self {
         Self::WebhookDestination(value)
     }
@@ -2663,6 +2697,7 @@ impl ::std::convert::From<WebhookDestination> for EventStreamDestination {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeDestination> for EventStreamDestination {
+    #[inline]
     fn from(value: EventBridgeDestination) -> Self {
         Self::EventBridgeDestination(value)
     }
@@ -2670,6 +2705,7 @@ impl ::std::convert::From<EventBridgeDestination> for EventStreamDestination {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<ActionDestination> for EventStreamDestination {
+    #[inline]
     fn from(value: ActionDestination) -> Self {
         Self::ActionDestination(value)
     }
@@ -2687,6 +2723,7 @@ pub enum EventStreamDestinationInput {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookDestinationInput> for EventStreamDestinationInput {
+    #[inline]
     fn from(value: WebhookDestinationInput) -> Self {
         Self::WebhookDestinationInput(value)
     }
@@ -2694,6 +2731,7 @@ impl ::std::convert::From<WebhookDestinationInput> for EventStreamDestinationInp
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventBridgeDestination> for EventStreamDestinationInput {
+    #[inline]
     fn from(value: EventBridgeDestination) -> Self {
         Self::EventBridgeDestination(value)
     }
@@ -2701,6 +2739,7 @@ impl ::std::convert::From<EventBridgeDestination> for EventStreamDestinationInpu
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<ActionDestination> for EventStreamDestinationInput {
+    #[inline]
     fn from(value: ActionDestination) -> Self {
         Self::ActionDestination(value)
     }
@@ -2716,6 +2755,7 @@ pub struct EventStreamId(::std::string::String);
 impl ::std::ops::Deref for EventStreamId {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -2723,6 +2763,7 @@ impl ::std::ops::Deref for EventStreamId {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamId> for ::std::string::String {
+    #[inline]
     fn from(value: EventStreamId) -> Self {
         value.0
     }
@@ -2732,6 +2773,7 @@ impl ::std::convert::From<EventStreamId> for ::std::string::String {
 impl ::std::str::FromStr for EventStreamId {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2749,6 +2791,7 @@ impl ::std::str::FromStr for EventStreamId {
 impl ::std::convert::TryFrom<&str> for EventStreamId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2760,6 +2803,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamId {
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2787,6 +2831,7 @@ pub struct EventStreamName(::std::string::String);
 impl ::std::ops::Deref for EventStreamName {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -2794,6 +2839,7 @@ impl ::std::ops::Deref for EventStreamName {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamName> for ::std::string::String {
+    #[inline]
     fn from(value: EventStreamName) -> Self {
         value.0
     }
@@ -2803,6 +2849,7 @@ impl ::std::convert::From<EventStreamName> for ::std::string::String {
 impl ::std::str::FromStr for EventStreamName {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2820,6 +2867,7 @@ impl ::std::str::FromStr for EventStreamName {
 impl ::std::convert::TryFrom<&str> for EventStreamName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2831,6 +2879,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamName {
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2886,6 +2935,7 @@ impl ::serde::Serialize for EventStreamStatus {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for EventStreamStatus {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Enabled => f.write_str("enabled"),
@@ -2898,6 +2948,7 @@ impl ::std::fmt::Display for EventStreamStatus {
 impl ::std::str::FromStr for EventStreamStatus {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2913,6 +2964,7 @@ impl ::std::str::FromStr for EventStreamStatus {
 impl ::std::convert::TryFrom<&str> for EventStreamStatus {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -2924,6 +2976,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamStatus {
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamStatus {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3007,6 +3060,7 @@ pub struct EventStreamSubscriptions(pub ::std::vec::Vec<EventStreamSubscription>
 impl ::std::ops::Deref for EventStreamSubscriptions {
     type Target = ::std::vec::Vec<EventStreamSubscription>;
 
+    #[inline]
     fn deref(&self) -> &::std::vec::Vec<EventStreamSubscription> {
         &self.0
     }
@@ -3015,6 +3069,7 @@ impl ::std::ops::Deref for EventStreamSubscriptions {
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<EventStreamSubscriptions>
 for ::std::vec::Vec<EventStreamSubscription> {
+    #[inline]
     fn from(value: EventStreamSubscriptions) -> Self {
         value.0
     }
@@ -3023,6 +3078,7 @@ for ::std::vec::Vec<EventStreamSubscription> {
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<::std::vec::Vec<EventStreamSubscription>>
 for EventStreamSubscriptions {
+    #[inline]
     fn from(value: ::std::vec::Vec<EventStreamSubscription>) -> Self {
         Self(value)
     }
@@ -3260,6 +3316,7 @@ impl ::serde::Serialize for StrategyOverrideOidcMapping {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::fmt::Display for StrategyOverrideOidcMapping {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Sub => f.write_str("sub"),
@@ -3273,6 +3330,7 @@ impl ::std::fmt::Display for StrategyOverrideOidcMapping {
 impl ::std::str::FromStr for StrategyOverrideOidcMapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3289,6 +3347,7 @@ impl ::std::str::FromStr for StrategyOverrideOidcMapping {
 impl ::std::convert::TryFrom<&str> for StrategyOverrideOidcMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3300,6 +3359,7 @@ impl ::std::convert::TryFrom<&str> for StrategyOverrideOidcMapping {
 impl ::std::convert::TryFrom<::std::string::String> for StrategyOverrideOidcMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3317,6 +3377,7 @@ pub struct SubjectTokenType(::std::string::String);
 impl ::std::ops::Deref for SubjectTokenType {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -3324,6 +3385,7 @@ impl ::std::ops::Deref for SubjectTokenType {
 
 #[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<SubjectTokenType> for ::std::string::String {
+    #[inline]
     fn from(value: SubjectTokenType) -> Self {
         value.0
     }
@@ -3333,6 +3395,7 @@ impl ::std::convert::From<SubjectTokenType> for ::std::string::String {
 impl ::std::str::FromStr for SubjectTokenType {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3362,6 +3425,7 @@ impl ::std::str::FromStr for SubjectTokenType {
 impl ::std::convert::TryFrom<&str> for SubjectTokenType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3373,6 +3437,7 @@ impl ::std::convert::TryFrom<&str> for SubjectTokenType {
 impl ::std::convert::TryFrom<::std::string::String> for SubjectTokenType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3400,6 +3465,7 @@ pub struct TokenExchangeActionId(::std::string::String);
 impl ::std::ops::Deref for TokenExchangeActionId {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -3407,6 +3473,7 @@ impl ::std::ops::Deref for TokenExchangeActionId {
 
 #[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<TokenExchangeActionId> for ::std::string::String {
+    #[inline]
     fn from(value: TokenExchangeActionId) -> Self {
         value.0
     }
@@ -3416,6 +3483,7 @@ impl ::std::convert::From<TokenExchangeActionId> for ::std::string::String {
 impl ::std::str::FromStr for TokenExchangeActionId {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3433,6 +3501,7 @@ impl ::std::str::FromStr for TokenExchangeActionId {
 impl ::std::convert::TryFrom<&str> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3444,6 +3513,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeActionId {
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeActionId {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3590,6 +3660,7 @@ pub struct TokenExchangeProfileName(::std::string::String);
 impl ::std::ops::Deref for TokenExchangeProfileName {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -3597,6 +3668,7 @@ impl ::std::ops::Deref for TokenExchangeProfileName {
 
 #[cfg(feature = "token-exchange-profiles")]
 impl ::std::convert::From<TokenExchangeProfileName> for ::std::string::String {
+    #[inline]
     fn from(value: TokenExchangeProfileName) -> Self {
         value.0
     }
@@ -3604,6 +3676,7 @@ impl ::std::convert::From<TokenExchangeProfileName> for ::std::string::String {
 
 #[cfg(feature = "token-exchange-profiles")]
 impl ::std::default::Default for TokenExchangeProfileName {
+    #[inline]
     fn default() -> Self {
         TokenExchangeProfileName("Token Exchange Profile 1".to_string())
     }
@@ -3613,6 +3686,7 @@ impl ::std::default::Default for TokenExchangeProfileName {
 impl ::std::str::FromStr for TokenExchangeProfileName {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3630,6 +3704,7 @@ impl ::std::str::FromStr for TokenExchangeProfileName {
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3641,6 +3716,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeProfileName {
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3699,6 +3775,7 @@ impl ::serde::Serialize for TokenExchangeProfileType {
 
 #[cfg(feature = "token-exchange-profiles")]
 impl ::std::fmt::Display for TokenExchangeProfileType {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::CustomAuthentication => f.write_str("custom_authentication"),
@@ -3710,6 +3787,7 @@ impl ::std::fmt::Display for TokenExchangeProfileType {
 impl ::std::str::FromStr for TokenExchangeProfileType {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3724,6 +3802,7 @@ impl ::std::str::FromStr for TokenExchangeProfileType {
 impl ::std::convert::TryFrom<&str> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3735,6 +3814,7 @@ impl ::std::convert::TryFrom<&str> for TokenExchangeProfileType {
 impl ::std::convert::TryFrom<::std::string::String> for TokenExchangeProfileType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3921,6 +4001,7 @@ pub struct UserAttributeAuth0Mapping(::std::string::String);
 impl ::std::ops::Deref for UserAttributeAuth0Mapping {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -3928,6 +4009,7 @@ impl ::std::ops::Deref for UserAttributeAuth0Mapping {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeAuth0Mapping> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeAuth0Mapping) -> Self {
         value.0
     }
@@ -3937,6 +4019,7 @@ impl ::std::convert::From<UserAttributeAuth0Mapping> for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeAuth0Mapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3954,6 +4037,7 @@ impl ::std::str::FromStr for UserAttributeAuth0Mapping {
 impl ::std::convert::TryFrom<&str> for UserAttributeAuth0Mapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3965,6 +4049,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeAuth0Mapping {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeAuth0Mapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -3992,6 +4077,7 @@ pub struct UserAttributeDescription(::std::string::String);
 impl ::std::ops::Deref for UserAttributeDescription {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -3999,6 +4085,7 @@ impl ::std::ops::Deref for UserAttributeDescription {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeDescription> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeDescription) -> Self {
         value.0
     }
@@ -4008,6 +4095,7 @@ impl ::std::convert::From<UserAttributeDescription> for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeDescription {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4025,6 +4113,7 @@ impl ::std::str::FromStr for UserAttributeDescription {
 impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4036,6 +4125,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeDescription {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4063,6 +4153,7 @@ pub struct UserAttributeLabel(::std::string::String);
 impl ::std::ops::Deref for UserAttributeLabel {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4070,6 +4161,7 @@ impl ::std::ops::Deref for UserAttributeLabel {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeLabel> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeLabel) -> Self {
         value.0
     }
@@ -4079,6 +4171,7 @@ impl ::std::convert::From<UserAttributeLabel> for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeLabel {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4096,6 +4189,7 @@ impl ::std::str::FromStr for UserAttributeLabel {
 impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4107,6 +4201,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeLabel {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4215,6 +4310,7 @@ pub struct UserAttributeOidcMappingDisplayName(::std::string::String);
 impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4223,6 +4319,7 @@ impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeOidcMappingDisplayName>
 for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeOidcMappingDisplayName) -> Self {
         value.0
     }
@@ -4232,6 +4329,7 @@ for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4249,6 +4347,7 @@ impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
 impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingDisplayName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4261,6 +4360,7 @@ impl ::std::convert::TryFrom<::std::string::String>
 for UserAttributeOidcMappingDisplayName {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4288,6 +4388,7 @@ pub struct UserAttributeOidcMappingMapping(::std::string::String);
 impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4295,6 +4396,7 @@ impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeOidcMappingMapping> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeOidcMappingMapping) -> Self {
         value.0
     }
@@ -4304,6 +4406,7 @@ impl ::std::convert::From<UserAttributeOidcMappingMapping> for ::std::string::St
 impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4321,6 +4424,7 @@ impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
 impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4332,6 +4436,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeOidcMappingMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4528,6 +4633,7 @@ pub struct UserAttributeSamlMapping(pub ::std::vec::Vec<UserAttributeSamlMapping
 impl ::std::ops::Deref for UserAttributeSamlMapping {
     type Target = ::std::vec::Vec<UserAttributeSamlMappingItem>;
 
+    #[inline]
     fn deref(&self) -> &::std::vec::Vec<UserAttributeSamlMappingItem> {
         &self.0
     }
@@ -4536,6 +4642,7 @@ impl ::std::ops::Deref for UserAttributeSamlMapping {
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeSamlMapping>
 for ::std::vec::Vec<UserAttributeSamlMappingItem> {
+    #[inline]
     fn from(value: UserAttributeSamlMapping) -> Self {
         value.0
     }
@@ -4544,6 +4651,7 @@ for ::std::vec::Vec<UserAttributeSamlMappingItem> {
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<::std::vec::Vec<UserAttributeSamlMappingItem>>
 for UserAttributeSamlMapping {
+    #[inline]
     fn from(value: ::std::vec::Vec<UserAttributeSamlMappingItem>) -> Self {
         Self(value)
     }
@@ -4559,6 +4667,7 @@ pub struct UserAttributeSamlMappingItem(::std::string::String);
 impl ::std::ops::Deref for UserAttributeSamlMappingItem {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4566,6 +4675,7 @@ impl ::std::ops::Deref for UserAttributeSamlMappingItem {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeSamlMappingItem> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeSamlMappingItem) -> Self {
         value.0
     }
@@ -4575,6 +4685,7 @@ impl ::std::convert::From<UserAttributeSamlMappingItem> for ::std::string::Strin
 impl ::std::str::FromStr for UserAttributeSamlMappingItem {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4592,6 +4703,7 @@ impl ::std::str::FromStr for UserAttributeSamlMappingItem {
 impl ::std::convert::TryFrom<&str> for UserAttributeSamlMappingItem {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4603,6 +4715,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeSamlMappingItem {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeSamlMappingItem {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4630,6 +4743,7 @@ pub struct UserAttributeScimMapping(::std::string::String);
 impl ::std::ops::Deref for UserAttributeScimMapping {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4637,6 +4751,7 @@ impl ::std::ops::Deref for UserAttributeScimMapping {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeScimMapping> for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeScimMapping) -> Self {
         value.0
     }
@@ -4646,6 +4761,7 @@ impl ::std::convert::From<UserAttributeScimMapping> for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeScimMapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4663,6 +4779,7 @@ impl ::std::str::FromStr for UserAttributeScimMapping {
 impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4674,6 +4791,7 @@ impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
 impl ::std::convert::TryFrom<::std::string::String> for UserAttributeScimMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4807,6 +4925,7 @@ pub struct UserAttributeStrategyOverrideScimMapping(::std::string::String);
 impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -4815,6 +4934,7 @@ impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributeStrategyOverrideScimMapping>
 for ::std::string::String {
+    #[inline]
     fn from(value: UserAttributeStrategyOverrideScimMapping) -> Self {
         value.0
     }
@@ -4824,6 +4944,7 @@ for ::std::string::String {
 impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4841,6 +4962,7 @@ impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
 impl ::std::convert::TryFrom<&str> for UserAttributeStrategyOverrideScimMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4853,6 +4975,7 @@ impl ::std::convert::TryFrom<::std::string::String>
 for UserAttributeStrategyOverrideScimMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -4912,6 +5035,7 @@ pub struct UserAttributes(
 impl ::std::ops::Deref for UserAttributes {
     type Target = ::std::collections::BTreeMap<::std::string::String, UserAttribute>;
 
+    #[inline]
     fn deref(
         &self,
     ) -> &::std::collections::BTreeMap<::std::string::String, UserAttribute> {
@@ -4922,6 +5046,7 @@ impl ::std::ops::Deref for UserAttributes {
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::convert::From<UserAttributes>
 for ::std::collections::BTreeMap<::std::string::String, UserAttribute> {
+    #[inline]
     fn from(value: UserAttributes) -> Self {
         value.0
     }
@@ -4931,6 +5056,7 @@ for ::std::collections::BTreeMap<::std::string::String, UserAttribute> {
 impl ::std::convert::From<
     ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
 > for UserAttributes {
+    #[inline]
     fn from(
         value: ::std::collections::BTreeMap<::std::string::String, UserAttribute>,
     ) -> Self {
@@ -5105,6 +5231,7 @@ impl ::serde::Serialize for UserIdMappingOidcMapping {
 
 #[cfg(feature = "user-attribute-profiles")]
 impl ::std::fmt::Display for UserIdMappingOidcMapping {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Sub => f.write_str("sub"),
@@ -5116,6 +5243,7 @@ impl ::std::fmt::Display for UserIdMappingOidcMapping {
 impl ::std::str::FromStr for UserIdMappingOidcMapping {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5130,6 +5258,7 @@ impl ::std::str::FromStr for UserIdMappingOidcMapping {
 impl ::std::convert::TryFrom<&str> for UserIdMappingOidcMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5141,6 +5270,7 @@ impl ::std::convert::TryFrom<&str> for UserIdMappingOidcMapping {
 impl ::std::convert::TryFrom<::std::string::String> for UserIdMappingOidcMapping {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5187,6 +5317,7 @@ pub enum WebhookAuthorization {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<BasicWebhookAuthorization> for WebhookAuthorization {
+    #[inline]
     fn from(value: BasicWebhookAuthorization) -> Self {
         Self::BasicWebhookAuthorization(value)
     }
@@ -5194,6 +5325,7 @@ impl ::std::convert::From<BasicWebhookAuthorization> for WebhookAuthorization {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<BearerWebhookAuthorization> for WebhookAuthorization {
+    #[inline]
     fn from(value: BearerWebhookAuthorization) -> Self {
         Self::BearerWebhookAuthorization(value)
     }
@@ -5201,6 +5333,7 @@ impl ::std::convert::From<BearerWebhookAuthorization> for WebhookAuthorization {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<CustomHeaderWebhookAuthorization> for WebhookAuthorization {
+    #[inline]
     fn from(value: CustomHeaderWebhookAuthorization) -> Self {
         Self::CustomHeaderWebhookAuthorization(value)
     }
@@ -5218,6 +5351,7 @@ pub enum WebhookAuthorizationInput {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<BasicWebhookAuthorizationInput> for WebhookAuthorizationInput {
+    #[inline]
     fn from(value: BasicWebhookAuthorizationInput) -> Self {
         Self::BasicWebhookAuthorizationInput(value)
     }
@@ -5226,6 +5360,7 @@ impl ::std::convert::From<BasicWebhookAuthorizationInput> for WebhookAuthorizati
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<BearerWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
+    #[inline]
     fn from(value: BearerWebhookAuthorizationInput) -> Self {
         Self::BearerWebhookAuthorizationInput(value)
     }
@@ -5234,6 +5369,7 @@ for WebhookAuthorizationInput {
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<CustomHeaderWebhookAuthorizationInput>
 for WebhookAuthorizationInput {
+    #[inline]
     fn from(value: CustomHeaderWebhookAuthorizationInput) -> Self {
         Self::CustomHeaderWebhookAuthorizationInput(value)
     }
@@ -5608,6 +5744,7 @@ impl ::serde::Serialize for WebhookDestinationType {
 
 #[cfg(feature = "event-streams")]
 impl ::std::fmt::Display for WebhookDestinationType {
+    #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match *self {
             Self::Webhook => f.write_str("webhook"),
@@ -5619,6 +5756,7 @@ impl ::std::fmt::Display for WebhookDestinationType {
 impl ::std::str::FromStr for WebhookDestinationType {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5633,6 +5771,7 @@ impl ::std::str::FromStr for WebhookDestinationType {
 impl ::std::convert::TryFrom<&str> for WebhookDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5644,6 +5783,7 @@ impl ::std::convert::TryFrom<&str> for WebhookDestinationType {
 impl ::std::convert::TryFrom<::std::string::String> for WebhookDestinationType {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5661,6 +5801,7 @@ pub struct WebhookEndpoint(::std::string::String);
 impl ::std::ops::Deref for WebhookEndpoint {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -5668,6 +5809,7 @@ impl ::std::ops::Deref for WebhookEndpoint {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookEndpoint> for ::std::string::String {
+    #[inline]
     fn from(value: WebhookEndpoint) -> Self {
         value.0
     }
@@ -5677,6 +5819,7 @@ impl ::std::convert::From<WebhookEndpoint> for ::std::string::String {
 impl ::std::str::FromStr for WebhookEndpoint {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5699,6 +5842,7 @@ impl ::std::str::FromStr for WebhookEndpoint {
 impl ::std::convert::TryFrom<&str> for WebhookEndpoint {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5710,6 +5854,7 @@ impl ::std::convert::TryFrom<&str> for WebhookEndpoint {
 impl ::std::convert::TryFrom<::std::string::String> for WebhookEndpoint {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5737,6 +5882,7 @@ pub struct WebhookHeaderKey(::std::string::String);
 impl ::std::ops::Deref for WebhookHeaderKey {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -5744,6 +5890,7 @@ impl ::std::ops::Deref for WebhookHeaderKey {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookHeaderKey> for ::std::string::String {
+    #[inline]
     fn from(value: WebhookHeaderKey) -> Self {
         value.0
     }
@@ -5753,6 +5900,7 @@ impl ::std::convert::From<WebhookHeaderKey> for ::std::string::String {
 impl ::std::str::FromStr for WebhookHeaderKey {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5772,6 +5920,7 @@ impl ::std::str::FromStr for WebhookHeaderKey {
 impl ::std::convert::TryFrom<&str> for WebhookHeaderKey {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5783,6 +5932,7 @@ impl ::std::convert::TryFrom<&str> for WebhookHeaderKey {
 impl ::std::convert::TryFrom<::std::string::String> for WebhookHeaderKey {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5810,6 +5960,7 @@ pub struct WebhookUsername(::std::string::String);
 impl ::std::ops::Deref for WebhookUsername {
     type Target = ::std::string::String;
 
+    #[inline]
     fn deref(&self) -> &::std::string::String {
         &self.0
     }
@@ -5817,6 +5968,7 @@ impl ::std::ops::Deref for WebhookUsername {
 
 #[cfg(feature = "event-streams")]
 impl ::std::convert::From<WebhookUsername> for ::std::string::String {
+    #[inline]
     fn from(value: WebhookUsername) -> Self {
         value.0
     }
@@ -5826,6 +5978,7 @@ impl ::std::convert::From<WebhookUsername> for ::std::string::String {
 impl ::std::str::FromStr for WebhookUsername {
     type Err = self::error::ConversionError;
 
+    #[inline]
     fn from_str(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5845,6 +5998,7 @@ impl ::std::str::FromStr for WebhookUsername {
 impl ::std::convert::TryFrom<&str> for WebhookUsername {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: &str,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5856,6 +6010,7 @@ impl ::std::convert::TryFrom<&str> for WebhookUsername {
 impl ::std::convert::TryFrom<::std::string::String> for WebhookUsername {
     type Error = self::error::ConversionError;
 
+    #[inline]
     fn try_from(
         value: ::std::string::String,
     ) -> ::std::result::Result<Self, self::error::ConversionError> {
@@ -5898,6 +6053,7 @@ pub mod builder {
 
     #[cfg(feature = "event-streams")]
     impl ::std::default::Default for CreateEventStreamRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 destination: Err("no value supplied for destination".to_string()),
@@ -5966,6 +6122,7 @@ pub mod builder {
     for super::CreateEventStreamRequest {
         type Error = super::error::ConversionError;
 
+        #[inline]
         fn try_from(
             value: CreateEventStreamRequest,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -5981,6 +6138,7 @@ pub mod builder {
     #[cfg(feature = "event-streams")]
     impl ::std::convert::From<super::CreateEventStreamRequest>
     for CreateEventStreamRequest {
+        #[inline]
         fn from(value: super::CreateEventStreamRequest) -> Self {
             Self {
                 destination: Ok(value.destination),
@@ -6014,6 +6172,7 @@ pub mod builder {
 
     #[cfg(feature = "token-exchange-profiles")]
     impl ::std::default::Default for CreateTokenExchangeProfileRequest {
+        #[inline]
         fn default() -> Self {
             Self {
                 action_id: Err("no value supplied for action_id".to_string()),
@@ -6084,6 +6243,7 @@ pub mod builder {
     for super::CreateTokenExchangeProfileRequest {
         type Error = super::error::ConversionError;
 
+        #[inline]
         fn try_from(
             value: CreateTokenExchangeProfileRequest,
         ) -> ::std::result::Result<Self, super::error::ConversionError> {
@@ -6099,6 +6259,7 @@ pub mod builder {
     #[cfg(feature = "token-exchange-profiles")]
     impl ::std::convert::From<super::CreateTokenExchangeProfileRequest>
     for CreateTokenExchangeProfileRequest {
+        #[inline]
         fn from(value: super::CreateTokenExchangeProfileRequest) -> Self {
             Self {
                 action_id: Ok(value.action_id),

@@ -216,18 +216,25 @@ impl TypesRewrite {
             (None, syn::Item::Impl(block)) => {
                 take_checked_text(block, &self.checked_string_body);
                 shared_pattern_check(block);
+                inline_conversions(block);
             }
             (None, syn::Item::Mod(module)) if module.ident == "builder" => {
                 if let Some((_, items)) = &mut module.content {
                     for item in items {
                         widen_builder(item, &self.nullable);
                         setters_named_like_operators(item);
+                        if let syn::Item::Impl(block) = item {
+                            inline_conversions(block);
+                        }
                     }
                 }
             }
             (Some(module), item) if module == "builder" => {
                 widen_builder(item, &self.nullable);
                 setters_named_like_operators(item);
+                if let syn::Item::Impl(block) = item {
+                    inline_conversions(block);
+                }
             }
             (None, syn::Item::Mod(module)) if module.ident == "defaults" => {
                 if let Some((_, items)) = &mut module.content {
@@ -394,6 +401,37 @@ fn shared_pattern_check(block: &mut syn::ItemImpl) {
             check.cond = syn::parse_quote! {
                 !crate::__checked::matches(&PATTERN, #source, value)
             };
+        }
+    }
+}
+
+/// The traits of typify's conversions: one impl or more per type (a string
+/// enum has `Display`, `FromStr` and three `TryFrom`s), few of them called.
+const CONVERSION_TRAITS: &[&str] = &["Default", "Deref", "Display", "From", "FromStr", "TryFrom"];
+
+/// Marks the methods of typify's conversions `#[inline]`. A debug build
+/// compiles an `#[inline]` function in the crates that call it, not in the
+/// crate that defines it: the types crate stops compiling thousands of
+/// conversions nobody calls (most of its machine code, after its metadata,
+/// where the client waits for it), and a crate that calls one compiles that
+/// one. An optimized build may inline them, as they are small.
+fn inline_conversions(block: &mut syn::ItemImpl) {
+    let is_conversion = block.trait_.as_ref().is_some_and(|(path, _)| {
+        path.segments
+            .last()
+            .is_some_and(|segment| CONVERSION_TRAITS.iter().any(|name| segment.ident == name))
+    });
+    if !is_conversion {
+        return;
+    }
+    for member in &mut block.items {
+        if let syn::ImplItem::Fn(method) = member
+            && !method
+                .attrs
+                .iter()
+                .any(|attr| attr.path().is_ident("inline"))
+        {
+            method.attrs.push(syn::parse_quote!(#[inline]));
         }
     }
 }
@@ -600,4 +638,55 @@ fields.",
         );
     }
     crate::format::doc_lines(&text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inlined(block: syn::ItemImpl) -> Vec<usize> {
+        let mut block = block;
+        inline_conversions(&mut block);
+        block
+            .items
+            .iter()
+            .map(|member| match member {
+                syn::ImplItem::Fn(method) => method
+                    .attrs
+                    .iter()
+                    .filter(|attr| attr.path().is_ident("inline"))
+                    .count(),
+                _ => 0,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn conversions_are_inline_once_and_nothing_else_is() {
+        let from_str: syn::ItemImpl = syn::parse_quote! {
+            impl ::std::str::FromStr for Kind {
+                type Err = self::error::ConversionError;
+                fn from_str(value: &str) -> Result<Self, Self::Err> { todo!() }
+            }
+        };
+        assert_eq!(inlined(from_str), [0, 1]);
+        let already: syn::ItemImpl = syn::parse_quote! {
+            impl ::std::convert::TryFrom<&str> for Kind {
+                type Error = self::error::ConversionError;
+                #[inline]
+                fn try_from(value: &str) -> Result<Self, Self::Error> { value.parse() }
+            }
+        };
+        assert_eq!(inlined(already), [0, 1]);
+        let serialize: syn::ItemImpl = syn::parse_quote! {
+            impl ::serde::Serialize for Kind {
+                fn serialize<S: ::serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> { todo!() }
+            }
+        };
+        assert_eq!(inlined(serialize), [0]);
+        let inherent: syn::ItemImpl = syn::parse_quote! {
+            impl Kind { pub fn builder() -> builder::Kind { Default::default() } }
+        };
+        assert_eq!(inlined(inherent), [0]);
+    }
 }
