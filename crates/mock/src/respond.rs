@@ -357,15 +357,7 @@ pub(crate) fn router_error(
     if broken.is_some() {
         return default(error);
     }
-    let check = state.checks.validator(schema);
-    let passes = |value: &Value| {
-        let mut out = Violations::new();
-        if let Some(check) = check {
-            let value = tenant_server_runtime::json::Value::from(value.clone());
-            state.checks.run(check, &value, &Location::Body, &mut out);
-        }
-        out.is_empty()
-    };
+    let passes = |value: &Value| rules_broken(state, schema, value).is_empty();
     let message = error.message();
     for field in ["message", "detail", "error_description", "error"] {
         if let Some(Value::String(text)) = body.get(field) {
@@ -511,6 +503,16 @@ fn examples(
     Ok(examples)
 }
 
+/// The rules `value` breaks under the checks of component schema `schema`.
+fn rules_broken(state: &'static State, schema: &str, value: &Value) -> Violations {
+    let mut out = Violations::new();
+    if let Some(check) = state.checks.validator(schema) {
+        let value = tenant_server_runtime::json::Value::from(value.clone());
+        state.checks.run(check, &value, &Location::Body, &mut out);
+    }
+    out
+}
+
 /// Made-up response bodies, kept: see `State::bodies`.
 #[derive(Default)]
 pub(crate) struct Bodies {
@@ -554,15 +556,7 @@ fn json_body(
     schema: &str,
     examples: Vec<&'static Value>,
 ) -> (Value, Option<String>) {
-    let check = state.checks.validator(schema);
-    let violations = |value: &Value| {
-        let mut out = Violations::new();
-        if let Some(check) = check {
-            let value = tenant_server_runtime::json::Value::from(value.clone());
-            state.checks.run(check, &value, &Location::Body, &mut out);
-        }
-        out
-    };
+    let violations = |value: &Value| rules_broken(state, schema, value);
     let broken = |value: &Value| {
         violations(value)
             .into_iter()
