@@ -13,7 +13,9 @@ Also writes OUT/dependencies.txt, the names of the runtime crates a build
 compiles (not the optional ones).
 
 `--consumers TAG` adds three consumer crates of the client and the server:
-`every-tag` (default features), `one-tag` (TAG alone) and `no-tag`.
+`every-tag` (default features), `one-tag` (TAG alone) and `no-tag`; the
+last two keep the crates' other default features (the client's TLS), so
+that all three compile the same dependencies.
 """
 
 import argparse
@@ -32,6 +34,15 @@ def toml_value(value):
     return json.dumps(value)
 
 
+def dependency(crate, options, defaults_kept):
+    spec = {"path": f"../../generated/{crate}"}
+    if "tags" in options:
+        spec["default-features"] = False
+        if options["tags"] + defaults_kept:
+            spec["features"] = options["tags"] + defaults_kept
+    return spec
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
@@ -48,6 +59,10 @@ def main():
     )
     names = set()
     required = set()
+    # A crate's default features besides `all` (the client's TLS): the
+    # consumers of fewer tags keep them, so every consumer compiles the same
+    # dependencies and the timed builds compile only the generated crates.
+    defaults_kept = {}
     for crate in crates:
         manifest = tomllib.load(open(os.path.join(out, "generated", crate, "Cargo.toml"), "rb"))
         dependencies = manifest.get("dependencies", {})
@@ -58,6 +73,7 @@ def main():
             for name, spec in dependencies.items()
             if not (isinstance(spec, dict) and spec.get("optional"))
         )
+        defaults_kept[crate] = [f for f in manifest.get("features", {}).get("default", []) if f != "all"]
         if args.consumers and args.consumers not in manifest.get("features", {}):
             raise SystemExit(f"{crate} has no feature `{args.consumers}`")
     runtime = sorted(names - set(crates))
@@ -67,9 +83,9 @@ def main():
     if args.consumers:
         consumers = {
             "every-tag": {},
-            "one-tag": {"default-features": False, "features": [args.consumers]},
+            "one-tag": {"default-features": False, "tags": [args.consumers]},
             # Builds the dependencies, untimed.
-            "no-tag": {"default-features": False},
+            "no-tag": {"default-features": False, "tags": []},
         }
         members += [f"consumers/{name}" for name in consumers]
     lines = [
@@ -103,7 +119,7 @@ def main():
         folder = os.path.join(out, "consumers", consumer)
         os.makedirs(os.path.join(folder, "src"), exist_ok=True)
         dependencies = "\n".join(
-            f"{crate} = " + toml_value(dict({"path": f"../../generated/{crate}"}, **options))
+            f"{crate} = " + toml_value(dependency(crate, options, defaults_kept[crate]))
             for crate in crates
             if not crate.endswith("-types")
         )

@@ -208,6 +208,7 @@ fn generate_loaded(
     let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
     let types = emit::deserialize::written_out(types, &types_rewrite.rewritten_structs());
+    let types = emit::same_shape::one_type_per_shape(types);
     let types = emit::types::emit_types(
         &model,
         types,

@@ -196,6 +196,27 @@ impl Emitted {
                 written_wire_names(block, def);
             }
         }
+        // An alias of one of the crate's newtypes or enums is the generator
+        // sharing one type between schemas of one shape
+        // (`emit::same_shape`): each name's API is the shared type's, and
+        // which names share is not part of it.
+        let shared: Vec<(String, TypeDef)> = self
+            .types
+            .iter()
+            .filter_map(|(name, def)| match def {
+                TypeDef::Alias(Type::Path(target)) if target.qself.is_none() => {
+                    let target = target.path.get_ident()?.to_string();
+                    match self.types.get(&target)? {
+                        shared @ (TypeDef::Newtype(_) | TypeDef::Enum(_)) => {
+                            Some((name.clone(), shared.clone()))
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+        self.types.extend(shared);
     }
 
     fn read_client(&mut self, file: &syn::File) {
@@ -610,6 +631,7 @@ mod tests {
             }
             pub struct ThingId(::std::string::String);
             pub type Things = ::std::vec::Vec<Thing>;
+            pub type OwnerId = ThingId;
             "#,
         )
         .unwrap();
@@ -636,6 +658,8 @@ mod tests {
         assert_eq!(variants[1].payload.shown(), "(String)");
         assert!(matches!(emitted.types["ThingId"], TypeDef::Newtype(_)));
         assert!(matches!(emitted.types["Things"], TypeDef::Alias(_)));
+        // A name sharing a newtype of the same shape reads as that newtype.
+        assert!(matches!(emitted.types["OwnerId"], TypeDef::Newtype(_)));
     }
 
     /// The generator writes out `Serialize` and `Deserialize` of plain

@@ -2822,12 +2822,12 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamId {
 }
 
 /// Name of the event stream.
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 #[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 #[serde(transparent)]
 pub struct EventStreamName(::std::string::String);
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl ::std::ops::Deref for EventStreamName {
     type Target = ::std::string::String;
 
@@ -2837,7 +2837,7 @@ impl ::std::ops::Deref for EventStreamName {
     }
 }
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl ::std::convert::From<EventStreamName> for ::std::string::String {
     #[inline]
     fn from(value: EventStreamName) -> Self {
@@ -2845,7 +2845,7 @@ impl ::std::convert::From<EventStreamName> for ::std::string::String {
     }
 }
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl ::std::str::FromStr for EventStreamName {
     type Err = self::error::ConversionError;
 
@@ -2863,7 +2863,7 @@ impl ::std::str::FromStr for EventStreamName {
     }
 }
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl ::std::convert::TryFrom<&str> for EventStreamName {
     type Error = self::error::ConversionError;
 
@@ -2875,7 +2875,7 @@ impl ::std::convert::TryFrom<&str> for EventStreamName {
     }
 }
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     type Error = self::error::ConversionError;
 
@@ -2887,7 +2887,7 @@ impl ::std::convert::TryFrom<::std::string::String> for EventStreamName {
     }
 }
 
-#[cfg(feature = "event-streams")]
+#[cfg(any(feature = "event-streams", feature = "user-attribute-profiles"))]
 impl<'de> ::serde::Deserialize<'de> for EventStreamName {
     fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
     where
@@ -4068,156 +4068,16 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeAuth0Mapping {
 }
 
 /// Description of the attribute.
+///
+/// One type with [`EventStreamName`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeDescription(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeDescription {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeDescription> for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeDescription) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeDescription {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 128usize {
-            return Err("longer than 128 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeDescription {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String> for UserAttributeDescription {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeDescription {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeDescription = EventStreamName;
 
 /// Display label of the attribute.
+///
+/// One type with [`EventStreamName`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeLabel(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeLabel {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeLabel> for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeLabel) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeLabel {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 128usize {
-            return Err("longer than 128 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeLabel {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String> for UserAttributeLabel {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeLabel {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeLabel = EventStreamName;
 
 /// The OpenID Connect claim an attribute maps to.
 #[cfg(feature = "user-attribute-profiles")]
@@ -4301,158 +4161,16 @@ impl ::serde::Serialize for UserAttributeOidcMapping {
 }
 
 /// Display name of the claim.
+///
+/// One type with [`UserAttributeAuth0Mapping`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeOidcMappingDisplayName(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeOidcMappingDisplayName {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeOidcMappingDisplayName>
-for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeOidcMappingDisplayName) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeOidcMappingDisplayName {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 50usize {
-            return Err("longer than 50 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingDisplayName {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String>
-for UserAttributeOidcMappingDisplayName {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingDisplayName {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeOidcMappingDisplayName = UserAttributeAuth0Mapping;
 
 /// Name of the claim.
+///
+/// One type with [`UserAttributeAuth0Mapping`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeOidcMappingMapping(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeOidcMappingMapping {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeOidcMappingMapping> for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeOidcMappingMapping) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeOidcMappingMapping {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 50usize {
-            return Err("longer than 50 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeOidcMappingMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String> for UserAttributeOidcMappingMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeOidcMappingMapping {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeOidcMappingMapping = UserAttributeAuth0Mapping;
 
 /// The profile a template describes.
 #[cfg(feature = "user-attribute-profiles")]
@@ -4734,80 +4452,10 @@ impl<'de> ::serde::Deserialize<'de> for UserAttributeSamlMappingItem {
 }
 
 /// SCIM attribute the attribute maps to.
+///
+/// One type with [`EventStreamName`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeScimMapping(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeScimMapping {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeScimMapping> for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeScimMapping) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeScimMapping {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 128usize {
-            return Err("longer than 128 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeScimMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String> for UserAttributeScimMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeScimMapping {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeScimMapping = EventStreamName;
 
 /// An attribute's mapping for one connection strategy.
 #[cfg(feature = "user-attribute-profiles")]
@@ -4916,82 +4564,10 @@ impl ::serde::Serialize for UserAttributeStrategyOverride {
 }
 
 /// SCIM attribute the attribute maps to for this strategy.
+///
+/// One type with [`EventStreamName`], whose schema has the same shape, so that the crate builds faster; code should not rely on it, as a change to either schema parts them.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(::serde::Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
-#[serde(transparent)]
-pub struct UserAttributeStrategyOverrideScimMapping(::std::string::String);
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::ops::Deref for UserAttributeStrategyOverrideScimMapping {
-    type Target = ::std::string::String;
-
-    #[inline]
-    fn deref(&self) -> &::std::string::String {
-        &self.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::From<UserAttributeStrategyOverrideScimMapping>
-for ::std::string::String {
-    #[inline]
-    fn from(value: UserAttributeStrategyOverrideScimMapping) -> Self {
-        value.0
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::str::FromStr for UserAttributeStrategyOverrideScimMapping {
-    type Err = self::error::ConversionError;
-
-    #[inline]
-    fn from_str(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        if value.chars().count() > 128usize {
-            return Err("longer than 128 characters".into());
-        }
-        if value.chars().count() < 1usize {
-            return Err("shorter than 1 characters".into());
-        }
-        Ok(Self(value.to_string()))
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<&str> for UserAttributeStrategyOverrideScimMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: &str,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl ::std::convert::TryFrom<::std::string::String>
-for UserAttributeStrategyOverrideScimMapping {
-    type Error = self::error::ConversionError;
-
-    #[inline]
-    fn try_from(
-        value: ::std::string::String,
-    ) -> ::std::result::Result<Self, self::error::ConversionError> {
-        value.parse()
-    }
-}
-
-#[cfg(feature = "user-attribute-profiles")]
-impl<'de> ::serde::Deserialize<'de> for UserAttributeStrategyOverrideScimMapping {
-    fn deserialize<D>(deserializer: D) -> ::std::result::Result<Self, D::Error>
-    where
-        D: ::serde::Deserializer<'de>,
-    {
-        crate::__checked::text(deserializer, Self)
-    }
-}
+pub type UserAttributeStrategyOverrideScimMapping = EventStreamName;
 
 /// Overrides of an attribute's mapping per connection strategy, with the same keys as the user identifier's overrides; every other key must hold a mapping of the same shape and is kept as it is.
 #[cfg(feature = "user-attribute-profiles")]

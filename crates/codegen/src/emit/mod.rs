@@ -19,6 +19,7 @@ pub mod features;
 pub mod manifest;
 pub mod placeholders;
 pub mod progenitor;
+pub mod same_shape;
 pub mod server;
 pub mod types;
 
