@@ -59,9 +59,9 @@ pub fn one_type_per_shape(types: TokenStream) -> TokenStream {
     }
     let mut first_of_shape: BTreeMap<&str, &str> = BTreeMap::new();
     let mut aliases: BTreeMap<String, String> = BTreeMap::new();
-    for (item, owner) in items.iter().zip(&owners) {
+    for item in &items {
         let Some(name) = item_key(item) else { continue };
-        if !candidates.contains_key(&name) || owner.as_deref() != Some(&name) || is_impl(item) {
+        if !candidates.contains_key(&name) || is_impl(item) {
             continue;
         }
         let shape = &shapes[&name];
