@@ -257,7 +257,19 @@ fn with_constructors(item: Vec<TokenTree>, constructors: &BTreeMap<&str, &str>) 
         }
         out.into_iter().collect()
     }
-    if constructors.is_empty() {
+    fn calls(tokens: &[TokenTree], constructors: &BTreeMap<&str, &str>) -> bool {
+        tokens.iter().any(|token| match token {
+            TokenTree::Ident(ident) => constructors.contains_key(ident.to_string().as_str()),
+            TokenTree::Group(group) => calls(
+                &group.stream().into_iter().collect::<Vec<_>>(),
+                constructors,
+            ),
+            _ => false,
+        })
+    }
+    // Most items name no alias's constructor: they are passed on untouched
+    // rather than rebuilt.
+    if !calls(&item, constructors) {
         return item.into_iter().collect();
     }
     match module_body(item) {
