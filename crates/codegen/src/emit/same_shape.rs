@@ -1,10 +1,11 @@
 //! One type per shape. An API repeats an inline schema (a string of 1 to 255
 //! characters, the `asc` or `desc` of a sort order) under every property that
 //! has it, and typify writes a type for each, with its derives, conversions
-//! and serde impls: the published definition's 1,962 newtypes hold 708
-//! shapes. Every copy costs the types crate's build (and each crate after it
-//! waits for that build), so the second and later copies of a shape become
-//! aliases of the first (`pub type B = A;`), with their own names and docs.
+//! and serde impls. Every copy costs the types crate's build (and each crate
+//! after it waits for that build), so the second and later copies of a shape
+//! become aliases of the first (`pub type B = A;`), with their own names and
+//! docs: in the published definition, 1,207 of 1,962 newtypes and 304 of 887
+//! enums.
 //!
 //! Only types an alias stands for without a change to the API are merged:
 //! - tuple structs whose field is private (typify's constrained strings):
