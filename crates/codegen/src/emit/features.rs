@@ -199,12 +199,15 @@ pub fn gate(
         scan_items(tokens.clone(), &mut graph);
     }
     let every: BTreeSet<String> = features.tags.iter().map(|(name, _)| name.clone()).collect();
+    let mut holds_entries = std::mem::take(&mut graph.holds_entries).into_iter();
     let decisions = graph.decide(&every);
     let mut decisions = decisions.into_iter();
     crates
         .into_iter()
         .map(|(_, tokens)| {
-            let gated: Vec<TokenTree> = apply_items(tokens, &mut decisions).into_iter().collect();
+            let gated: Vec<TokenTree> = apply_items(tokens, &mut decisions, &mut holds_entries)
+                .into_iter()
+                .collect();
             // With some features off, imports and helpers that only their
             // operations use go unused.
             let allow =
@@ -241,6 +244,9 @@ struct Graph {
     always: Vec<String>,
     /// Whether the items being scanned are in an `always` module.
     in_core: bool,
+    /// For each item, in order, whether it holds a marked entry point:
+    /// [`apply_items`] rebuilds only those, and passes the others on.
+    holds_entries: Vec<bool>,
 }
 
 /// What [`apply_items`] does with a unit.
@@ -394,7 +400,9 @@ fn scan_item(item: Vec<TokenTree>, graph: &mut Graph) {
     let key = item_key(&item).map(|key| graph.intern(&key));
     let is_impl = is_impl(&item);
     let mut mentions = Vec::new();
+    let units = graph.units.len();
     scan_tokens(item, graph, &mut mentions);
+    graph.holds_entries.push(graph.units.len() > units);
     graph.push(key, mentions, None, is_impl);
 }
 
@@ -650,19 +658,23 @@ fn last_segment(tokens: &[TokenTree]) -> Option<String> {
 
 /// Rewrites a crate's (or a module's) items as [`Graph::decide`] decided, in
 /// the order [`scan_items`] met them.
-fn apply_items(tokens: TokenStream, decisions: &mut impl Iterator<Item = Decision>) -> TokenStream {
+fn apply_items(
+    tokens: TokenStream,
+    decisions: &mut impl Iterator<Item = Decision>,
+    holds_entries: &mut impl Iterator<Item = bool>,
+) -> TokenStream {
     let mut out = TokenStream::new();
     for item in split_items(tokens) {
         match module_body(item) {
             Ok((header, body)) => {
                 let mut inner = TokenStream::new();
                 for item in body {
-                    inner.extend(apply_item(item, decisions));
+                    inner.extend(apply_item(item, decisions, holds_entries));
                 }
                 out.extend(header);
                 out.extend([TokenTree::Group(Group::new(Delimiter::Brace, inner))]);
             }
-            Err(item) => out.extend(apply_item(item, decisions)),
+            Err(item) => out.extend(apply_item(item, decisions, holds_entries)),
         }
     }
     out
@@ -671,9 +683,15 @@ fn apply_items(tokens: TokenStream, decisions: &mut impl Iterator<Item = Decisio
 fn apply_item(
     item: Vec<TokenTree>,
     decisions: &mut impl Iterator<Item = Decision>,
+    holds_entries: &mut impl Iterator<Item = bool>,
 ) -> Vec<TokenTree> {
-    // The item's own unit comes after those of its entry points.
-    let body = apply_tokens(item, decisions);
+    // The item's own unit comes after those of its entry points, which most
+    // items (every type) have none of: those are not rebuilt.
+    let body = if holds_entries.next().expect("one flag per item") {
+        apply_tokens(item, decisions)
+    } else {
+        item
+    };
     let decision = decisions.next().expect("one decision per unit");
     match decision {
         Decision::Keep => body,
