@@ -214,7 +214,7 @@ fn pieces(tokens: TokenStream) -> Vec<Piece> {
             }
             Ok((header, body)) => {
                 flush(&mut run, &mut run_items, &mut pieces);
-                let bare = without_outer_attributes(&header);
+                let bare = without_outer_attributes(&header).to_vec();
                 let runs = body.len().div_ceil(ITEMS_PER_PIECE);
                 let mut body = body.into_iter();
                 for index in 0..runs {
@@ -326,7 +326,7 @@ pub(crate) fn module_body(
 }
 
 /// An item's tokens without its leading `#[..]` attributes.
-fn without_outer_attributes(item: &[TokenTree]) -> Vec<TokenTree> {
+pub(crate) fn without_outer_attributes(item: &[TokenTree]) -> &[TokenTree] {
     let mut rest = item;
     while let [TokenTree::Punct(pound), TokenTree::Group(group), tail @ ..] = rest
         && pound.as_char() == '#'
@@ -334,7 +334,7 @@ fn without_outer_attributes(item: &[TokenTree]) -> Vec<TokenTree> {
     {
         rest = tail;
     }
-    rest.to_vec()
+    rest
 }
 
 /// Parses and prints one piece as prettyplease would print it within the

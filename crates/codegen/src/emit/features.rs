@@ -518,7 +518,7 @@ fn take_entry(tokens: &mut impl Iterator<Item = TokenTree>) -> Vec<TokenTree> {
 }
 
 /// Whether an item is an `impl` block.
-fn is_impl(item: &[TokenTree]) -> bool {
+pub(crate) fn is_impl(item: &[TokenTree]) -> bool {
     item.iter()
         .any(|token| matches!(token, TokenTree::Ident(ident) if ident == "impl"))
         && item_key_keyword(item).as_deref() == Some("impl")

@@ -24,8 +24,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use proc_macro2::{Delimiter, Group, Ident, TokenStream, TokenTree};
 use quote::quote;
 
-use crate::emit::features::item_key;
-use crate::format::{module_body, split_items};
+use crate::emit::features::{is_impl, item_key};
+use crate::format::{module_body, split_items, without_outer_attributes};
 
 /// Typify's top-level items with every later copy of a shape replaced by an
 /// alias of the first, and the impls the merge makes twice (`From<A> for X`
@@ -141,7 +141,7 @@ struct Candidate {
 
 /// `pub struct Name(Field);` with a private field, or `pub enum Name { .. }`.
 fn candidate(item: &[TokenTree]) -> Option<Candidate> {
-    let rest = without_attributes(item);
+    let rest = without_outer_attributes(item);
     let (keyword, name, after) = match rest {
         [
             TokenTree::Ident(public),
@@ -284,10 +284,6 @@ fn with_constructors(item: Vec<TokenTree>, constructors: &BTreeMap<&str, &str>) 
     }
 }
 
-fn is_impl(item: &[TokenTree]) -> bool {
-    matches!(without_attributes(item), [TokenTree::Ident(keyword), ..] if keyword == "impl")
-}
-
 /// An impl's tokens before its body.
 fn impl_header(item: &[TokenTree]) -> &[TokenTree] {
     match item.iter().rposition(
@@ -296,16 +292,6 @@ fn impl_header(item: &[TokenTree]) -> &[TokenTree] {
         Some(body) => &item[..body],
         None => item,
     }
-}
-
-fn without_attributes(item: &[TokenTree]) -> &[TokenTree] {
-    let mut rest = item;
-    while let [TokenTree::Punct(pound), TokenTree::Group(_), tail @ ..] = rest
-        && pound.as_char() == '#'
-    {
-        rest = tail;
-    }
-    rest
 }
 
 fn is_doc(attribute: &Group) -> bool {
