@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tenant_codegen::Options;
-use tenant_codegen::cli::{Mode, codegen};
+use openapi_crates_codegen::Options;
+use openapi_crates_codegen::cli::{Mode, codegen};
 use workspace_tests::{fixture, scratch_workspace, snapshot_dir, workspace_root};
 
 struct Outcome {

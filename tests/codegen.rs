@@ -6,9 +6,9 @@
 
 use std::path::Path;
 
-use tenant_codegen::cli::{Mode, codegen};
-use tenant_codegen::write::{Change, Drift, check_tree, write_tree};
-use tenant_codegen::{GeneratedTree, Options, SPEC_FILE, generate};
+use openapi_crates_codegen::cli::{Mode, codegen};
+use openapi_crates_codegen::write::{Change, Drift, check_tree, write_tree};
+use openapi_crates_codegen::{GeneratedTree, Options, SPEC_FILE, generate};
 use workspace_tests::{scratch_workspace, snapshot_dir, workspace_root};
 
 fn real_tree() -> GeneratedTree {
@@ -160,7 +160,7 @@ fn generated_crates_depend_on_runtime_crates_only() {
         .parse()
         .unwrap();
     let declared = workspace["workspace"]["dependencies"].as_table().unwrap();
-    for name in tenant_codegen::emit::manifest::RUNTIME_CRATES {
+    for name in openapi_crates_codegen::emit::manifest::RUNTIME_CRATES {
         assert!(
             declared.contains_key(*name),
             "{name} is not in [workspace.dependencies]"
@@ -174,7 +174,7 @@ fn generated_crates_depend_on_runtime_crates_only() {
         "syn",
         "quote",
         "prettyplease",
-        "tenant-codegen",
+        "openapi-crates-codegen",
     ];
     for file in real_tree()
         .files
@@ -188,7 +188,7 @@ fn generated_crates_depend_on_runtime_crates_only() {
                 "{} depends on {dependency}",
                 file.path.display()
             );
-            let known = tenant_codegen::emit::manifest::RUNTIME_CRATES
+            let known = openapi_crates_codegen::emit::manifest::RUNTIME_CRATES
                 .contains(&dependency.as_str())
                 || dependency.starts_with("tenant-api-");
             assert!(
@@ -262,7 +262,7 @@ fn generated_docs_are_line_comments_with_names_filled_in() {
 fn bundle_prints_one_document_with_local_refs() {
     let spec = Path::new("tests/fixtures/constructs/external-refs.yaml");
     let (mut out, mut err) = (Vec::new(), Vec::new());
-    let status = tenant_codegen::cli::bundle(&workspace_root(), spec, &mut out, &mut err);
+    let status = openapi_crates_codegen::cli::bundle(&workspace_root(), spec, &mut out, &mut err);
     assert_eq!(status, 0, "{}", String::from_utf8_lossy(&err));
     let bundled: serde_json::Value = serde_json::from_slice(&out).unwrap();
     fn refs<'a>(value: &'a serde_json::Value, found: &mut Vec<&'a str>) {
@@ -295,7 +295,7 @@ fn bundle_prints_one_document_with_local_refs() {
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let missing = Path::new("tests/fixtures/constructs/no-such-spec.yaml");
     assert_eq!(
-        tenant_codegen::cli::bundle(&workspace_root(), missing, &mut out, &mut err),
+        openapi_crates_codegen::cli::bundle(&workspace_root(), missing, &mut out, &mut err),
         1
     );
     assert!(String::from_utf8_lossy(&err).contains("cannot read the spec"));

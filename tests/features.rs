@@ -1,5 +1,5 @@
 //! Tags are cargo features of the generated crates (see
-//! `tenant_codegen::emit::features`): a consumer enabling some of them
+//! `openapi_crates_codegen::emit::features`): a consumer enabling some of them
 //! compiles their operations and exactly what those reach. These tests pick
 //! feature sets (no tag, each tag alone, and pairs drawn at random for each
 //! seed of `FEATURE_SEEDS`, default `1,2,3`) and run `cargo clippy -D
@@ -57,7 +57,7 @@ impl Picker {
 }
 
 /// The tag features of a generated crate's manifest, in its order.
-fn tag_features(tree: &tenant_codegen::GeneratedTree) -> Vec<String> {
+fn tag_features(tree: &openapi_crates_codegen::GeneratedTree) -> Vec<String> {
     let manifest = tree
         .files
         .iter()
@@ -148,7 +148,7 @@ fn every_tag_of_the_tags_fixture_compiles_alone_and_in_pairs() {
 #[test]
 fn every_tag_of_the_project_spec_compiles_alone_and_random_pairs_do() {
     check_feature_sets(
-        Path::new(tenant_codegen::SPEC_FILE),
+        Path::new(openapi_crates_codegen::SPEC_FILE),
         "project",
         singles_and_pairs,
     );

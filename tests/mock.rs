@@ -1,4 +1,4 @@
-//! The mock (`tenant-mock`, `cargo xtask mock`) over a real socket: the
+//! The mock (`openapi-crates-mock`, `cargo xtask mock`) over a real socket: the
 //! project's spec, whose generated server answers every broken request
 //! beside it so the two answers can be compared byte for byte; a construct
 //! fixture with checked parameters; and the platform's whole definition.
@@ -6,9 +6,9 @@
 use std::path::Path;
 use std::time::Instant;
 
+use openapi_crates_mock::{Mock, Options};
 use serde_json::{Value, json};
 use tenant_api_server::{AuthError, AuthorizationRequest, RouterOptions, TenantManagementApi};
-use tenant_mock::{Mock, Options};
 use workspace_tests::samples;
 
 const TOKEN: &str = "any-well-formed-token";
@@ -857,7 +857,7 @@ async fn the_platforms_definition_is_served() {
 #[test]
 fn the_default_body_limit_is_the_runtimes() {
     assert_eq!(
-        tenant_codegen::model::DEFAULT_BODY_LIMIT,
+        openapi_crates_codegen::model::DEFAULT_BODY_LIMIT,
         RouterOptions::default().body_limit
     );
 }

@@ -223,10 +223,11 @@ fn raw_operation_count(path: &Path) -> Result<usize, String> {
 
 /// The operations the generator's model holds for `description`.
 fn model_operation_count(root: &Path, description: &Path) -> Result<usize, String> {
-    let mut loaded =
-        tenant_codegen::load::load_spec(root, description).map_err(|err| err.to_string())?;
-    tenant_codegen::prepare_document(&mut loaded);
-    let model = tenant_codegen::model::build_model(&loaded).map_err(|err| err.to_string())?;
+    let mut loaded = openapi_crates_codegen::load::load_spec(root, description)
+        .map_err(|err| err.to_string())?;
+    openapi_crates_codegen::prepare_document(&mut loaded);
+    let model =
+        openapi_crates_codegen::model::build_model(&loaded).map_err(|err| err.to_string())?;
     Ok(model.operations.len() + model.webhooks.len())
 }
 

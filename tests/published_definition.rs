@@ -63,9 +63,10 @@ fn the_whole_published_definition_generates_and_passes_clippy() {
 
     // Every operation reaches the model the emitters work from; none is
     // skipped.
-    let mut loaded = tenant_codegen::load::load_spec(&root, Path::new(PUBLISHED)).unwrap();
-    tenant_codegen::prepare_document(&mut loaded);
-    let model = tenant_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
+    let mut loaded = openapi_crates_codegen::load::load_spec(&root, Path::new(PUBLISHED)).unwrap();
+    openapi_crates_codegen::prepare_document(&mut loaded);
+    let model =
+        openapi_crates_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(model.operations.len(), operations);
     drop((loaded, model));
     let tree = generate_named(&root, Path::new(PUBLISHED), "published");

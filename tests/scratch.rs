@@ -11,9 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use openapi_crates_codegen::emit::{PROJECT_CRATE_PREFIX, RUNTIME_CRATE};
+use openapi_crates_codegen::{
+    Diagnostics, GENERATED_DIR, GeneratedTree, Options, Output, RUNTIME_DIR, Runtime, generate_with,
+};
 use serde_json::Value;
-use tenant_codegen::emit::{PROJECT_CRATE_PREFIX, RUNTIME_CRATE};
-use tenant_codegen::{Diagnostics, GENERATED_DIR, GeneratedTree, Options, generate_with};
 use workspace_tests::workspace_root;
 
 /// Where every scratch workspace builds.
@@ -35,8 +37,14 @@ pub fn try_generate_named(
     spec: &Path,
     name: &str,
 ) -> Result<GeneratedTree, Diagnostics> {
+    // Every scratch workspace's servers share this workspace's runtime.
     let options = Options {
         crate_prefix: Some(format!("{name}-{PROJECT_CRATE_PREFIX}")),
+        output: Output {
+            runtime: Runtime::Path(workspace_root().join(RUNTIME_DIR)),
+            ..Output::default()
+        },
+        strict: false,
     };
     generate_with(root, spec, &options)
 }
@@ -80,7 +88,7 @@ pub fn runtime_dependencies() -> BTreeMap<String, toml::Value> {
     let dependencies = manifest["workspace"]["dependencies"].as_table().unwrap();
     let mut out = BTreeMap::new();
     // The round trips also need an async runtime to serve and call with.
-    let runtime_crates = tenant_codegen::emit::manifest::RUNTIME_CRATES;
+    let runtime_crates = openapi_crates_codegen::emit::manifest::RUNTIME_CRATES;
     for name in runtime_crates.iter().chain(&["tokio", "futures-util"]) {
         let mut spec = dependencies[*name].clone();
         if let Some(path) = spec.get("path").and_then(toml::Value::as_str) {

@@ -3,14 +3,17 @@
 
 use std::path::Path;
 
+use openapi_crates_codegen::load::{LoadedSpec, load_spec};
 use openapiv3::{OpenAPI, ReferenceOr, SecurityScheme};
 use serde_json::{Value, json};
-use tenant_codegen::load::{LoadedSpec, load_spec};
 use workspace_tests::workspace_root;
 
 fn spec() -> LoadedSpec {
-    load_spec(&workspace_root(), Path::new(tenant_codegen::SPEC_FILE))
-        .unwrap_or_else(|err| panic!("{err}"))
+    load_spec(
+        &workspace_root(),
+        Path::new(openapi_crates_codegen::SPEC_FILE),
+    )
+    .unwrap_or_else(|err| panic!("{err}"))
 }
 
 fn at<'a>(spec: &'a LoadedSpec, pointer: &str) -> &'a Value {
@@ -26,17 +29,17 @@ fn schema<'a>(spec: &'a LoadedSpec, name: &str) -> &'a Value {
 #[test]
 fn parses_as_openapi_3_0_with_openapiv3() {
     let typed: OpenAPI =
-        tenant_codegen::model::parse_openapi(&spec()).unwrap_or_else(|err| panic!("{err}"));
+        openapi_crates_codegen::model::parse_openapi(&spec()).unwrap_or_else(|err| panic!("{err}"));
     assert_eq!(typed.openapi, "3.0.3");
     assert_eq!(typed.info.version, "2.0");
     assert_eq!(typed.servers[0].url, "https://{tenant_domain}/api/v2");
     assert_eq!(typed.paths.paths.len(), 5);
-    tenant_codegen::model::build_model(&spec()).unwrap_or_else(|err| panic!("{err}"));
+    openapi_crates_codegen::model::build_model(&spec()).unwrap_or_else(|err| panic!("{err}"));
 }
 
 #[test]
 fn describes_exactly_the_five_operations() {
-    let model = tenant_codegen::model::build_model(&spec()).unwrap();
+    let model = openapi_crates_codegen::model::build_model(&spec()).unwrap();
     let operations: Vec<(&str, &str, &str)> = model
         .operations
         .iter()
@@ -454,7 +457,7 @@ fn published() -> Value {
 /// rule, and it accepts exactly what the server's `url` check accepts.
 #[test]
 fn the_uri_pattern_agrees_with_the_servers_url_check() {
-    use tenant_server_runtime::checks::{self, Location, Pattern, Violations};
+    use openapi_crates_server_runtime::checks::{self, Location, Pattern, Violations};
     let spec = spec();
     let subject = schema(&spec, "SubjectTokenType");
     assert_eq!(subject["format"], "url");
@@ -732,7 +735,7 @@ fn rate_limited_responses_carry_the_three_headers() {
 #[test]
 fn security_schemes_and_the_full_scope_catalog() {
     let loaded = spec();
-    let typed = tenant_codegen::model::parse_openapi(&loaded).unwrap();
+    let typed = openapi_crates_codegen::model::parse_openapi(&loaded).unwrap();
     let components = typed.components.as_ref().unwrap();
     let Some(ReferenceOr::Item(SecurityScheme::HTTP {
         scheme,
@@ -787,7 +790,7 @@ fn security_schemes_and_the_full_scope_catalog() {
         "logs are read-only"
     );
 
-    let model = tenant_codegen::model::build_model(&loaded).unwrap();
+    let model = openapi_crates_codegen::model::build_model(&loaded).unwrap();
     for operation in &model.operations {
         let scopes = operation.required_scopes();
         assert_eq!(scopes.len(), 1, "{}", operation.id);

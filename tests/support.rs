@@ -41,11 +41,11 @@ pub fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// run codegen in write mode without touching the checkout.
 pub fn scratch_workspace() -> tempfile::TempDir {
     let scratch = tempfile::tempdir().expect("temporary directory");
-    let source = workspace_root().join(tenant_codegen::GENERATED_DIR);
+    let source = workspace_root().join(openapi_crates_codegen::GENERATED_DIR);
     for (relative, bytes) in snapshot_dir(&source) {
         let target = scratch
             .path()
-            .join(tenant_codegen::GENERATED_DIR)
+            .join(openapi_crates_codegen::GENERATED_DIR)
             .join(relative);
         std::fs::create_dir_all(target.parent().unwrap()).unwrap();
         std::fs::write(target, bytes).unwrap();

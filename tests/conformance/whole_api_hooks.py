@@ -164,7 +164,7 @@ def _text_for_list(value, schema, parts=False):
 
 
 # Requests whose target passes this are refused with 414 before any
-# operation is known (`tenant_server_runtime::MAX_URI_LENGTH`, 8 KiB, and
+# operation is known (`openapi_crates_server_runtime::MAX_URI_LENGTH`, 8 KiB, and
 # the HTTP library's own 64 KiB), as RFC 9110 lets a server: their answer
 # cannot be in an operation's documented shape. A margin for the base path.
 _TARGET_LIMIT = 8 * 1024 - 256
@@ -241,7 +241,7 @@ _FORMATS = {
 
 def _format_broken(value, schema, depth=0):
     """Whether `value` holds text its schema gives a format the server
-    checks (see `tenant_server_runtime::checks::format`), in a syntax that
+    checks (see `openapi_crates_server_runtime::checks::format`), in a syntax that
     format does not have. Under 2020-12 formats are annotations, and
     schemathesis's coverage phase sends such text (`""` as a `date-time`)
     as valid; the generated types read a `date-time` as a time, so the

@@ -1,4 +1,4 @@
-//! `cargo bench -p tenant-codegen`: how long `generate()` takes on the real
+//! `cargo bench -p openapi-crates-codegen`: how long `generate()` takes on the real
 //! spec and how much memory it peaks at, then the same for the platform's
 //! full published definition (with the lines generated per operation), each
 //! checked against the targets below. A plain program rather than a timed
@@ -51,12 +51,13 @@ fn main() {
 
 /// Times `generate()` on the project's own spec, in this process.
 fn own_spec(root: &Path) -> Vec<String> {
-    let spec = Path::new(tenant_codegen::SPEC_FILE);
+    let spec = Path::new(openapi_crates_codegen::SPEC_FILE);
     let mut times = Vec::with_capacity(RUNS);
     let mut bytes = 0;
     for _ in 0..RUNS {
         let started = Instant::now();
-        let tree = tenant_codegen::generate(root, spec).unwrap_or_else(|err| panic!("{err}"));
+        let tree =
+            openapi_crates_codegen::generate(root, spec).unwrap_or_else(|err| panic!("{err}"));
         times.push(started.elapsed());
         bytes = tree.files.iter().map(|file| file.contents.len()).sum();
     }
@@ -320,13 +321,14 @@ fn descriptions_under(folder: &Path) -> Vec<PathBuf> {
 /// process's peak memory and the lines of each generated Rust file.
 fn child(root: &Path, spec: &Path) {
     let started = Instant::now();
-    let tree = tenant_codegen::generate(root, spec).unwrap_or_else(|err| panic!("{err}"));
+    let tree = openapi_crates_codegen::generate(root, spec).unwrap_or_else(|err| panic!("{err}"));
     println!("micros {}", started.elapsed().as_micros());
     // Counted after the timing, from the generator's own model.
     let mut loaded =
-        tenant_codegen::load::load_spec(root, spec).unwrap_or_else(|err| panic!("{err}"));
-    tenant_codegen::prepare_document(&mut loaded);
-    let model = tenant_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
+        openapi_crates_codegen::load::load_spec(root, spec).unwrap_or_else(|err| panic!("{err}"));
+    openapi_crates_codegen::prepare_document(&mut loaded);
+    let model =
+        openapi_crates_codegen::model::build_model(&loaded).unwrap_or_else(|err| panic!("{err}"));
     println!(
         "operations {}",
         model.operations.len() + model.webhooks.len()

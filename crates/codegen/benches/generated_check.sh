@@ -5,7 +5,7 @@
 # first; the dependencies included, as on a fresh machine). Wall time, CPU
 # time and peak memory of each step, and the lines of each crate, checked
 # against the targets below. Codegen alone, repeated, is measured by
-# `cargo bench -p tenant-codegen`.
+# `cargo bench -p openapi-crates-codegen`.
 #
 #   bash crates/codegen/benches/generated_check.sh [SPEC...]
 #   bash crates/codegen/benches/generated_check.sh --public

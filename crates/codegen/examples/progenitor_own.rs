@@ -5,15 +5,15 @@
 //! yardstick for the build time of `tenant-api-client`:
 //!
 //! ```sh
-//! cargo run -p tenant-codegen --example progenitor_own -- /tmp/progenitor-own
+//! cargo run -p openapi-crates-codegen --example progenitor_own -- /tmp/progenitor-own
 //! CARGO_TARGET_DIR=/tmp/t cargo build --release --manifest-path /tmp/progenitor-own/Cargo.toml
 //! ```
 
 use std::path::{Path, PathBuf};
 
-use tenant_codegen::emit::progenitor::progenitor_view;
-use tenant_codegen::load::{LoadedSpec, load_spec};
-use tenant_codegen::model::parse_openapi;
+use openapi_crates_codegen::emit::progenitor::progenitor_view;
+use openapi_crates_codegen::load::{LoadedSpec, load_spec};
+use openapi_crates_codegen::model::parse_openapi;
 
 fn main() {
     let out: PathBuf = std::env::args()

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::write::{check_tree, write_tree};
-use crate::{GENERATED_DIR, Options, generate_with};
+use crate::{Options, generate_with};
 
 /// Whether to write `generated/` or only compare it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +39,8 @@ pub fn bundle(root: &Path, spec: &Path, out: &mut dyn Write, err: &mut dyn Write
 
 /// Runs codegen for `spec` (relative to `root` unless absolute) in `mode`,
 /// printing progress to `out` and problems to `err`. Returns the exit status:
-/// 0 on success, 1 on a broken spec, drift (in check mode) or an I/O error.
+/// 0 on success (warnings printed), 1 on a broken spec, drift (in check
+/// mode) or an I/O error.
 pub fn codegen(
     root: &Path,
     spec: &Path,
@@ -50,22 +51,32 @@ pub fn codegen(
 ) -> u8 {
     // Output goes to a terminal or a test buffer; a failed print is not worth
     // failing the run for, so write errors are ignored.
+    let dir = options.output.dir.display();
     let tree = match generate_with(root, spec, options) {
         Ok(tree) => tree,
         Err(problems) => {
             let _ = writeln!(err, "{problems}");
-            let summary = match problems.len() {
+            let errors = problems.iter().filter(|problem| !problem.is_warning()).count();
+            let summary = match errors {
                 1 => String::new(),
                 count => format!("{count} errors; "),
             };
-            let _ = writeln!(err, "{summary}{GENERATED_DIR}/ was left unchanged.");
+            let _ = writeln!(err, "{summary}{dir}/ was left unchanged.");
             return 1;
         }
     };
+    if !tree.warnings.is_empty() {
+        let _ = writeln!(err, "{}", tree.warnings);
+        let _ = writeln!(
+            err,
+            "{} warning(s): generated as each says; `--strict` makes them errors.",
+            tree.warnings.len()
+        );
+    }
     match mode {
         Mode::Check => match check_tree(root, &tree) {
             Ok(drifts) if drifts.is_empty() => {
-                let _ = writeln!(out, "{GENERATED_DIR}/ is in sync with {}.", spec.display());
+                let _ = writeln!(out, "{dir}/ is in sync with {}.", spec.display());
                 0
             }
             Ok(drifts) => {
@@ -74,7 +85,7 @@ pub fn codegen(
                 }
                 let _ = writeln!(
                     err,
-                    "{GENERATED_DIR}/ is out of date with {}: run `cargo xtask codegen` and commit the result.",
+                    "{dir}/ is out of date with {}: generate again and commit the result.",
                     spec.display()
                 );
                 1
@@ -86,7 +97,7 @@ pub fn codegen(
         },
         Mode::Write => match write_tree(root, &tree) {
             Ok(changes) if changes.is_empty() => {
-                let _ = writeln!(out, "{GENERATED_DIR}/ is up to date.");
+                let _ = writeln!(out, "{dir}/ is up to date.");
                 0
             }
             Ok(changes) => {

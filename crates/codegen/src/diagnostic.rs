@@ -1,8 +1,14 @@
-//! The one error type of the pipeline: what went wrong, in which file, where.
+//! The one message type of the pipeline: what went wrong, in which file, where.
 //!
 //! Every stage reports problems as a [`Diagnostic`] so that the command line
 //! prints them the same way whatever stage found them: the file, the line and
 //! column when known, the JSON pointer into the document, and the cause.
+//!
+//! A problem is an error when the description cannot be read or expressed at
+//! all, and a warning when it touches one annotation, schema or reference
+//! that the generator can read another way (the warning says which): a team
+//! cannot fix a flaw in someone else's published description, so one flaw
+//! must not refuse the whole API. `--strict` makes every warning an error.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -14,9 +20,20 @@ pub struct Position {
     pub column: usize,
 }
 
-/// An error tied to a place in the spec.
+/// Whether a problem stops generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum Severity {
+    /// Nothing is generated.
+    #[default]
+    Error,
+    /// Generation goes on with the reading the message states.
+    Warning,
+}
+
+/// A problem tied to a place in the spec.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
+    pub severity: Severity,
     /// The spec file, as the user named it.
     pub file: PathBuf,
     /// Where in the file, when the cause is tied to a place in it.
@@ -30,6 +47,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn new(file: &Path, cause: impl Into<String>) -> Self {
         Self {
+            severity: Severity::Error,
             file: file.to_path_buf(),
             position: None,
             pointer: None,
@@ -46,17 +64,37 @@ impl Diagnostic {
         self.pointer = Some(pointer.into());
         self
     }
+
+    /// The same problem as a warning: generation goes on.
+    pub fn as_warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+
+    /// The same problem as an error (`--strict`).
+    pub fn as_error(mut self) -> Self {
+        self.severity = Severity::Error;
+        self
+    }
+
+    pub fn is_warning(&self) -> bool {
+        self.severity == Severity::Warning
+    }
 }
 
 impl fmt::Display for Diagnostic {
     /// Renders like a compiler message so editors and terminals can jump to it:
-    /// `spec/x.yaml:12:5: error: cause (at /json/pointer)`.
+    /// `spec/x.yaml:12:5: error: cause (at /json/pointer)`, or `warning:`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file.display())?;
         if let Some(Position { line, column }) = self.position {
             write!(f, ":{line}:{column}")?;
         }
-        write!(f, ": error: {}", self.cause)?;
+        let severity = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, ": {severity}: {}", self.cause)?;
         if let Some(pointer) = &self.pointer {
             let shown = if pointer.is_empty() { "/" } else { pointer };
             write!(f, " (at {shown})")?;
@@ -165,3 +203,41 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// The warnings of a run, recorded by whichever stage finds them (stages on
+/// the second core too, hence the lock) and read once at the end, sorted by
+/// place so that the same spec prints the same warnings in the same order.
+/// Clones share the list: a stage that works on a copy of the spec records
+/// into the run's.
+#[derive(Debug, Default, Clone)]
+pub struct Warnings(std::sync::Arc<std::sync::Mutex<Diagnostics>>);
+
+impl Warnings {
+    /// Records `warning` (made a warning if it is not one), once.
+    pub fn push(&self, warning: Diagnostic) {
+        self.lock().push(warning.as_warning());
+    }
+
+    /// Every warning recorded so far, sorted by file, line and column; the
+    /// record is left empty.
+    pub fn take(&self) -> Diagnostics {
+        let mut warnings = std::mem::take(&mut *self.lock());
+        warnings.0.sort_by(|a, b| {
+            (&a.file, a.position, &a.pointer, &a.cause).cmp(&(
+                &b.file,
+                b.position,
+                &b.pointer,
+                &b.cause,
+            ))
+        });
+        warnings
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Diagnostics> {
+        // A stage that panicked holding the lock left a list, not a broken
+        // invariant: its warnings are still worth printing.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}

@@ -29,13 +29,16 @@ pub mod write;
 
 use std::path::{Path, PathBuf};
 
-pub use diagnostic::{Diagnostic, Diagnostics};
+pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use write::{GeneratedFile, GeneratedTree};
+pub use emit::manifest::Runtime;
 
 /// The spec, relative to the workspace root.
 pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
-/// The directory the generator owns, relative to the workspace root.
+/// The directory of this workspace's generated crates, relative to its root.
 pub const GENERATED_DIR: &str = "generated";
+/// This workspace's server runtime, relative to its root.
+pub const RUNTIME_DIR: &str = "crates/server-runtime";
 
 /// Names what the spec leaves unnamed or names alike, in the document itself
 /// before the model reads it: operations without an `operationId`, inline
@@ -49,7 +52,7 @@ pub fn prepare_document(spec: &mut load::LoadedSpec) {
 }
 
 /// The spec as written, for tools that read the description rather than
-/// generate from it (`tenant-spec-diff`): parsed and bundled as
+/// generate from it (`openapi-crates-spec-diff`): parsed and bundled as
 /// [`load::parse_spec`] does, but a 3.1 document is not [`lower`]ed, so its
 /// pointers name what the file says (`exclusiveMaximum` stays itself) and
 /// nothing beyond parsing and bundling is refused.
@@ -68,7 +71,10 @@ pub fn load_spec_as_written(root: &Path, path: &Path) -> Result<load::LoadedSpec
     parse_spec_as_written_with(path, &bytes, &mut load::read_beside(root))
 }
 
-fn parse_spec_as_written_with(
+/// [`parse_spec_as_written`] for spec `bytes` read from `path`, the files
+/// it refers to read by `read` (given their path as the bundler resolves
+/// it against `path`): from disk, or from a git revision (`spec-diff`).
+pub fn parse_spec_as_written_with(
     path: &Path,
     bytes: &[u8],
     read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
@@ -78,6 +84,7 @@ fn parse_spec_as_written_with(
         path: path.to_path_buf(),
         document,
         source_map: load::SourceMap::of_file(path, positions),
+        warnings: Default::default(),
     };
     load::check_version(&spec)?;
     bundle::bundle(&mut spec, read)?;
@@ -106,12 +113,68 @@ pub struct Options {
     /// `{prefix}-server`; without it, the spec's `info.x-rust-crate-prefix`,
     /// else its title, decides.
     pub crate_prefix: Option<String>,
+    /// Where the crates go and how they reach the runtime.
+    pub output: Output,
+    /// Every warning is an error: nothing is generated from a description
+    /// the generator would read otherwise than written.
+    pub strict: bool,
+}
+
+impl Options {
+    /// This workspace's own generation: its spec's crates in `generated/`,
+    /// on the runtime of `crates/server-runtime`, strictly.
+    pub fn project() -> Self {
+        Self {
+            crate_prefix: None,
+            output: Output {
+                dir: PathBuf::from(GENERATED_DIR),
+                layout: Layout::Crates,
+                runtime: Runtime::Path(PathBuf::from(RUNTIME_DIR)),
+            },
+            strict: true,
+        }
+    }
+}
+
+/// Where the generated crates go, relative to the root the tree is written
+/// under.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// The directory that holds the crates.
+    pub dir: PathBuf,
+    pub layout: Layout,
+    /// How the server crate reaches its runtime.
+    pub runtime: Runtime,
+}
+
+impl Default for Output {
+    /// The crates in `generated/`, with a copy of the runtime beside them.
+    fn default() -> Self {
+        Self {
+            dir: PathBuf::from(GENERATED_DIR),
+            layout: Layout::Crates,
+            runtime: Runtime::Vendored,
+        }
+    }
+}
+
+/// What the output directory is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layout {
+    /// One directory per crate, for a workspace that already exists (a
+    /// team's, or this one): the team lists them as members.
+    #[default]
+    Crates,
+    /// A cargo workspace of its own: the crates and a root manifest naming
+    /// them, ready for `cargo build`.
+    Workspace,
 }
 
 /// Runs stages 1-4 for the spec at `spec_file` (relative to `workspace_root`
-/// unless absolute) and returns every file of `generated/`, in memory.
+/// unless absolute) as this workspace generates its own crates
+/// ([`Options::project`]), and returns every file of `generated/`, in memory.
 pub fn generate(workspace_root: &Path, spec_file: &Path) -> Result<GeneratedTree, Diagnostics> {
-    generate_with(workspace_root, spec_file, &Options::default())
+    generate_with(workspace_root, spec_file, &Options::project())
 }
 
 /// [`generate`] with the command line's [`Options`].
@@ -135,7 +198,7 @@ pub fn generate_with(
 
 /// [`generate_with`] for a spec already loaded as [`load::load_spec`] loads
 /// one (bundled, a 3.1 document lowered), such as a version read from git
-/// (`tenant-spec-diff` reads the public API of each version it compares
+/// (`openapi-crates-spec-diff` reads the public API of each version it compares
 /// from what this returns). A failure of progenitor's is not located.
 pub fn generate_spec(
     spec: load::LoadedSpec,
@@ -151,7 +214,37 @@ pub fn generate_spec(
     generate_loaded(spec, options, &|failure| failure)
 }
 
+/// Stages 2-4, with the warnings of the run: on success in the tree, on
+/// failure after the errors (what else the user should know), and under
+/// `--strict` as errors.
 fn generate_loaded(
+    spec: load::LoadedSpec,
+    options: &Options,
+    locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
+) -> Result<GeneratedTree, Diagnostics> {
+    let warnings = spec.warnings.clone();
+    let result = generate_crates(spec, options, locate_failure);
+    let found = warnings.take();
+    match result {
+        Ok(_) if options.strict && !found.is_empty() => {
+            let mut errors = Diagnostics::default();
+            for warning in &found {
+                errors.push(warning.clone().as_error());
+            }
+            Err(errors)
+        }
+        Ok(mut tree) => {
+            tree.warnings = found;
+            Ok(tree)
+        }
+        Err(mut errors) => {
+            errors.extend(found);
+            Err(errors)
+        }
+    }
+}
+
+fn generate_crates(
     mut spec: load::LoadedSpec,
     options: &Options,
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
@@ -267,27 +360,29 @@ fn generate_loaded(
         .try_into()
         .unwrap_or_else(|_| unreachable!("one text per crate"));
 
-    let mut files = vec![GeneratedFile {
-        path: Path::new(GENERATED_DIR).join("rustfmt.toml"),
-        contents: format::format_toml(
-            spec_file,
-            "# prettyplease formats the generated code; rustfmt must leave it alone,\n\
-             # or `cargo fmt` would make `cargo xtask codegen --check` report drift.\n\
-             disable_all_formatting = true",
-        ),
-    }];
     let names = &model.crates;
+    let version = emit::manifest::crate_version(&model.version);
+    let package = emit::manifest::Package {
+        title: &model.title,
+        version: &version,
+        license: model.license.as_deref(),
+    };
+    let output = &options.output;
+    let placement = emit::manifest::Placement {
+        crates_dir: &output.dir,
+        runtime: &output.runtime,
+    };
     let crates = [
         (
             &names.types,
-            emit::manifest::types_manifest(names, &model.title, &features, dependencies),
+            emit::manifest::types_manifest(names, package, &features, dependencies),
             types,
         ),
         (
             &names.client,
             emit::manifest::client_manifest(
                 names,
-                &model.title,
+                package,
                 &features,
                 dependencies,
                 writes_parameters,
@@ -296,24 +391,53 @@ fn generate_loaded(
         ),
         (
             &names.server,
-            emit::manifest::server_manifest(names, &model.title, &features),
+            emit::manifest::server_manifest(names, package, &features, &placement),
             server,
         ),
     ];
+    let mut files = Vec::new();
+    let mut owned_dirs = Vec::new();
     for (package, manifest, code) in crates {
-        let dir = Path::new(GENERATED_DIR).join(package);
+        let dir = output.dir.join(package);
         files.push(GeneratedFile {
             path: dir.join("Cargo.toml"),
             contents: format::format_toml(spec_file, &manifest),
         });
         files.push(GeneratedFile {
+            path: dir.join("rustfmt.toml"),
+            contents: format::format_toml(spec_file, emit::manifest::RUSTFMT_TOML),
+        });
+        files.push(GeneratedFile {
             path: dir.join("src/lib.rs"),
             contents: code,
+        });
+        owned_dirs.push(dir);
+    }
+    let mut members = vec![names.types.as_str(), names.client.as_str(), names.server.as_str()];
+    if output.runtime == Runtime::Vendored {
+        let dir = output.dir.join(emit::RUNTIME_CRATE);
+        for (path, contents) in emit::runtime::vendored_files() {
+            files.push(GeneratedFile {
+                path: dir.join(path),
+                contents,
+            });
+        }
+        owned_dirs.push(dir);
+        members.push(emit::RUNTIME_CRATE);
+    }
+    if output.layout == Layout::Workspace {
+        files.push(GeneratedFile {
+            path: output.dir.join("Cargo.toml"),
+            contents: format::format_toml(
+                spec_file,
+                &emit::manifest::workspace_manifest(&members),
+            ),
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(GeneratedTree {
-        owned_dir: PathBuf::from(GENERATED_DIR),
+        owned_dirs,
         files,
+        warnings: Diagnostics::default(),
     })
 }

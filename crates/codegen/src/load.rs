@@ -19,7 +19,7 @@ use std::path::{Component, Path, PathBuf};
 use saphyr::{LoadableYamlNode, MarkedYaml, Scalar, YamlData};
 use serde_json::{Map, Number, Value};
 
-use crate::diagnostic::{Diagnostic, Position, pointer_join};
+use crate::diagnostic::{Diagnostic, Position, Warnings, pointer_join};
 
 /// A spec that parsed and declares OpenAPI 3.0 or 3.1, with every file it
 /// refers to bundled in, and the positions of its nodes.
@@ -30,6 +30,9 @@ pub struct LoadedSpec {
     /// The document as plain JSON, in document order.
     pub document: Value,
     pub source_map: SourceMap,
+    /// What the generator read another way than written (see
+    /// [`LoadedSpec::warn_at`]).
+    pub warnings: Warnings,
 }
 
 /// Where each node of the document was written: its file, and its line and
@@ -180,6 +183,13 @@ impl LoadedSpec {
         }
     }
 
+    /// Records a warning for the node at `pointer`, located as
+    /// [`LoadedSpec::error_at`] locates an error: `cause` says what is wrong
+    /// and how the generator reads it instead.
+    pub fn warn_at(&self, pointer: &str, cause: impl Into<String>) {
+        self.warnings.push(self.error_at(pointer, cause));
+    }
+
     /// `file:line:column` of the node at `pointer`, as messages name a
     /// second place; `None` when its position is unknown.
     pub fn place(&self, pointer: &str) -> Option<String> {
@@ -241,6 +251,7 @@ pub fn parse_spec_with(
         path: path.to_path_buf(),
         document,
         source_map: SourceMap::of_file(path, positions),
+        warnings: Default::default(),
     };
     check_version(&spec)?;
     crate::bundle::bundle(&mut spec, read)?;

@@ -4,27 +4,41 @@
 //! this stage and `generated/` is left untouched. Writing touches only files
 //! whose content changed, replaces each one atomically (temporary file in the
 //! same directory, then rename) and removes files the generator no longer
-//! produces. Checking does the same comparison and writes nothing.
+//! produces from the directories it owns (one per crate). Checking does the
+//! same comparison and writes nothing.
+//!
+//! The output may land in a team's own tree, so nothing the generator did
+//! not write is replaced: a crate directory whose manifest, or a workspace
+//! manifest, lacks the generated-file marker stops the run before any file
+//! is touched.
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
-/// One generated file, with its path relative to the workspace root.
+use crate::diagnostic::Diagnostics;
+use crate::emit::runtime::GENERATED_MARKER;
+
+/// One generated file, with its path relative to the output root.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedFile {
     pub path: PathBuf,
     pub contents: String,
 }
 
-/// Everything the generator owns: the directory it owns and the files in it.
+/// Everything the generator writes: the directories it owns, the files, and
+/// what it read otherwise than written.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedTree {
-    /// The directory, relative to the workspace root, whose every file is generated.
-    pub owned_dir: PathBuf,
+    /// Directories, relative to the output root, whose every file is
+    /// generated (one per crate). Files outside them (a workspace manifest)
+    /// are written but never removed.
+    pub owned_dirs: Vec<PathBuf>,
     /// The files, sorted by path.
     pub files: Vec<GeneratedFile>,
+    /// The run's warnings, sorted by place.
+    pub warnings: Diagnostics,
 }
 
 impl GeneratedTree {
@@ -75,8 +89,20 @@ impl fmt::Display for Drift {
 /// Lines of diff shown per stale file; enough to see the kind of change.
 const DIFF_LINES_SHOWN: usize = 40;
 
-/// Brings the owned directory under `workspace_root` in line with `tree`.
+/// Brings the owned directories under `workspace_root` in line with `tree`.
+/// Fails, having written nothing, when a file the tree would replace was
+/// not written by the generator ([`not_generated`]).
 pub fn write_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<Change>> {
+    if let Some(foreign) = not_generated(workspace_root, tree)? {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!(
+                "{} was not written by the generator (its first line has no `{GENERATED_MARKER}` marker); \
+                 nothing was written: choose another output directory, or remove it",
+                foreign.display()
+            ),
+        ));
+    }
     let mut changes = Vec::new();
     for file in &tree.files {
         let target = workspace_root.join(&file.path);
@@ -95,11 +121,38 @@ pub fn write_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec
         std::fs::remove_file(&target).map_err(|err| with_path(err, &target))?;
         changes.push(Change::Removed(extra));
     }
-    remove_empty_dirs(&workspace_root.join(&tree.owned_dir))?;
+    for dir in &tree.owned_dirs {
+        remove_empty_dirs(&workspace_root.join(dir))?;
+    }
     Ok(changes)
 }
 
-/// Compares the owned directory under `workspace_root` with `tree`; writes nothing.
+/// The first manifest on disk that the tree would replace, or whose crate
+/// directory it would take over, though the generator did not write it: a
+/// team's own crate or workspace of the same name.
+pub fn not_generated(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Option<PathBuf>> {
+    let manifests = tree
+        .files
+        .iter()
+        .map(|file| file.path.clone())
+        .filter(|path| path.file_name().is_some_and(|name| name == "Cargo.toml"));
+    for manifest in manifests {
+        let target = workspace_root.join(&manifest);
+        let first_line = match std::fs::read_to_string(&target) {
+            Ok(text) => text.lines().next().unwrap_or_default().to_string(),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => continue,
+            // Not text: not the generator's either.
+            Err(err) if err.kind() == io::ErrorKind::InvalidData => String::new(),
+            Err(err) => return Err(with_path(err, &target)),
+        };
+        if !first_line.contains(GENERATED_MARKER) {
+            return Ok(Some(target));
+        }
+    }
+    Ok(None)
+}
+
+/// Compares the owned directories under `workspace_root` with `tree`; writes nothing.
 pub fn check_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<Drift>> {
     let mut drifts = Vec::new();
     for file in &tree.files {
@@ -165,11 +218,13 @@ fn write_atomically(target: &Path, contents: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Files under the owned directory that the tree does not contain, sorted.
+/// Files under the owned directories that the tree does not contain, sorted.
 fn files_not_generated(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec<PathBuf>> {
     let expected: BTreeSet<&Path> = tree.files.iter().map(|file| file.path.as_path()).collect();
     let mut on_disk = Vec::new();
-    collect_files(workspace_root, &tree.owned_dir, &mut on_disk)?;
+    for dir in &tree.owned_dirs {
+        collect_files(workspace_root, dir, &mut on_disk)?;
+    }
     on_disk.retain(|path| !expected.contains(path.as_path()));
     on_disk.sort();
     Ok(on_disk)

@@ -1,4 +1,4 @@
-//! The model's form shapes (`tenant_codegen::model::form`), which the
+//! The model's form shapes (`openapi_crates_codegen::model::form`), which the
 //! generated server renders as statics, built at start-up as the runtime's
 //! `form::Shape`s, so the mock reads a form's fields as the server does.
 //! A schema that refers to itself is a cycle, which run-time values reach
@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use tenant_codegen::model::form::{FormScalar, FormShape, FormShapes};
-use tenant_server_runtime::form::Shape;
+use openapi_crates_codegen::model::form::{FormScalar, FormShape, FormShapes};
+use openapi_crates_server_runtime::form::Shape;
 
 /// The shape of each schema a form body reaches, by name.
 pub(crate) struct Forms {

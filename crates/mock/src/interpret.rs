@@ -1,8 +1,8 @@
 //! The model's validation [`Check`]s, applied at run time.
 //!
 //! The generated server renders each check tree as Rust
-//! (`tenant_codegen::emit::server::validate`) that calls the rule checks of
-//! `tenant_server_runtime::checks`; this walks the same tree and calls the
+//! (`openapi_crates_codegen::emit::server::validate`) that calls the rule checks of
+//! `openapi_crates_server_runtime::checks`; this walks the same tree and calls the
 //! same functions in the same order, so a request gets the same 400 with the
 //! same `errors[]` from the mock as from the generated server. Keep the two
 //! in step: each arm here mirrors one arm of `validate::render`.
@@ -10,12 +10,12 @@
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
-use tenant_codegen::model::validation::{
+use openapi_crates_codegen::model::validation::{
     Additional, ArrayCheck, Check, Contains, Evaluated, NumberCheck, ObjectCheck, StringCheck,
     Validator,
 };
-use tenant_server_runtime::checks::{self, AllowedValues, Location, Pattern, Violations};
-use tenant_server_runtime::json::Value;
+use openapi_crates_server_runtime::checks::{self, AllowedValues, Location, Pattern, Violations};
+use openapi_crates_server_runtime::json::Value;
 
 /// Whether a value not of the check's JSON type is refused (`type` says it)
 /// or let through (keywords without a `type`, [`Check::IfType`]).
@@ -68,10 +68,12 @@ impl Checks {
         if let Some(found) = read(&self.patterns).get(pattern) {
             return Arc::clone(found);
         }
-        let compiled = Arc::new(match tenant_codegen::model::pattern::to_regex(pattern) {
-            Some(translated) => Pattern::translated(pattern, &translated),
-            None => Pattern::new(pattern),
-        });
+        let compiled = Arc::new(
+            match openapi_crates_codegen::model::pattern::to_regex(pattern) {
+                Some(translated) => Pattern::translated(pattern, &translated),
+                None => Pattern::new(pattern),
+            },
+        );
         write(&self.patterns)
             .entry(pattern)
             .or_insert(compiled)

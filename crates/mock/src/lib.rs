@@ -13,7 +13,7 @@
 //! the steps of a generated handler, in its order, with the server
 //! runtime's own functions: the credential (401 without one; any
 //! well-formed credential is accepted), every parameter read in its style
-//! and checked ([`tenant_server_runtime::params`]), the body read, decoded
+//! and checked ([`openapi_crates_server_runtime::params`]), the body read, decoded
 //! and checked; the model's validation [`Check`] trees are walked by
 //! `interpret`, which calls the same rule checks the generated validators
 //! call, so a broken request gets the same 400 with the same `errors[]`.
@@ -47,16 +47,16 @@ use axum::extract::{FromRequestParts, RawPathParams, Request};
 use axum::http::{HeaderMap, HeaderName, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::MethodFilter;
-use tenant_codegen::model::validation::{Check, Validator};
-use tenant_codegen::model::{
+use openapi_crates_codegen::model::validation::{Check, Validator};
+use openapi_crates_codegen::model::{
     ApiModel, BodyKind, Credential, ErrorShape, Method, Operation, ParameterLocation,
     ParameterShape, ParameterStyle, Scalar,
 };
-use tenant_codegen::{Diagnostic, Diagnostics};
-use tenant_server_runtime::checks::{Location, Violations};
-use tenant_server_runtime::json::Value;
-use tenant_server_runtime::params::{self as runtime_params, In, RuleCheck, Shape, Style};
-use tenant_server_runtime::{
+use openapi_crates_codegen::{Diagnostic, Diagnostics};
+use openapi_crates_server_runtime::checks::{Location, Violations};
+use openapi_crates_server_runtime::json::Value;
+use openapi_crates_server_runtime::params::{self as runtime_params, In, RuleCheck, Shape, Style};
+use openapi_crates_server_runtime::{
     CredentialIn, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme, bearer_token,
 };
 
@@ -142,9 +142,9 @@ impl Mock {
     /// Reads the spec at `spec` (relative to `root` unless absolute) as the
     /// generator reads it, or gives every problem it has, located.
     pub fn load(root: &Path, spec: &Path, options: Options) -> Result<Mock, Diagnostics> {
-        let mut loaded = tenant_codegen::load::load_spec(root, spec)?;
-        tenant_codegen::prepare_document(&mut loaded);
-        let mut model = tenant_codegen::model::build_model(&loaded)?;
+        let mut loaded = openapi_crates_codegen::load::load_spec(root, spec)?;
+        openapi_crates_codegen::prepare_document(&mut loaded);
+        let mut model = openapi_crates_codegen::model::build_model(&loaded)?;
         // The typed document is the progenitor emitters'; the mock reads the
         // raw one.
         model.openapi = Default::default();
@@ -178,7 +178,7 @@ impl Mock {
         response_schemas.sort_unstable();
         response_schemas.dedup();
         for validator in
-            tenant_codegen::model::validation::compile_schemas(&loaded, response_schemas)
+            openapi_crates_codegen::model::validation::compile_schemas(&loaded, response_schemas)
                 .map_err(Diagnostics::from)?
         {
             if !validators
@@ -286,8 +286,10 @@ impl Mock {
         }
         let mut router = axum::Router::new();
         for path in paths {
-            let full =
-                tenant_codegen::model::route_path(&format!("{}{path}", state.spec.model.base_path));
+            let full = openapi_crates_codegen::model::route_path(&format!(
+                "{}{path}",
+                state.spec.model.base_path
+            ));
             let on_path: Vec<&'static Plan> = state
                 .plans
                 .iter()
@@ -324,7 +326,7 @@ impl Mock {
                             }
                             response
                         }
-                        None => tenant_server_runtime::not_found().await,
+                        None => openapi_crates_server_runtime::not_found().await,
                     }
                 };
                 let one =
@@ -353,8 +355,8 @@ impl Mock {
         }
         let shape = state.spec.model.error_shape;
         Ok(router
-            .fallback(tenant_server_runtime::not_found)
-            .method_not_allowed_fallback(tenant_server_runtime::method_not_allowed)
+            .fallback(openapi_crates_server_runtime::not_found)
+            .method_not_allowed_fallback(openapi_crates_server_runtime::method_not_allowed)
             .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
             .layer(RouterErrorLayer::new(
                 move |error: RouterError| match shape {
@@ -374,14 +376,14 @@ fn dispatch(plans: &[&'static Plan], request: &Request) -> Option<&'static Plan>
     for (index, plan) in plans.iter().enumerate() {
         let operation = plan.operation;
         let mut fits = operation.fixed_query.is_empty()
-            || tenant_server_runtime::query_has(query, &operation.fixed_query);
+            || openapi_crates_server_runtime::query_has(query, &operation.fixed_query);
         let siblings = plans
             .iter()
             .filter(|other| other.operation.fixed_query_pairs() == operation.fixed_query_pairs())
             .count();
         if siblings > 1 {
             fits &= match &operation.request_body {
-                None => tenant_server_runtime::has_no_body(headers),
+                None => openapi_crates_server_runtime::has_no_body(headers),
                 Some(body) => {
                     let media_types: Vec<&str> = body
                         .kinds
@@ -389,8 +391,8 @@ fn dispatch(plans: &[&'static Plan], request: &Request) -> Option<&'static Plan>
                         .flat_map(|kind| &kind.media_types)
                         .map(String::as_str)
                         .collect();
-                    tenant_server_runtime::has_content_type(headers, &media_types)
-                        || !body.required && tenant_server_runtime::has_no_body(headers)
+                    openapi_crates_server_runtime::has_content_type(headers, &media_types)
+                        || !body.required && openapi_crates_server_runtime::has_no_body(headers)
                 }
             };
         }
@@ -506,7 +508,7 @@ fn scalar(scalar: Scalar) -> runtime_params::Scalar {
 /// `emit::server::params::shape_tokens`, as a value.
 fn shape(
     operation: &'static Operation,
-    parameter: &'static tenant_codegen::model::Parameter,
+    parameter: &'static openapi_crates_codegen::model::Parameter,
 ) -> Shape {
     match &parameter.shape {
         ParameterShape::Scalar(kind) => Shape::Scalar(scalar(*kind)),
@@ -545,7 +547,7 @@ fn shape(
 }
 
 /// `emit::server::params::style_tokens`, as a value.
-fn style(parameter: &tenant_codegen::model::Parameter) -> Style {
+fn style(parameter: &openapi_crates_codegen::model::Parameter) -> Style {
     let explode = parameter.explode;
     let list = !matches!(parameter.shape, ParameterShape::Object(_));
     match parameter.style {
@@ -621,7 +623,7 @@ impl State {
         if plan.has_path_parameters
             && let Err(rejection) = &path
         {
-            return tenant_server_runtime::raw_path_rejected(rejection);
+            return openapi_crates_server_runtime::raw_path_rejected(rejection);
         }
         let token = match plan.security {
             Security::Public => None,
@@ -630,7 +632,7 @@ impl State {
                 Err(response) => return response,
             },
             Security::Schemes(schemes) => {
-                if let Err(response) = tenant_server_runtime::Credential::find(
+                if let Err(response) = openapi_crates_server_runtime::Credential::find(
                     &parts.headers,
                     parts.uri.query(),
                     schemes,
@@ -642,7 +644,7 @@ impl State {
                     .headers
                     .get(axum::http::header::AUTHORIZATION)
                     .and_then(|value| value.to_str().ok())
-                    .and_then(tenant_server_runtime::parse_bearer)
+                    .and_then(openapi_crates_server_runtime::parse_bearer)
             }
         };
         if self.check_scopes
@@ -679,7 +681,7 @@ impl State {
         let headers = match &operation.request_body {
             None => request.into_parts().0.headers,
             Some(body) => {
-                if !body.required && tenant_server_runtime::has_no_body(request.headers()) {
+                if !body.required && openapi_crates_server_runtime::has_no_body(request.headers()) {
                     request.into_parts().0.headers
                 } else {
                     let kind = match body.single() {
@@ -691,7 +693,10 @@ impl State {
                                 .map(|kind| kind.media_types.iter().map(String::as_str).collect())
                                 .collect();
                             let kinds: Vec<&[&str]> = kinds.iter().map(Vec::as_slice).collect();
-                            match tenant_server_runtime::body_kind(request.headers(), &kinds) {
+                            match openapi_crates_server_runtime::body_kind(
+                                request.headers(),
+                                &kinds,
+                            ) {
                                 Ok(index) => &body.kinds[index],
                                 Err(response) => return response,
                             }
@@ -717,12 +722,16 @@ impl State {
     ) -> Result<HeaderMap, Response> {
         let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
         let Some(schema) = &kind.schema else {
-            let (headers, bytes) = tenant_server_runtime::read_raw_body(request, &accepted).await?;
+            let (headers, bytes) =
+                openapi_crates_server_runtime::read_raw_body(request, &accepted).await?;
             if let Some(parts) = &kind.parts
                 && let Some(check) = self.checks.validator(parts)
-                && tenant_server_runtime::has_content_type(&headers, &["multipart/form-data"])
+                && openapi_crates_server_runtime::has_content_type(
+                    &headers,
+                    &["multipart/form-data"],
+                )
             {
-                let value = tenant_server_runtime::multipart_to_shaped_value(
+                let value = openapi_crates_server_runtime::multipart_to_shaped_value(
                     &headers,
                     &bytes,
                     self.forms.root(parts),
@@ -732,8 +741,8 @@ impl State {
             }
             return Ok(headers);
         };
-        let (headers, bytes) = tenant_server_runtime::read_bytes(request).await?;
-        let value = tenant_server_runtime::decode_shaped_body(
+        let (headers, bytes) = openapi_crates_server_runtime::read_bytes(request).await?;
+        let value = openapi_crates_server_runtime::decode_shaped_body(
             &headers,
             &bytes,
             &accepted,
@@ -752,7 +761,7 @@ impl State {
         self.checks
             .run(check, value, &Location::Body, &mut violations);
         if !violations.is_empty() {
-            return Err(tenant_server_runtime::validation_failed(violations));
+            return Err(openapi_crates_server_runtime::validation_failed(violations));
         }
         Ok(())
     }

@@ -12,8 +12,8 @@
 use std::collections::HashMap;
 use std::sync::RwLock;
 
+use openapi_crates_codegen::model::refs;
 use serde_json::{Map, Number, Value, json};
-use tenant_codegen::model::refs;
 
 use crate::interpret::Checks;
 

@@ -248,7 +248,7 @@ fn add_field<'a>(
 /// `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
 /// body with 413. [`read_body`] is this, [`decode_body`], the form's
 /// reading and validation; a server interpreting the spec at run time
-/// (`tenant-mock`) takes the same steps with its own checks.
+/// (`openapi-crates-mock`) takes the same steps with its own checks.
 pub async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), Response> {
     let mut request = request;
     let headers = std::mem::take(request.headers_mut());

@@ -121,7 +121,7 @@ pub type Check = fn(&Value<'_>, &Location, &mut Violations);
 
 /// The rule checks of a parameter's schema as any function: a generated
 /// [`Check`], or the checks a server interpreting the spec at run time
-/// (`tenant-mock`) walks.
+/// (`openapi-crates-mock`) walks.
 pub type RuleCheck<'c> = &'c (dyn Fn(&Value<'_>, &Location, &mut Violations) + Sync);
 
 fn rule(check: &Option<Check>) -> Option<RuleCheck<'_>> {
@@ -339,7 +339,7 @@ impl<'r> Parameters<'r> {
 
     /// Parameter `name` in `location`, written in `style`, read as `shape`
     /// and checked by `check` as the typed readers above do, given as JSON:
-    /// for a server that interprets the spec at run time (`tenant-mock`)
+    /// for a server that interprets the spec at run time (`openapi-crates-mock`)
     /// and has no Rust type to give it. `None` when the parameter is absent
     /// or broken (recorded for [`Parameters::finish`]); an absent list is
     /// empty. An integer is typed `i64` first, as a generated server types

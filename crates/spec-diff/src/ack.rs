@@ -16,9 +16,9 @@
 //! version and acknowledges every change (`server-url-prefix-changed`); a
 //! missing, removed or otherwise changed server URL acknowledges nothing.
 
+use openapi_crates_codegen::Diagnostic;
+use openapi_crates_codegen::load::LoadedSpec;
 use serde_json::Value;
-use tenant_codegen::Diagnostic;
-use tenant_codegen::load::LoadedSpec;
 
 use crate::{Change, Level};
 

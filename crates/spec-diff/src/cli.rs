@@ -1,12 +1,15 @@
-//! `cargo xtask spec-diff` as a function: find the base version with git,
-//! compare, print, and return the exit status.
+//! `openapi-crates spec-diff` as a function: read both versions (two files,
+//! or one file and the same file at a revision of the git repository that
+//! holds it), compare, print, and return the exit status.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use tenant_codegen::load::LoadedSpec;
-use tenant_codegen::parse_spec_as_written as parse_spec;
+use openapi_crates_codegen::load::LoadedSpec;
+use openapi_crates_codegen::{
+    load_spec_as_written, parse_spec_as_written as parse_spec, parse_spec_as_written_with,
+};
 
 use crate::{Report, ack, diff_specs, render};
 
@@ -36,11 +39,31 @@ impl std::str::FromStr for Format {
 /// The options of the command.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The git revision to compare against; `None`: the merge base with `main`, else `HEAD`.
-    pub base: Option<String>,
+    pub comparison: Comparison,
     pub format: Format,
-    /// The spec, relative to the workspace root.
-    pub spec: PathBuf,
+}
+
+/// Which two versions are compared. Paths are relative to the root the
+/// command is given, unless absolute.
+#[derive(Debug, Clone)]
+pub enum Comparison {
+    /// The spec in the working tree against the spec at a revision of the
+    /// git repository that holds it (`None`: the merge base of `HEAD` and
+    /// `main`, else `HEAD`). The files it refers to are read at the same
+    /// revision.
+    Revision { spec: PathBuf, base: Option<String> },
+    /// Two files, the old version first.
+    Files { old: PathBuf, new: PathBuf },
+}
+
+impl Comparison {
+    /// The file whose acknowledgements count: the new version's.
+    fn new_spec(&self) -> &Path {
+        match self {
+            Comparison::Revision { spec, .. } => spec,
+            Comparison::Files { new, .. } => new,
+        }
+    }
 }
 
 /// Compares two spec texts: the report, or a `file:line` error. The new
@@ -53,18 +76,31 @@ pub fn compare(
     head_label: &str,
 ) -> Result<Report, String> {
     let head_spec = parse_spec(head.0, head.1).map_err(|d| d.to_string())?;
+    let base_spec = match base {
+        Some((path, bytes)) => Some(parse_spec(path, bytes).map_err(|d| d.to_string())?),
+        None => None,
+    };
+    compare_loaded(base_spec.as_ref(), &head_spec, base_label, head_label)
+}
+
+/// [`compare`] for versions already loaded as written.
+pub fn compare_loaded(
+    base: Option<&LoadedSpec>,
+    head: &LoadedSpec,
+    base_label: &str,
+    head_label: &str,
+) -> Result<Report, String> {
     let mut report = Report {
         base_label: base_label.to_string(),
         head_label: head_label.to_string(),
         ..Report::default()
     };
-    let acknowledgements = ack::read(&head_spec).map_err(|d| d.to_string())?;
-    let Some((base_path, base_bytes)) = base else {
+    let acknowledgements = ack::read(head).map_err(|d| d.to_string())?;
+    let Some(base) = base else {
         report.no_base = true;
         return Ok(report);
     };
-    let base_spec: LoadedSpec = parse_spec(base_path, base_bytes).map_err(|d| d.to_string())?;
-    report.changes = diff_specs(&base_spec, &head_spec);
+    report.changes = diff_specs(base, head);
     report.stale_acknowledgements = ack::apply(&mut report.changes, &acknowledgements);
     Ok(report)
 }
@@ -90,7 +126,7 @@ pub fn spec_diff(root: &Path, options: &Options, out: &mut dyn Write, err: &mut 
                     err,
                     "error: {unacknowledged} breaking change(s) not acknowledged: list each under `{}` in {} (rule, pointer, reason), or move the API to a new version in the server URL path (`/api/v2` -> `/api/v3`)",
                     ack::EXTENSION,
-                    options.spec.display()
+                    options.comparison.new_spec().display()
                 );
                 1
             } else {
@@ -105,25 +141,100 @@ pub fn spec_diff(root: &Path, options: &Options, out: &mut dyn Write, err: &mut 
 }
 
 fn run(root: &Path, options: &Options) -> Result<Report, String> {
-    let head_path = root.join(&options.spec);
-    let head_bytes = std::fs::read(&head_path).map_err(|e| {
-        format!(
-            "{}: error: cannot read the spec: {e}",
-            options.spec.display()
-        )
-    })?;
-    let revision = match &options.base {
-        Some(revision) => revision.clone(),
-        None => default_base(root),
-    };
-    let base_bytes = show_at_revision(root, &revision, &options.spec)?;
-    let base_name = PathBuf::from(format!("{revision}:{}", options.spec.display()));
-    compare(
-        base_bytes.as_deref().map(|b| (base_name.as_path(), b)),
-        (&options.spec, &head_bytes),
-        &format!("{revision}:{}", options.spec.display()),
-        &format!("{} (working tree)", options.spec.display()),
-    )
+    match &options.comparison {
+        Comparison::Files { old, new } => {
+            let old_spec = load_spec_as_written(root, old).map_err(|d| d.to_string())?;
+            let new_spec = load_spec_as_written(root, new).map_err(|d| d.to_string())?;
+            compare_loaded(
+                Some(&old_spec),
+                &new_spec,
+                &old.display().to_string(),
+                &new.display().to_string(),
+            )
+        }
+        Comparison::Revision { spec, base } => {
+            let head = load_spec_as_written(root, spec).map_err(|d| d.to_string())?;
+            let repository = Repository::of(root, spec)?;
+            let revision = match base {
+                Some(revision) => revision.clone(),
+                None => repository.default_base(),
+            };
+            let label = format!("{revision}:{}", spec.display());
+            let base_spec = match repository.show(&revision, spec)? {
+                Some(bytes) => {
+                    // The base is named `REV:spec`, and so are the files
+                    // the bundler resolves against it: each is read at REV.
+                    let prefix = format!("{revision}:");
+                    let mut read = |file: &Path| -> Result<Vec<u8>, String> {
+                        let text = file.display().to_string();
+                        let file = Path::new(text.strip_prefix(&prefix).unwrap_or(&text));
+                        repository
+                            .show(&revision, file)
+                            .map_err(|err| err.trim_start_matches("error: ").to_string())?
+                            .ok_or_else(|| format!("there is no such file at {revision}"))
+                    };
+                    Some(
+                        parse_spec_as_written_with(Path::new(&label), &bytes, &mut read)
+                            .map_err(|d| d.to_string())?,
+                    )
+                }
+                None => None,
+            };
+            compare_loaded(
+                base_spec.as_ref(),
+                &head,
+                &label,
+                &format!("{} (working tree)", spec.display()),
+            )
+        }
+    }
+}
+
+/// The git repository that holds a spec, and the directory git is run in
+/// to reach the spec's files by `REV:./path` (relative to the directory).
+struct Repository {
+    dir: PathBuf,
+    root: PathBuf,
+}
+
+impl Repository {
+    /// The repository holding `spec` (relative to `root` unless absolute).
+    fn of(root: &Path, spec: &Path) -> Result<Self, String> {
+        let dir = root.join(spec).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
+        git(&dir, &["rev-parse", "--git-dir"]).map_err(|e| {
+            format!(
+                "{}: error: the spec is not in a git repository, so there is no revision to compare with \
+                 (name two files to compare them): {e}",
+                spec.display()
+            )
+        })?;
+        Ok(Self {
+            dir,
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The merge base of `HEAD` and `main` when git can find one, else `HEAD`.
+    fn default_base(&self) -> String {
+        default_base(&self.dir)
+    }
+
+    /// The bytes of `file` (relative to the command's root unless absolute)
+    /// at `revision`, or `None` when the file does not exist there.
+    fn show(&self, revision: &str, file: &Path) -> Result<Option<Vec<u8>>, String> {
+        let path = self.root.join(file);
+        let (dir, name) = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) if !dir.as_os_str().is_empty() => (dir.to_path_buf(), name),
+            (_, Some(name)) => (PathBuf::from("."), name),
+            _ => return Ok(None),
+        };
+        show_at_revision(&dir, revision, Path::new(name))
+    }
 }
 
 /// The merge base of `HEAD` and `main` when git can find one, else `HEAD`.
@@ -135,10 +246,11 @@ pub fn default_base(root: &Path) -> String {
         .unwrap_or_else(|| "HEAD".to_string())
 }
 
-/// The spec's bytes at `revision`, or `None` when the file does not exist there.
-fn show_at_revision(root: &Path, revision: &str, spec: &Path) -> Result<Option<Vec<u8>>, String> {
+/// The bytes of `file` (in `dir`, where git runs) at `revision`, or `None`
+/// when the file does not exist there.
+fn show_at_revision(dir: &Path, revision: &str, file: &Path) -> Result<Option<Vec<u8>>, String> {
     git(
-        root,
+        dir,
         &[
             "rev-parse",
             "--verify",
@@ -147,16 +259,18 @@ fn show_at_revision(root: &Path, revision: &str, spec: &Path) -> Result<Option<V
         ],
     )
     .map_err(|e| format!("error: base revision `{revision}` does not resolve: {e}"))?;
+    // `./` makes the path relative to the directory git runs in, wherever
+    // the repository's top is.
     let object = format!(
-        "{revision}:{}",
-        spec.display().to_string().replace('\\', "/")
+        "{revision}:./{}",
+        file.display().to_string().replace('\\', "/")
     );
-    if git(root, &["cat-file", "-e", &object]).is_err() {
+    if git(dir, &["cat-file", "-e", &object]).is_err() {
         return Ok(None);
     }
     let output = Command::new("git")
         .arg("-C")
-        .arg(root)
+        .arg(dir)
         .args(["show", &object])
         .output()
         .map_err(|e| format!("error: cannot run git: {e}"))?;
@@ -169,10 +283,10 @@ fn show_at_revision(root: &Path, revision: &str, spec: &Path) -> Result<Option<V
     Ok(Some(output.stdout))
 }
 
-fn git(root: &Path, args: &[&str]) -> Result<String, String> {
+fn git(dir: &Path, args: &[&str]) -> Result<String, String> {
     let output = Command::new("git")
         .arg("-C")
-        .arg(root)
+        .arg(dir)
         .args(args)
         .output()
         .map_err(|e| format!("cannot run git: {e}"))?;

@@ -1,4 +1,4 @@
-//! The public API of the crates `tenant-codegen` emits for one version of
+//! The public API of the crates `openapi-crates-codegen` emits for one version of
 //! the spec, read from the emitted code itself: the types crate's structs
 //! (their public fields with the wire name and Rust type of each), enums
 //! (their variants), newtypes and aliases; the client's builder arguments
@@ -9,11 +9,11 @@
 
 use std::collections::BTreeMap;
 
+use openapi_crates_codegen::load::LoadedSpec;
 use syn::{
     Fields, FnArg, GenericArgument, ImplItem, Item, PathArguments, Type, TypeParamBound,
     WherePredicate,
 };
-use tenant_codegen::load::LoadedSpec;
 
 /// One type of the types crate.
 #[derive(Clone)]
@@ -119,15 +119,18 @@ impl Emitted {
     /// generator loads it: a 3.1 document lowered), or why there is none:
     /// the generator refuses the document, or its output does not parse.
     pub fn of(spec: &LoadedSpec) -> Result<Emitted, String> {
-        let options = tenant_codegen::Options {
+        // The runtime by a path: its vendored copy is not read here.
+        let options = openapi_crates_codegen::Options {
             crate_prefix: Some("spec-diff".into()),
+            strict: false,
+            ..openapi_crates_codegen::Options::project()
         };
         // The generator answers every input with code or a diagnostic; a
         // panic of one of its libraries on an odd description must not
         // take the review down with it, which then models the version
         // from the document.
         let generated = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            tenant_codegen::generate_spec(spec.clone(), &options)
+            openapi_crates_codegen::generate_spec(spec.clone(), &options)
         }))
         .map_err(|_| "the generator panicked".to_string())?
         .map_err(|diagnostics| diagnostics.to_string())?;
@@ -667,7 +670,7 @@ mod tests {
     /// names are read from the written impls.
     #[test]
     fn wire_names_are_read_from_written_out_impls() {
-        let written = tenant_codegen::emit::deserialize::written_out(
+        let written = openapi_crates_codegen::emit::deserialize::written_out(
             quote::quote! {
                 #[derive(::serde::Deserialize, ::serde::Serialize, Clone)]
                 pub struct Thing {

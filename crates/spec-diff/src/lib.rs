@@ -26,7 +26,7 @@ pub mod walk;
 
 use std::fmt;
 
-use tenant_codegen::load::LoadedSpec;
+use openapi_crates_codegen::load::LoadedSpec;
 
 /// How much a change can hurt existing callers of the HTTP API.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -180,7 +180,7 @@ impl Report {
 }
 
 /// Compares two versions of the spec, each loaded as written (see
-/// [`tenant_codegen::parse_spec_as_written`]): every HTTP change, classified
+/// [`openapi_crates_codegen::parse_spec_as_written`]): every HTTP change, classified
 /// on the documents as written (a 3.1 file is compared as 3.1), with its
 /// Rust API effects from the crates the generator emits for each version
 /// (modelled from the documents where it refuses one).
@@ -261,8 +261,8 @@ fn as_generated(spec: &LoadedSpec) -> (LoadedSpec, bool) {
         .document
         .get("openapi")
         .and_then(serde_json::Value::as_str)
-        .is_some_and(tenant_codegen::lower::is_openapi_31);
-    let lowers = !is_31 || tenant_codegen::lower::lower(&mut lowered).is_ok();
+        .is_some_and(openapi_crates_codegen::lower::is_openapi_31);
+    let lowers = !is_31 || openapi_crates_codegen::lower::lower(&mut lowered).is_ok();
     (lowered, lowers)
 }
 

@@ -1,8 +1,8 @@
 //! The Rust names the generators give to spec names: the generator's own
-//! rule (`tenant_codegen::naming`), so the Rust API this crate models is the
+//! rule (`openapi_crates_codegen::naming`), so the Rust API this crate models is the
 //! one `cargo xtask codegen` writes.
 
-pub use tenant_codegen::naming::{field_name, method_name, type_name};
+pub use openapi_crates_codegen::naming::{field_name, method_name, type_name};
 
 /// The server's response variant for a status: its reason phrase
 /// (`429` -> `TooManyRequests`), `Status420` when it has none, the class's
@@ -13,10 +13,10 @@ pub fn status_variant(status: &str) -> String {
         .strip_suffix("XX")
         .and_then(|class| class.parse::<u16>().ok())
     {
-        return tenant_codegen::naming::range_variant(class);
+        return openapi_crates_codegen::naming::range_variant(class);
     }
     match status.parse::<u16>() {
-        Ok(code) => tenant_codegen::naming::status_variant(code),
+        Ok(code) => openapi_crates_codegen::naming::status_variant(code),
         Err(_) if status == "default" => "Default".to_string(),
         Err(_) => format!("Status{}", type_name(status)),
     }

@@ -18,9 +18,9 @@
 
 use std::collections::BTreeMap;
 
+use openapi_crates_codegen::diagnostic::pointer_join;
+use openapi_crates_codegen::load::{LoadedSpec, SourceMap};
 use serde_json::Value;
-use tenant_codegen::diagnostic::pointer_join;
-use tenant_codegen::load::{LoadedSpec, SourceMap};
 
 use crate::emitted::{Emitted, TypeDef, generic_arguments, show, type_name_of};
 use crate::naming::{field_name, method_name, status_variant, type_name};
@@ -101,8 +101,8 @@ struct GeneratedOperation {
 }
 
 /// The Rust type the server reads a parameter as (`emit::server::params`).
-fn parameter_type(parameter: &tenant_codegen::model::Parameter) -> String {
-    use tenant_codegen::model::{Scalar, ValueType};
+fn parameter_type(parameter: &openapi_crates_codegen::model::Parameter) -> String {
+    use openapi_crates_codegen::model::{Scalar, ValueType};
     let scalar = |scalar: &Scalar| match scalar {
         Scalar::String => "String".to_string(),
         Scalar::Integer => "i64".to_string(),
@@ -130,7 +130,7 @@ impl Generated {
 
     /// [`Generated::of`] a spec already prepared ([`prepared`]).
     pub fn of_prepared(prepared: &LoadedSpec) -> Generated {
-        let Ok(model) = tenant_codegen::model::build_model(prepared) else {
+        let Ok(model) = openapi_crates_codegen::model::build_model(prepared) else {
             return Generated::default();
         };
         let operations = model
@@ -144,7 +144,7 @@ impl Generated {
                             .schema
                             .as_deref()
                             .map_or_else(|| "Bytes".to_string(), type_name),
-                        None => tenant_codegen::naming::operation_type_name(&op.id, "Body"),
+                        None => openapi_crates_codegen::naming::operation_type_name(&op.id, "Body"),
                     };
                     optional(&kind, body.required)
                 });
@@ -155,14 +155,14 @@ impl Generated {
                         .find(|kind| kind.media_types.contains(&body.sent));
                     let kind = match sent.and_then(|kind| kind.schema.as_deref()) {
                         Some(schema) => type_name(schema),
-                        None if body.sent == tenant_codegen::model::MULTIPART => {
+                        None if body.sent == openapi_crates_codegen::model::MULTIPART => {
                             "multipart::Form".to_string()
                         }
                         None => "reqwest::Body".to_string(),
                     };
                     optional(&kind, body.required)
                 });
-                use tenant_codegen::model::ParameterLocation;
+                use openapi_crates_codegen::model::ParameterLocation;
                 let (path, others): (Vec<_>, Vec<_>) = op
                     .parameters
                     .iter()
@@ -175,7 +175,8 @@ impl Generated {
                     })
                     .collect();
                 if !others.is_empty() {
-                    let params = tenant_codegen::naming::operation_type_name(&op.id, "params");
+                    let params =
+                        openapi_crates_codegen::naming::operation_type_name(&op.id, "params");
                     arguments.push(format!("params: {params}"));
                 }
                 let params = others
@@ -219,10 +220,10 @@ impl Generated {
 
 /// `spec` as the generator reads it before its model: operations named,
 /// inline body schemas moved under `components/schemas`, clashing names
-/// made distinct ([`tenant_codegen::prepare_document`]).
+/// made distinct ([`openapi_crates_codegen::prepare_document`]).
 pub fn prepared(spec: &LoadedSpec) -> LoadedSpec {
     let mut prepared = spec.clone();
-    tenant_codegen::prepare_document(&mut prepared);
+    openapi_crates_codegen::prepare_document(&mut prepared);
     prepared
 }
 
@@ -362,7 +363,7 @@ impl Surface {
                 let body = arguments.pop().filter(|a| a.starts_with("body: "));
                 arguments = modelled.arguments.clone();
                 arguments.extend(body);
-                let params = tenant_codegen::naming::operation_type_name(id, "params");
+                let params = openapi_crates_codegen::naming::operation_type_name(id, "params");
                 let params_pointer = pointer_join(&op.pointer, "parameters");
                 let written = parameters(doc, op);
                 for (location, name, field, ty) in &modelled.params {

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use openapi_crates_spec_diff::cli::{Format, Options, spec_diff};
 use serde_json::Value;
-use tenant_spec_diff::cli::{Format, Options, spec_diff};
 
 const SPEC: &str = "spec/tenant-management.yaml";
 

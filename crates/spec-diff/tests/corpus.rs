@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tenant_spec_diff::cli::compare;
-use tenant_spec_diff::rules::{self, RULES};
-use tenant_spec_diff::{Direction, Level, Report, render};
+use openapi_crates_spec_diff::cli::compare;
+use openapi_crates_spec_diff::rules::{self, RULES};
+use openapi_crates_spec_diff::{Direction, Level, Report, render};
 
 fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/spec-diff")

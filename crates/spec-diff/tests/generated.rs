@@ -7,9 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tenant_codegen::load::{LoadedSpec, parse_spec};
-use tenant_spec_diff::emitted::Emitted;
-use tenant_spec_diff::surface::{self, Generated, ItemKind, Surface};
+use openapi_crates_codegen::load::{LoadedSpec, parse_spec};
+use openapi_crates_spec_diff::emitted::Emitted;
+use openapi_crates_spec_diff::surface::{self, Generated, ItemKind, Surface};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -238,10 +238,12 @@ const FIXTURES: &[&str] = &[
 
 /// The crates generated for the spec at `path` (absolute), in memory.
 fn generate(path: &Path) -> Crates {
-    let options = tenant_codegen::Options {
+    let options = openapi_crates_codegen::Options {
         crate_prefix: Some("fixture".into()),
+        strict: false,
+        ..openapi_crates_codegen::Options::project()
     };
-    let tree = tenant_codegen::generate_with(&root(), path, &options)
+    let tree = openapi_crates_codegen::generate_with(&root(), path, &options)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let file = |suffix: &str| {
         tree.files
@@ -416,7 +418,8 @@ fn the_model_of_construct_fixtures_and_changes_to_each_names_what_the_generators
     for fixture in FIXTURES {
         let before_path = root().join("tests/fixtures/constructs").join(fixture);
         let before_bytes = std::fs::read(&before_path).unwrap();
-        let written = tenant_codegen::parse_spec_as_written(&before_path, &before_bytes).unwrap();
+        let written =
+            openapi_crates_codegen::parse_spec_as_written(&before_path, &before_bytes).unwrap();
         let before = {
             let spec = parse_spec(&before_path, &before_bytes).unwrap();
             check_model(fixture, &spec, generate(&before_path))
@@ -431,7 +434,7 @@ fn the_model_of_construct_fixtures_and_changes_to_each_names_what_the_generators
             let spec = parse_spec(&after_path, &after_bytes).unwrap();
             let after = check_model(&name, &spec, generate(&after_path));
 
-            let report = tenant_spec_diff::cli::compare(
+            let report = openapi_crates_spec_diff::cli::compare(
                 Some((&before_path, &before_bytes)),
                 (&after_path, &after_bytes),
                 "before",

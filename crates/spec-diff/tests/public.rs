@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tenant_spec_diff::cli::compare;
+use openapi_crates_spec_diff::cli::compare;
 
 fn public() -> Option<Vec<PathBuf>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/specs/public");
@@ -63,7 +63,7 @@ fn a_property_added_to_public_descriptions_is_a_field_of_the_generated_types() {
     let mut objects = 0;
     for path in small {
         let bytes = std::fs::read(path).unwrap();
-        let written = tenant_codegen::parse_spec_as_written(path, &bytes).unwrap();
+        let written = openapi_crates_codegen::parse_spec_as_written(path, &bytes).unwrap();
         let mut document = written.document.clone();
         let mut expected = Vec::new();
         if let Some(schemas) = document
@@ -76,7 +76,7 @@ fn a_property_added_to_public_descriptions_is_a_field_of_the_generated_types() {
                     .and_then(serde_json::Value::as_object_mut)
                 {
                     properties.insert("probeAdded".into(), serde_json::json!({"type": "integer"}));
-                    let owner = tenant_codegen::naming::type_name(name);
+                    let owner = openapi_crates_codegen::naming::type_name(name);
                     expected.push(format!(
                         "new optional field `{owner}::probe_added: Option<i64>`"
                     ));

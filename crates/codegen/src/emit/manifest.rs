@@ -1,15 +1,25 @@
-//! The generated crates' `Cargo.toml` files.
+//! The `Cargo.toml` files of the output: the three generated crates', the
+//! vendored runtime's, and the workspace root's when the output is a
+//! workspace of its own.
 //!
 //! Generated crates depend on runtime crates only, never on the generators.
-//! Versions live once, in the workspace's `[workspace.dependencies]`; the
-//! manifests inherit them, and a test checks that every crate named here is
-//! declared there.
+//! Every manifest states its dependencies in full (version, features), so
+//! the crates build wherever they are put: in a workspace of their own, in a
+//! team's workspace, or in this one. The versions are this workspace's own
+//! (its `[workspace.dependencies]`, read at compile time): one list, which
+//! this workspace's builds and tests exercise, and the generated crates ask
+//! for the same.
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::LazyLock;
 
 use crate::emit::features::{ALL, Features};
 use crate::emit::progenitor::TypeDependencies;
 use crate::emit::{CrateNames, RUNTIME_CRATE};
 
-/// Every runtime crate a generated manifest may name.
+/// Every runtime crate a generated manifest may name, beside the generated
+/// crates themselves.
 pub const RUNTIME_CRATES: &[&str] = &[
     "axum",
     "chrono",
@@ -19,13 +29,239 @@ pub const RUNTIME_CRATES: &[&str] = &[
     "rustls",
     "serde",
     "serde_json",
-    "tenant-server-runtime",
+    RUNTIME_CRATE,
     "uuid",
 ];
 
+/// The edition and oldest toolchain of every crate written.
+const EDITION: &str = "2024";
+const RUST_VERSION: &str = "1.88";
+
+/// This workspace's manifest: its `[workspace.dependencies]` are the
+/// versions every written manifest asks for, and its `[workspace.package]`
+/// what the vendored runtime inherits in this workspace.
+static WORKSPACE: LazyLock<toml::Table> = LazyLock::new(|| {
+    include_str!("../../../../Cargo.toml")
+        .parse()
+        .expect("the workspace manifest parses (it builds this crate)")
+});
+
+/// How a generated crate reaches the server runtime.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Runtime {
+    /// A copy of its source is written beside the generated crates, so they
+    /// build where this repository is absent.
+    Vendored,
+    /// The runtime crate at this path, relative to the output root (or
+    /// absolute): this workspace's own `crates/server-runtime`, or a copy
+    /// another API's generation vendored.
+    Path(PathBuf),
+}
+
+/// The `[dependencies]` entry of `name`: this workspace's declaration,
+/// written out in full.
+fn registry_dependency(name: &str, optional: bool) -> String {
+    let declared = WORKSPACE["workspace"]["dependencies"]
+        .get(name)
+        .unwrap_or_else(|| panic!("{name} is declared in [workspace.dependencies]"));
+    let mut fields = Vec::new();
+    match declared {
+        toml::Value::String(version) => fields.push(format!("version = {}", quoted(version))),
+        toml::Value::Table(table) => {
+            let version = table["version"].as_str().expect("a registry version");
+            fields.push(format!("version = {}", quoted(version)));
+            if table.get("default-features") == Some(&toml::Value::Boolean(false)) {
+                fields.push("default-features = false".to_string());
+            }
+            if let Some(features) = table.get("features").and_then(toml::Value::as_array) {
+                let features: Vec<String> = features
+                    .iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(quoted)
+                    .collect();
+                fields.push(format!("features = [{}]", features.join(", ")));
+            }
+        }
+        other => panic!("{name}: unexpected declaration {other}"),
+    }
+    if optional {
+        fields.push("optional = true".to_string());
+    }
+    match fields.as_slice() {
+        [version] if version.starts_with("version = ") => {
+            format!("{name} = {}\n", &version["version = ".len()..])
+        }
+        _ => format!("{name} = {{ {} }}\n", fields.join(", ")),
+    }
+}
+
+/// A path dependency on `name`, at `path` from the crate's directory.
+fn path_dependency(name: &str, path: &Path, default_features: bool) -> String {
+    let path = path.display().to_string().replace('\\', "/");
+    let defaults = if default_features {
+        ""
+    } else {
+        ", default-features = false"
+    };
+    format!("{name} = {{ path = {}{defaults} }}\n", quoted(&path))
+}
+
+fn quoted(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+/// Where the written crates live relative to each other, for their path
+/// dependencies: the generated crates are siblings in `crates_dir` (relative
+/// to the output root), the runtime wherever [`Runtime`] says.
+#[derive(Debug, Clone)]
+pub struct Placement<'a> {
+    pub crates_dir: &'a Path,
+    pub runtime: &'a Runtime,
+}
+
+impl Placement<'_> {
+    /// The runtime's directory relative to a generated crate's.
+    fn runtime_from_crate(&self) -> PathBuf {
+        match self.runtime {
+            Runtime::Vendored => Path::new("..").join(RUNTIME_CRATE),
+            Runtime::Path(path) => relative_to(path, &self.crates_dir.join("crate")),
+        }
+    }
+}
+
+/// `target` (relative to the output root, or absolute) as seen from `dir`
+/// (relative to the output root): `../` for each component of `dir`, then
+/// `target`. An absolute `target`, or a `dir` that climbs out of the root,
+/// stays as given.
+fn relative_to(target: &Path, dir: &Path) -> PathBuf {
+    if target.is_absolute()
+        || dir.is_absolute()
+        || dir
+            .components()
+            .any(|component| matches!(component, Component::ParentDir))
+    {
+        return target.to_path_buf();
+    }
+    let mut path = PathBuf::new();
+    for component in dir.components() {
+        if matches!(component, Component::Normal(_)) {
+            path.push("..");
+        }
+    }
+    path.join(target)
+}
+
+/// What the spec says of the crates beyond their code.
+#[derive(Debug, Clone, Copy)]
+pub struct Package<'a> {
+    pub title: &'a str,
+    /// The crates' version ([`crate_version`]).
+    pub version: &'a str,
+    /// An SPDX expression from the spec's `info.license`, if it gives one.
+    pub license: Option<&'a str>,
+}
+
+/// The crates' version from `info.version`: a semantic version as it is (a
+/// leading `v` dropped), `MAJOR` or `MAJOR.MINOR` completed with zeros, and
+/// anything else (a date, a name) `0.1.0` with the text kept as build
+/// metadata (`2024-10-01` gives `0.1.0+2024-10-01`), so the manifest still
+/// says which description the crates came from.
+pub fn crate_version(info_version: &str) -> String {
+    let text = info_version.trim();
+    let text = text
+        .strip_prefix(['v', 'V'])
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap_or(text);
+    if is_semver(text) {
+        return text.to_string();
+    }
+    let numbers: Vec<&str> = text.split('.').collect();
+    if (1..=2).contains(&numbers.len()) && numbers.iter().all(|part| is_number(part)) {
+        let mut padded = numbers.join(".");
+        for _ in numbers.len()..3 {
+            padded.push_str(".0");
+        }
+        return padded;
+    }
+    let metadata: Vec<String> = text
+        .split('.')
+        .map(|part| {
+            part.chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect::<String>()
+        })
+        .filter(|part| !part.is_empty())
+        .collect();
+    if metadata.is_empty() {
+        "0.1.0".to_string()
+    } else {
+        format!("0.1.0+{}", metadata.join("."))
+    }
+}
+
+/// A number without a leading zero, as semantic versions write them.
+fn is_number(text: &str) -> bool {
+    !text.is_empty()
+        && text.chars().all(|c| c.is_ascii_digit())
+        && (text == "0" || !text.starts_with('0'))
+}
+
+/// `MAJOR.MINOR.PATCH`, optionally `-pre` and `+build` (semver 2.0.0).
+fn is_semver(text: &str) -> bool {
+    let (rest, build) = match text.split_once('+') {
+        Some((rest, build)) => (rest, Some(build)),
+        None => (text, None),
+    };
+    let (core, pre) = match rest.split_once('-') {
+        Some((core, pre)) => (core, Some(pre)),
+        None => (rest, None),
+    };
+    let identifiers = |text: &str, numeric_rule: bool| {
+        text.split('.').all(|part| {
+            !part.is_empty()
+                && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && (!numeric_rule || !part.chars().all(|c| c.is_ascii_digit()) || is_number(part))
+        })
+    };
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|part| is_number(part))
+        && pre.is_none_or(|pre| identifiers(pre, true))
+        && build.is_none_or(|build| identifiers(build, false))
+}
+
+/// The SPDX expression of `info.license`: its `identifier` (OpenAPI 3.1),
+/// else its `name` when that is written as an SPDX expression (`MIT`,
+/// `Apache-2.0 OR MIT`); a name such as "Apache 2.0" is not one, and the
+/// crates then state no license.
+pub fn spdx_license(identifier: Option<&str>, name: Option<&str>) -> Option<String> {
+    let is_expression = |text: &str| {
+        let words: Vec<&str> = text.split(' ').collect();
+        !text.is_empty()
+            && words.iter().enumerate().all(|(index, word)| {
+                if index % 2 == 1 {
+                    matches!(*word, "AND" | "OR" | "WITH")
+                } else {
+                    !word.is_empty()
+                        && word.starts_with(|c: char| c.is_ascii_alphanumeric())
+                        && word
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '+'))
+                        && word.chars().any(|c| c.is_ascii_alphabetic())
+                }
+            })
+            && words.len() % 2 == 1
+    };
+    identifier
+        .or(name)
+        .map(str::trim)
+        .filter(|text| is_expression(text))
+        .map(str::to_string)
+}
+
 pub fn types_manifest(
     crates: &CrateNames,
-    title: &str,
+    package: Package<'_>,
     features: &Features,
     uses: TypeDependencies,
 ) -> String {
@@ -40,11 +276,15 @@ pub fn types_manifest(
             dependencies.push(name);
         }
     }
-    let mut manifest = manifest(
+    let mut manifest = package_table(
         &crates.types,
-        &format!("Types of the {title}, shared by its generated client and server."),
-        &dependencies,
+        package,
+        &format!(
+            "Types of the {}, shared by its generated client and server.",
+            package.title
+        ),
     );
+    manifest.push_str(&registry_dependencies(&dependencies, ""));
     manifest.push_str(&feature_table(features, None, &["all"]));
     manifest
 }
@@ -98,17 +338,12 @@ fn feature_table(features: &Features, types: Option<&str>, defaults: &[&str]) ->
 /// JSON (`templates/client_params.rs`).
 pub fn client_manifest(
     crates: &CrateNames,
-    title: &str,
+    package: Package<'_>,
     features: &Features,
     uses: TypeDependencies,
     writes_parameters: bool,
 ) -> String {
-    let mut dependencies = vec![
-        crates.types.as_str(),
-        "progenitor-client",
-        "reqwest",
-        "serde",
-    ];
+    let mut dependencies = vec!["progenitor-client", "reqwest", "serde"];
     // Progenitor's client code names these directly when the types do (a
     // builder's field for a `date-time` or `uuid` parameter).
     if uses.serde_json || writes_parameters {
@@ -120,20 +355,24 @@ pub fn client_manifest(
     if uses.uuid {
         dependencies.push("uuid");
     }
-    let mut manifest = manifest(
+    let mut manifest = package_table(
         &crates.client,
-        &format!("Client of the {title}, generated by progenitor."),
-        &dependencies,
+        package,
+        &format!("Client of the {}, generated by progenitor.", package.title),
     );
     // The service is reached over HTTPS; TLS is on unless a user opts out.
-    // The default is the platform's TLS library, the lightest to build: a
-    // clean release build of the client took 86 s of CPU with it, 109 s with
-    // rustls and `ring` (rustls, its webpki and ring's C and assembly), 164 s
-    // with reqwest's own rustls default (aws-lc-rs).
-    manifest.push_str(
-        "rustls = { workspace = true, optional = true }
-",
-    );
+    // The default is the platform's TLS library, the lightest to build
+    // (rustls with `ring` builds ring's C and assembly, reqwest's own rustls
+    // default aws-lc-rs a larger C library).
+    manifest.push_str(&registry_dependencies(
+        &dependencies,
+        &registry_dependency("rustls", true),
+    ));
+    manifest.push_str(&path_dependency(
+        &crates.types,
+        &Path::new("..").join(&crates.types),
+        false,
+    ));
     manifest.push_str(&feature_table(
         features,
         Some(&crates.types),
@@ -155,56 +394,144 @@ rustls-aws-lc = [\"reqwest/rustls\"]
     manifest
 }
 
-pub fn server_manifest(crates: &CrateNames, title: &str, features: &Features) -> String {
-    let mut manifest = manifest(
+pub fn server_manifest(
+    crates: &CrateNames,
+    package: Package<'_>,
+    features: &Features,
+    placement: &Placement<'_>,
+) -> String {
+    let mut manifest = package_table(
         &crates.server,
-        &format!("Server of the {title}: a trait to implement and an axum router."),
-        &[&crates.types, RUNTIME_CRATE, "axum"],
+        package,
+        &format!(
+            "Server of the {}: a trait to implement and an axum router.",
+            package.title
+        ),
     );
+    manifest.push_str(&registry_dependencies(&["axum"], ""));
+    manifest.push_str(&path_dependency(
+        RUNTIME_CRATE,
+        &placement.runtime_from_crate(),
+        true,
+    ));
+    manifest.push_str(&path_dependency(
+        &crates.types,
+        &Path::new("..").join(&crates.types),
+        false,
+    ));
     manifest.push_str(&feature_table(features, Some(&crates.types), &["all"]));
     manifest
 }
 
-fn manifest(name: &str, description: &str, dependencies: &[&str]) -> String {
-    let mut sorted = dependencies.to_vec();
+/// `[dependencies]` with `names` from the registry, sorted, then `extra`.
+fn registry_dependencies(names: &[&str], extra: &str) -> String {
+    let mut sorted = names.to_vec();
     sorted.sort_unstable();
-    // The description is a TOML basic string, on one line.
-    let description: String = description
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"");
-    let mut out = format!(
-        "[package]
-name = \"{name}\"
-version = \"0.1.0\"
-description = \"{description}\"
-edition.workspace = true
-rust-version.workspace = true
-license.workspace = true
-publish.workspace = true
+    let mut out = String::from("\n[dependencies]\n");
+    for name in sorted {
+        out.push_str(&registry_dependency(name, false));
+    }
+    out.push_str(extra);
+    out
+}
 
-[dependencies]
-"
+/// The `[package]` table. Generated crates are not published: the server
+/// reaches its runtime by a path, and the crates are the API's owner's to
+/// publish under names of their choosing.
+fn package_table(name: &str, package: Package<'_>, description: &str) -> String {
+    let mut out = format!(
+        "[package]\nname = {}\nversion = {}\ndescription = {}\nedition = {}\nrust-version = {}\n",
+        quoted(name),
+        quoted(package.version),
+        quoted(&one_line(description)),
+        quoted(EDITION),
+        quoted(RUST_VERSION),
     );
-    for dependency in sorted {
-        out.push_str(&format!("{dependency}.workspace = true\n"));
+    if let Some(license) = package.license {
+        out.push_str(&format!("license = {}\n", quoted(license)));
+    }
+    out.push_str("publish = false\n");
+    out
+}
+
+/// `text` on one line (a TOML basic string may hold no newline).
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect()
+}
+
+/// The root manifest of an output that is a workspace of its own.
+pub fn workspace_manifest(members: &[&str]) -> String {
+    let members: Vec<String> = members.iter().map(|member| quoted(member)).collect();
+    format!(
+        "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+        members.join(", ")
+    )
+}
+
+/// The vendored runtime's manifest: the runtime's own, every field it
+/// inherits from this workspace written out.
+pub fn runtime_manifest(own: &str) -> String {
+    let own: toml::Table = own.parse().expect("the runtime's manifest parses");
+    let inherited = &WORKSPACE["workspace"]["package"];
+    let field = |name: &str| -> String {
+        let value = &own["package"][name];
+        let value = if value.get("workspace").is_some() {
+            &inherited[name]
+        } else {
+            value
+        };
+        value.as_str().expect("a string field").to_string()
+    };
+    let mut out = format!(
+        "[package]\nname = {}\nversion = {}\ndescription = {}\nedition = {}\nrust-version = {}\nlicense = {}\npublish = false\n",
+        quoted(&field("name")),
+        quoted(&field("version")),
+        quoted(&field("description")),
+        quoted(&field("edition")),
+        quoted(&field("rust-version")),
+        quoted(&field("license")),
+    );
+    let dependencies: BTreeMap<&String, &toml::Value> =
+        own["dependencies"].as_table().expect("dependencies").iter().collect();
+    out.push_str("\n[dependencies]\n");
+    for (name, declared) in dependencies {
+        assert!(
+            declared.get("workspace").is_some() && declared.as_table().is_some_and(|t| t.len() == 1),
+            "the runtime's dependency {name} is inherited from the workspace as it is"
+        );
+        out.push_str(&registry_dependency(name, false));
     }
     out
 }
+
+/// The rustfmt configuration of each written crate: prettyplease formats
+/// the generated code and the runtime is copied as it is, so `cargo fmt` in
+/// the team's workspace must leave both alone, or a check would report drift.
+pub const RUSTFMT_TOML: &str = "# prettyplease formats the generated code; rustfmt must leave it alone,\n\
+     # or `cargo fmt` would make the generator's check report drift.\n\
+     disable_all_formatting = true";
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn dependencies(manifest: &str) -> Vec<&str> {
-        let (_, listed) = manifest.split_once("[dependencies]\n").unwrap();
-        listed
-            .lines()
-            .map_while(|line| line.strip_suffix(".workspace = true"))
+    fn dependencies(manifest: &str) -> Vec<String> {
+        let manifest: toml::Table = manifest.parse().unwrap();
+        manifest["dependencies"]
+            .as_table()
+            .unwrap()
+            .keys()
+            .cloned()
             .collect()
     }
+
+    const PACKAGE: Package<'static> = Package {
+        title: "Pets",
+        version: "1.0.0",
+        license: None,
+    };
 
     #[test]
     fn the_client_depends_on_what_its_builders_name() {
@@ -218,7 +545,7 @@ mod tests {
         assert_eq!(
             dependencies(&client_manifest(
                 &crates,
-                "Pets",
+                PACKAGE,
                 &Features::default(),
                 uses,
                 false
@@ -228,6 +555,7 @@ mod tests {
                 "pets-types",
                 "progenitor-client",
                 "reqwest",
+                "rustls",
                 "serde",
                 "uuid"
             ]
@@ -235,7 +563,7 @@ mod tests {
         assert_eq!(
             dependencies(&client_manifest(
                 &crates,
-                "Pets",
+                PACKAGE,
                 &Features::default(),
                 TypeDependencies::default(),
                 true
@@ -244,9 +572,108 @@ mod tests {
                 "pets-types",
                 "progenitor-client",
                 "reqwest",
+                "rustls",
                 "serde",
                 "serde_json"
             ]
         );
+    }
+
+    #[test]
+    fn dependencies_are_written_in_full() {
+        let manifest: toml::Table = types_manifest(
+            &CrateNames::with_prefix("pets"),
+            PACKAGE,
+            &Features::default(),
+            TypeDependencies::default(),
+        )
+        .parse()
+        .unwrap();
+        let serde = &manifest["dependencies"]["serde"];
+        assert_eq!(
+            serde,
+            &WORKSPACE["workspace"]["dependencies"]["serde"],
+            "the workspace's own declaration"
+        );
+        assert!(manifest["package"].get("edition").is_some());
+    }
+
+    #[test]
+    fn the_runtime_is_reached_where_it_is_placed() {
+        let crates = CrateNames::with_prefix("pets");
+        let runtime_path = |crates_dir: &str, runtime: Runtime| {
+            let manifest: toml::Table = server_manifest(
+                &crates,
+                PACKAGE,
+                &Features::default(),
+                &Placement {
+                    crates_dir: Path::new(crates_dir),
+                    runtime: &runtime,
+                },
+            )
+            .parse()
+            .unwrap();
+            manifest["dependencies"][RUNTIME_CRATE]["path"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        assert_eq!(
+            runtime_path("out", Runtime::Vendored),
+            format!("../{RUNTIME_CRATE}")
+        );
+        assert_eq!(
+            runtime_path(
+                "generated",
+                Runtime::Path(PathBuf::from("crates/server-runtime"))
+            ),
+            "../../crates/server-runtime"
+        );
+        assert_eq!(
+            runtime_path("../out", Runtime::Path(PathBuf::from("/opt/runtime"))),
+            "/opt/runtime"
+        );
+    }
+
+    #[test]
+    fn versions_follow_info_version() {
+        for (given, expected) in [
+            ("1.2.3", "1.2.3"),
+            ("v1.2.3", "1.2.3"),
+            ("1.0.0-beta.1+build.5", "1.0.0-beta.1+build.5"),
+            ("2.0", "2.0.0"),
+            ("3", "3.0.0"),
+            ("2024-10-01", "0.1.0+2024-10-01"),
+            ("1.0.0.1", "0.1.0+1.0.0.1"),
+            ("01.2.3", "0.1.0+01.2.3"),
+            ("v2 (beta)", "0.1.0+2--beta-"),
+            ("", "0.1.0"),
+        ] {
+            assert_eq!(crate_version(given), expected, "{given}");
+        }
+    }
+
+    #[test]
+    fn licenses_are_spdx_expressions_or_nothing() {
+        assert_eq!(spdx_license(None, Some("MIT")).as_deref(), Some("MIT"));
+        assert_eq!(
+            spdx_license(Some("Apache-2.0"), Some("Apache 2.0")).as_deref(),
+            Some("Apache-2.0")
+        );
+        assert_eq!(
+            spdx_license(None, Some("Apache-2.0 OR MIT")).as_deref(),
+            Some("Apache-2.0 OR MIT")
+        );
+        assert_eq!(spdx_license(None, Some("Apache 2.0")), None);
+        assert_eq!(spdx_license(None, Some("Proprietary, see terms")), None);
+        assert_eq!(spdx_license(None, None), None);
+    }
+
+    #[test]
+    fn the_vendored_runtime_inherits_nothing() {
+        let manifest = runtime_manifest(include_str!("../../../server-runtime/Cargo.toml"));
+        assert!(!manifest.contains("workspace"), "{manifest}");
+        let manifest: toml::Table = manifest.parse().unwrap();
+        assert_eq!(manifest["package"]["name"].as_str(), Some(RUNTIME_CRATE));
     }
 }

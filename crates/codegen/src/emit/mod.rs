@@ -19,6 +19,7 @@ pub mod features;
 pub mod manifest;
 pub mod placeholders;
 pub mod progenitor;
+pub mod runtime;
 pub mod same_shape;
 pub mod server;
 pub mod types;
@@ -39,7 +40,7 @@ pub const CLIENT_CRATE: &str = "tenant-api-client";
 pub const SERVER_CRATE: &str = "tenant-api-server";
 /// The hand-written runtime the server crate depends on, as `progenitor-client`
 /// is for the client.
-pub const RUNTIME_CRATE: &str = "tenant-server-runtime";
+pub const RUNTIME_CRATE: &str = "openapi-crates-server-runtime";
 
 /// The package names of the three generated crates: `{prefix}-types`,
 /// `{prefix}-client` and `{prefix}-server`.
@@ -61,14 +62,17 @@ impl CrateNames {
     }
 
     /// The names an API titled `title` gets when nothing else is said: the
-    /// title in kebab case, ASCII letters and digits only (`Swagger Petstore`
-    /// gives `swagger-petstore-types`, ...).
+    /// title's words (runs of ASCII letters and digits) in lower case, joined
+    /// by `-`. A word is not split at its capitals, so a brand reads as
+    /// written: `Swagger Petstore` gives `swagger-petstore-types`, `GitHub
+    /// v3 REST API` gives `github-v3-rest-api-types`.
     pub fn from_title(title: &str) -> Self {
         // A word with other letters is left out rather than mangled.
-        let kebab = heck::ToKebabCase::to_kebab_case(title);
-        let words: Vec<&str> = kebab
-            .split('-')
+        let words: Vec<String> = title
+            .split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '\''))
+            .map(|word| word.replace('\'', ""))
             .filter(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric()))
+            .map(|word| word.to_ascii_lowercase())
             .collect();
         let mut prefix = words.join("-");
         // A package name starts with a letter.
@@ -247,6 +251,10 @@ pub(crate) mod tests {
                 "discord-http-api-preview-types",
             ),
             ("USPTO Data Set API", "uspto-data-set-api-types"),
+            ("GitHub v3 REST API", "github-v3-rest-api-types"),
+            ("DigitalOcean API", "digitalocean-api-types"),
+            ("Let's Encrypt ACME", "lets-encrypt-acme-types"),
+            ("petstore_api", "petstore-api-types"),
             ("1Password Connect", "api-1password-connect-types"),
             ("Café API", "api-types"),
             ("Ünïcode ✓", "api-types"),

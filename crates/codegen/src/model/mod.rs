@@ -105,6 +105,9 @@ pub struct ApiModel {
     pub openapi: OpenAPI,
     pub title: String,
     pub version: String,
+    /// The SPDX expression of `info.license`, when it gives one
+    /// ([`crate::emit::manifest::spdx_license`]).
+    pub license: Option<String>,
     pub description: Option<String>,
     /// The path of the first server URL, e.g. `/api/v2`; empty when none.
     pub base_path: String,
@@ -134,7 +137,7 @@ pub struct ApiModel {
 }
 
 /// The body limit of a generated router unless a spec's bounds need more:
-/// `tenant_server_runtime::RouterOptions::default().body_limit` (the mock's
+/// `openapi_crates_server_runtime::RouterOptions::default().body_limit` (the mock's
 /// tests check the two agree).
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 
@@ -849,6 +852,12 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         openapi: openapi.clone(),
         title: openapi.info.title.clone(),
         version: openapi.info.version.clone(),
+        license: crate::emit::manifest::spdx_license(
+            spec.document
+                .pointer("/info/license/identifier")
+                .and_then(serde_json::Value::as_str),
+            openapi.info.license.as_ref().map(|license| license.name.as_str()),
+        ),
         description: openapi.info.description.clone(),
         base_path,
         operations,

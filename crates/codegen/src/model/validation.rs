@@ -561,7 +561,7 @@ pub(crate) fn compile(
 
 /// The validators of the component schemas `names` and of every schema they
 /// reach, by name: the request bodies' rules applied to other values, such
-/// as the responses `tenant-mock` writes, which must pass the same checks.
+/// as the responses `openapi-crates-mock` writes, which must pass the same checks.
 pub fn compile_schemas(
     spec: &LoadedSpec,
     names: impl IntoIterator<Item = String>,

@@ -15,10 +15,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use openapi_crates_codegen::diagnostic::pointer_join;
+use openapi_crates_codegen::load::LoadedSpec;
+use openapi_crates_codegen::model::refs;
 use serde_json::Value;
-use tenant_codegen::diagnostic::pointer_join;
-use tenant_codegen::load::LoadedSpec;
-use tenant_codegen::model::refs;
 
 pub use crate::rules::Usage;
 use crate::rules::{self, BoundRules, CompositionRules, FlagRules, KeywordRules, Verdict};
@@ -224,7 +224,7 @@ fn beside_ref(document: &Value, schema: &Value) -> Option<Value> {
     let is_31 = document
         .get("openapi")
         .and_then(Value::as_str)
-        .is_some_and(tenant_codegen::lower::is_openapi_31);
+        .is_some_and(openapi_crates_codegen::lower::is_openapi_31);
     if !is_31 {
         return None;
     }
