@@ -17,13 +17,25 @@ use scratch::{
     cargo, generate_named, runtime_dependencies, write_crates, write_if_changed, write_workspace,
 };
 
-fn construct_fixtures() -> Vec<PathBuf> {
-    let mut fixtures: Vec<PathBuf> = std::fs::read_dir(fixture("constructs"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
-        .collect();
-    fixtures.sort();
+/// The construct fixtures, then the flawed descriptions (whose crates must
+/// compile as cleanly, their flaws read as the warnings say), as (prefix of
+/// the crates, spec).
+fn construct_fixtures() -> Vec<(String, PathBuf)> {
+    let mut fixtures = Vec::new();
+    for (dir, prefix) in [("constructs", ""), ("flawed", "flawed-")] {
+        let mut specs: Vec<PathBuf> = std::fs::read_dir(fixture(dir))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| {
+                path.is_file() && path.extension().is_some_and(|ext| ext == "yaml" || ext == "json")
+            })
+            .collect();
+        specs.sort();
+        fixtures.extend(specs.into_iter().map(|spec| {
+            let name = format!("{prefix}{}", spec.file_stem().unwrap().to_string_lossy());
+            (name, spec)
+        }));
+    }
     fixtures
 }
 
@@ -36,8 +48,7 @@ fn generated_code_of_every_construct_passes_clippy_and_doctests() {
     }
     let mut members = Vec::new();
     let mut dependencies = runtime_dependencies();
-    for spec in construct_fixtures() {
-        let prefix = spec.file_stem().unwrap().to_string_lossy().to_string();
+    for (prefix, spec) in construct_fixtures() {
         let relative = spec.strip_prefix(&root).unwrap();
         let tree = generate_named(&root, relative, &prefix);
         members.extend(write_crates(&scratch, &prefix, &tree, &mut dependencies));
