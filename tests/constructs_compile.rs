@@ -27,7 +27,10 @@ fn construct_fixtures() -> Vec<(String, PathBuf)> {
             .unwrap()
             .map(|entry| entry.unwrap().path())
             .filter(|path| {
-                path.is_file() && path.extension().is_some_and(|ext| ext == "yaml" || ext == "json")
+                path.is_file()
+                    && path
+                        .extension()
+                        .is_some_and(|ext| ext == "yaml" || ext == "json")
             })
             .collect();
         specs.sort();

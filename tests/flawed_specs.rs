@@ -54,9 +54,11 @@ fn every_flawed_spec_generates_with_located_warnings() {
                 spec.display()
             );
             assert!(
-                warning.file.display().to_string().starts_with(
-                    shown.trim_end_matches(".yaml").trim_end_matches(".json")
-                ),
+                warning
+                    .file
+                    .display()
+                    .to_string()
+                    .starts_with(shown.trim_end_matches(".yaml").trim_end_matches(".json")),
                 "{text}"
             );
         }

@@ -56,7 +56,10 @@ pub fn codegen(
         Ok(tree) => tree,
         Err(problems) => {
             let _ = writeln!(err, "{problems}");
-            let errors = problems.iter().filter(|problem| !problem.is_warning()).count();
+            let errors = problems
+                .iter()
+                .filter(|problem| !problem.is_warning())
+                .count();
             let summary = match errors {
                 1 => String::new(),
                 count => format!("{count} errors; "),

@@ -223,12 +223,8 @@ impl Warnings {
     pub fn take(&self) -> Diagnostics {
         let mut warnings = std::mem::take(&mut *self.lock());
         warnings.0.sort_by(|a, b| {
-            (&a.file, a.position, &a.pointer, &a.cause).cmp(&(
-                &b.file,
-                b.position,
-                &b.pointer,
-                &b.cause,
-            ))
+            (&a.file, a.position, &a.pointer, &a.cause)
+                .cmp(&(&b.file, b.position, &b.pointer, &b.cause))
         });
         warnings
     }

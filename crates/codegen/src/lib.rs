@@ -14,6 +14,7 @@
 //! Stages 1-4 happen in memory; nothing is written unless all of them succeed.
 //! `cargo xtask codegen` is a thin shell over [`cli::codegen`].
 
+pub mod build;
 pub mod bundle;
 pub mod cli;
 pub mod diagnostic;
@@ -30,8 +31,8 @@ pub mod write;
 use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
-pub use write::{GeneratedFile, GeneratedTree};
 pub use emit::manifest::Runtime;
+pub use write::{GeneratedFile, GeneratedTree};
 
 /// The spec, relative to the workspace root.
 pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
@@ -118,6 +119,20 @@ pub struct Options {
     /// Every warning is an error: nothing is generated from a description
     /// the generator would read otherwise than written.
     pub strict: bool,
+    /// Whether each tag is a cargo feature of the crates.
+    pub tag_features: TagFeatures,
+}
+
+/// Whether the crates compile only the operations of the tags a user
+/// enables ([`emit::features`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TagFeatures {
+    /// One feature per tag, `all` by default.
+    #[default]
+    PerTag,
+    /// Every operation, always: for code that lands in a crate whose
+    /// features the generator does not write (a build script's output).
+    None,
 }
 
 impl Options {
@@ -132,6 +147,7 @@ impl Options {
                 runtime: Runtime::Path(PathBuf::from(RUNTIME_DIR)),
             },
             strict: true,
+            tag_features: TagFeatures::PerTag,
         }
     }
 }
@@ -217,7 +233,7 @@ pub fn generate_spec(
 /// Stages 2-4, with the warnings of the run: on success in the tree, on
 /// failure after the errors (what else the user should know), and under
 /// `--strict` as errors.
-fn generate_loaded(
+pub(crate) fn generate_loaded(
     spec: load::LoadedSpec,
     options: &Options,
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
@@ -266,7 +282,10 @@ fn generate_crates(
     spec.source_map = Default::default();
     model.openapi = Default::default();
     let model = model;
-    let features = emit::features::Features::of(&model);
+    let features = match options.tag_features {
+        TagFeatures::PerTag => emit::features::Features::of(&model),
+        TagFeatures::None => emit::features::Features::default(),
+    };
     let gated = features.gated();
     // The server needs the model only: it is emitted and cut into text on the
     // second core while progenitor runs on this one.
@@ -413,7 +432,11 @@ fn generate_crates(
         });
         owned_dirs.push(dir);
     }
-    let mut members = vec![names.types.as_str(), names.client.as_str(), names.server.as_str()];
+    let mut members = vec![
+        names.types.as_str(),
+        names.client.as_str(),
+        names.server.as_str(),
+    ];
     if output.runtime == Runtime::Vendored {
         let dir = output.dir.join(emit::RUNTIME_CRATE);
         for (path, contents) in emit::runtime::vendored_files() {
@@ -428,10 +451,7 @@ fn generate_crates(
     if output.layout == Layout::Workspace {
         files.push(GeneratedFile {
             path: output.dir.join("Cargo.toml"),
-            contents: format::format_toml(
-                spec_file,
-                &emit::manifest::workspace_manifest(&members),
-            ),
+            contents: format::format_toml(spec_file, &emit::manifest::workspace_manifest(&members)),
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));

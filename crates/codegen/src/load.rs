@@ -96,6 +96,11 @@ impl SourceMap {
         self.files.len() - 1
     }
 
+    /// Every file read, the spec first, as messages name them.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.files.iter().map(|file| file.path.as_path())
+    }
+
     /// The path of file `index`, as messages name it.
     pub(crate) fn file_path(&self, index: usize) -> Option<&Path> {
         self.files.get(index).map(|file| file.path.as_path())

@@ -12,5 +12,8 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = openapi_crates::Cli::parse();
-    ExitCode::from(openapi_crates::run(cli, &openapi_crates::Defaults::default()))
+    ExitCode::from(openapi_crates::run(
+        cli,
+        &openapi_crates::Defaults::default(),
+    ))
 }

@@ -200,7 +200,11 @@ struct Repository {
 impl Repository {
     /// The repository holding `spec` (relative to `root` unless absolute).
     fn of(root: &Path, spec: &Path) -> Result<Self, String> {
-        let dir = root.join(spec).parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = root
+            .join(spec)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         let dir = if dir.as_os_str().is_empty() {
             PathBuf::from(".")
         } else {

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use openapi_crates_spec_diff::cli::{Format, Options, spec_diff};
+use openapi_crates_spec_diff::cli::{Comparison, Format, Options, spec_diff};
 use serde_json::Value;
 
 const SPEC: &str = "spec/tenant-management.yaml";
@@ -53,9 +53,11 @@ fn repository(spec: Option<&str>) -> tempfile::TempDir {
 
 fn run(root: &Path, base: Option<&str>, format: Format) -> (u8, String, String) {
     let options = Options {
-        base: base.map(str::to_string),
+        comparison: Comparison::Revision {
+            spec: SPEC.into(),
+            base: base.map(str::to_string),
+        },
         format,
-        spec: SPEC.into(),
     };
     let (mut out, mut err) = (Vec::new(), Vec::new());
     let status = spec_diff(root, &options, &mut out, &mut err);

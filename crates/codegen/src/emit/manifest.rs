@@ -493,12 +493,16 @@ pub fn runtime_manifest(own: &str) -> String {
         quoted(&field("rust-version")),
         quoted(&field("license")),
     );
-    let dependencies: BTreeMap<&String, &toml::Value> =
-        own["dependencies"].as_table().expect("dependencies").iter().collect();
+    let dependencies: BTreeMap<&String, &toml::Value> = own["dependencies"]
+        .as_table()
+        .expect("dependencies")
+        .iter()
+        .collect();
     out.push_str("\n[dependencies]\n");
     for (name, declared) in dependencies {
         assert!(
-            declared.get("workspace").is_some() && declared.as_table().is_some_and(|t| t.len() == 1),
+            declared.get("workspace").is_some()
+                && declared.as_table().is_some_and(|t| t.len() == 1),
             "the runtime's dependency {name} is inherited from the workspace as it is"
         );
         out.push_str(&registry_dependency(name, false));
@@ -591,8 +595,7 @@ mod tests {
         .unwrap();
         let serde = &manifest["dependencies"]["serde"];
         assert_eq!(
-            serde,
-            &WORKSPACE["workspace"]["dependencies"]["serde"],
+            serde, &WORKSPACE["workspace"]["dependencies"]["serde"],
             "the workspace's own declaration"
         );
         assert!(manifest["package"].get("edition").is_some());

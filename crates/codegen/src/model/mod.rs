@@ -856,7 +856,11 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
             spec.document
                 .pointer("/info/license/identifier")
                 .and_then(serde_json::Value::as_str),
-            openapi.info.license.as_ref().map(|license| license.name.as_str()),
+            openapi
+                .info
+                .license
+                .as_ref()
+                .map(|license| license.name.as_str()),
         ),
         description: openapi.info.description.clone(),
         base_path,
