@@ -33,7 +33,8 @@ work=target/bench-consumer
 rm -rf "$work"
 mkdir -p "$work"
 cargo build --release --quiet -p xtask
-target/release/xtask codegen --spec "$spec" --crate-prefix api --out "$work/workspace" >/dev/null
+target/release/xtask codegen --spec "$spec" --crate-prefix api --out "$work/workspace/generated" \
+    --layout crates --runtime-path "$PWD/crates/server-runtime" >/dev/null
 
 python3 crates/codegen/benches/scratch_workspace.py "$work/workspace" --consumers "$tag"
 cp Cargo.lock "$work/workspace/Cargo.lock"

@@ -4,7 +4,7 @@
         [--consumers TAG]
 
 OUT holds `generated/{name}/Cargo.toml` crates (as `cargo xtask codegen
---out OUT` writes them). Writes OUT/Cargo.toml: a workspace of those crates
+--out OUT/generated --layout crates` writes them). Writes OUT/Cargo.toml: a workspace of those crates
 whose `[workspace.dependencies]` are the real workspace's (the one at DIR,
 default `.`) for the runtime crates they name, path dependencies made
 absolute, and the generated crates by path (the types crate without its

@@ -32,6 +32,9 @@ pub fn mock(
             return 1;
         }
     };
+    if !mock.warnings().is_empty() {
+        let _ = writeln!(stderr, "{}", mock.warnings());
+    }
     let router = match mock.router(mock.router_options()) {
         Ok(router) => router,
         Err(problem) => {

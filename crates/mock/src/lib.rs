@@ -104,6 +104,8 @@ struct State {
     /// status and media type: the same for a seed whatever came before
     /// (see `respond::json_body`), so each is made once.
     bodies: respond::Bodies,
+    /// The generator's warnings about the description.
+    warnings: Diagnostics,
 }
 
 /// How one served operation's requests are read: what a generated handler
@@ -221,8 +223,15 @@ impl Mock {
             seed: options.seed,
             check_scopes: options.check_scopes,
             bodies: respond::Bodies::default(),
+            warnings: loaded.warnings.take(),
         }));
         Ok(Mock { state })
+    }
+
+    /// What the generator read otherwise than written, as `codegen`
+    /// warns of it: the mock serves the same reading.
+    pub fn warnings(&self) -> &Diagnostics {
+        &self.state.warnings
     }
 
     /// The API's title.
