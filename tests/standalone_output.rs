@@ -4,10 +4,10 @@
 //! with nothing of the repository: no path into it, nothing inherited from
 //! its workspace, the server's runtime a copy in DIR.
 //!
-//! The builds share one target directory under `target/` so dependencies
-//! are built once, and each output gets this repository's lock file: the
-//! versions CI tests with (a team without one resolves the newest
-//! compatible versions instead).
+//! The builds share the target directory of the other scratch workspaces
+//! (`tests/scratch.rs`), so dependencies are built once, and each output
+//! gets this repository's lock file: the versions CI tests with (a team
+//! without one resolves the newest compatible versions instead).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -33,7 +33,7 @@ fn cargo(dir: &Path, args: &[&str]) {
         .current_dir(dir)
         .env(
             "CARGO_TARGET_DIR",
-            workspace_root().join("target/standalone-check"),
+            workspace_root().join("target/construct-check/target"),
         )
         .env("CARGO_INCREMENTAL", "0")
         .env_remove("RUSTDOCFLAGS")

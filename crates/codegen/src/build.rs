@@ -3,17 +3,15 @@
 //! which the crate includes at its root.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() {
-//!     let generated = openapi_crates_codegen::build::Builder::new("openapi.yaml")
-//!         .generate()
-//!         .unwrap_or_else(|problems| {
-//!             eprintln!("{problems}");
-//!             std::process::exit(1)
-//!         });
-//!     // `generated.file()` is `$OUT_DIR/openapi.rs`.
-//!     # let _ = generated;
-//! }
+//! // build.rs, in `fn main`:
+//! let generated = openapi_crates_codegen::build::Builder::new("openapi.yaml")
+//!     .generate()
+//!     .unwrap_or_else(|problems| {
+//!         eprintln!("{problems}");
+//!         std::process::exit(1)
+//!     });
+//! // `generated.file()` is `$OUT_DIR/openapi.rs`.
+//! # let _ = generated;
 //! ```
 //!
 //! ```ignore

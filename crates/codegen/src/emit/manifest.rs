@@ -451,6 +451,12 @@ fn package_table(name: &str, package: Package<'_>, description: &str) -> String 
         out.push_str(&format!("license = {}\n", quoted(license)));
     }
     out.push_str("publish = false\n");
+    // The generated code has doctests but no unit tests: without this,
+    // `cargo test` would compile each crate a second time as an empty test
+    // harness, which for a large API costs as much as its build.
+    out.push_str(
+        "\n[lib]\n# Doctests but no unit tests: `cargo test` skips an empty harness.\ntest = false\n",
+    );
     out
 }
 
