@@ -348,6 +348,9 @@ struct Bundler<'r> {
     /// Components of the spec that are only a `$ref` and lend their name to
     /// their target, which is written in their place.
     claimed: HashSet<String>,
+    /// Discriminator mapping entries that lead nowhere, each dropped with a
+    /// warning (the mapping is read without them).
+    warnings: Vec<Diagnostic>,
 }
 
 /// Brings every file `spec` refers to into its document (see the module
@@ -372,8 +375,12 @@ pub(crate) fn bundle(
         placements: HashMap::new(),
         placed: Vec::new(),
         claimed: HashSet::new(),
+        warnings: Vec::new(),
     };
     let outcome = bundler.run();
+    for warning in std::mem::take(&mut bundler.warnings) {
+        spec.warnings.push(warning);
+    }
     // The spec gets its document back whatever happened, so a caller that
     // reports the error can still point into it.
     let mut files = bundler.files.into_iter();
@@ -498,7 +505,16 @@ impl Bundler<'_> {
                 } else {
                     pointer_join(&entry.site.1, "$ref")
                 };
-                let target = self.canonical(entry.site.0, &ref_pointer, &entry.reference)?;
+                let target = match self.canonical(entry.site.0, &ref_pointer, &entry.reference) {
+                    Ok(target) => target,
+                    // A mapping entry is one value's shortcut to a schema:
+                    // one that leads nowhere goes, the discriminator stays.
+                    Err(problem) if entry.mapping => {
+                        self.drop_mapping_entry(&entry.site, problem);
+                        continue;
+                    }
+                    Err(problem) => return Err(problem),
+                };
                 let copied = entry.kind.section().is_none();
                 // A component of the spec is walked with the spec; other
                 // targets once per kind they are referred to as.
@@ -518,6 +534,20 @@ impl Bundler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Drops the discriminator mapping entry at `site` (whose reference
+    /// leads nowhere, as `problem` says) from its file, with a warning.
+    fn drop_mapping_entry(&mut self, site: &Loc, problem: Diagnostic) {
+        let (mapping, key) = site.1.rsplit_once('/').unwrap_or_default();
+        let key = key.replace("~1", "/").replace("~0", "~");
+        if let Some(Value::Object(entries)) = self.files[site.0].value.pointer_mut(mapping) {
+            entries.shift_remove(&key);
+        }
+        let cause = problem.cause.replacen("`$ref: ", "`", 1);
+        let cause = format!("the discriminator's mapping of `{key}`: {cause}; read without it");
+        self.warnings
+            .push(Diagnostic { cause, ..problem }.as_warning());
     }
 
     /// Where `reference` (written at `ref_pointer` of file `file`) finally
@@ -908,7 +938,7 @@ fn collect(file: usize, value: &Value, pointer: &mut String, kind: Kind, found: 
 
 /// A discriminator mapping value is a schema's name or a reference; only
 /// references are followed (a name stays a name).
-fn mapping_is_reference(value: &str) -> bool {
+pub(crate) fn mapping_is_reference(value: &str) -> bool {
     value.contains('#')
         || value.contains('/')
         || [".yaml", ".yml", ".json"]

@@ -19,6 +19,7 @@ pub mod bundle;
 pub mod cli;
 pub mod diagnostic;
 pub mod emit;
+pub mod flaws;
 pub mod format;
 pub mod inline;
 pub mod load;
@@ -41,11 +42,13 @@ pub const GENERATED_DIR: &str = "generated";
 /// This workspace's server runtime, relative to its root.
 pub const RUNTIME_DIR: &str = "crates/server-runtime";
 
-/// Names what the spec leaves unnamed or names alike, in the document itself
-/// before the model reads it: operations without an `operationId`, inline
-/// body schemas, and operations, schemas and shared responses whose Rust
-/// names would be one (see [`model::names`]).
+/// Reads the flaws of the spec another way, with a warning each
+/// ([`flaws`]), then names what the spec leaves unnamed or names alike, in
+/// the document itself before the model reads it: operations without an
+/// `operationId`, inline body schemas, and operations, schemas and shared
+/// responses whose Rust names would be one (see [`model::names`]).
 pub fn prepare_document(spec: &mut load::LoadedSpec) {
+    flaws::read_flaws(spec);
     inline::name_operations(spec);
     model::names::distinct_operation_ids(spec);
     inline::name_inline_schemas(spec);

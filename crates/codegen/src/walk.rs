@@ -464,6 +464,36 @@ pub fn for_each_reference_mut(document: &mut Value, mut visit: impl FnMut(&str, 
     );
 }
 
+/// Calls `visit` with every `$ref` the document's structure holds, as
+/// [`for_each_reference_mut`] finds them, and the section of `components`
+/// a reference at that place must name: `schemas` for a schema,
+/// `parameters`, `headers`, `requestBodies`, `responses`, `callbacks` or
+/// `pathItems` for the others.
+pub fn for_each_reference(document: &Value, mut visit: impl FnMut(&str, &'static str, &str)) {
+    walk(
+        Node::Document,
+        document,
+        "",
+        None,
+        false,
+        &mut |node, site, value| {
+            let section = match node {
+                Node::Schema => "schemas",
+                Node::Parameter => "parameters",
+                Node::Header => "headers",
+                Node::RequestBody => "requestBodies",
+                Node::Response => "responses",
+                Node::Callback => "callbacks",
+                Node::PathItem => "pathItems",
+                Node::Document | Node::Components | Node::Operation | Node::MediaType => return,
+            };
+            if let Some(Value::String(target)) = value.get("$ref") {
+                visit(site.pointer, section, target);
+            }
+        },
+    );
+}
+
 fn walk_mut(
     node: Node,
     value: &mut Value,

@@ -219,7 +219,7 @@ pub(crate) fn respond(
         let made = state
             .bodies
             .get_or_make((operation.pointer.as_str(), code, None), || {
-                json_body(state, operation, code, schema, examples)
+                json_body(state, operation, code, &schema, examples)
             });
         let mut built = reply(
             status,
@@ -437,7 +437,7 @@ pub(crate) fn raw_json<'d>(
     document: &'d Value,
     operation: &Operation,
     response: &model::Response,
-) -> Option<(&'d str, &'d str)> {
+) -> Option<(&'d str, std::borrow::Cow<'d, str>)> {
     if !response.is_raw() {
         return None;
     }

@@ -210,7 +210,9 @@ impl<'a> Synthesizer<'a> {
                         .find(|(_, target)| target.as_str() == reference)
                         .map(|(key, _)| key.clone())
                 });
-            let named = reference.and_then(refs::schema_name).map(str::to_string);
+            let named = reference
+                .and_then(refs::schema_name)
+                .map(|name| name.into_owned());
             if let Some(key) = mapped.or(named) {
                 fields.insert(property.to_string(), Value::String(key));
             }

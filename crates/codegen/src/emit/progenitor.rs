@@ -65,6 +65,10 @@ fn settings() -> progenitor::GenerationSettings {
 pub struct View {
     pub openapi: OpenAPI,
     placeholders: Option<Placeholders>,
+    /// Where each component schema was written (a message without its
+    /// cause), by name: the spec's document is gone when progenitor runs,
+    /// and a schema it cannot take is reported there ([`run`]).
+    schema_places: Vec<(String, Diagnostic)>,
 }
 
 /// The document progenitor is run on ([`progenitor_view`], with the
@@ -80,9 +84,24 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnos
         document,
         ..spec.clone()
     })?;
+    let schema_places = spec
+        .document
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| {
+            schemas
+                .keys()
+                .map(|name| {
+                    let pointer = pointer_join("/components/schemas", name);
+                    (name.clone(), spec.error_at(&pointer, String::new()))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     Ok(View {
         openapi,
         placeholders,
+        schema_places,
     })
 }
 
@@ -222,12 +241,57 @@ fn parameter_view(document: &Value, parameter: &Value, model: &Parameter) -> Val
 /// Runs progenitor on the [`openapi_view`] of `spec`, which it consumes so
 /// that the document is gone before progenitor's output peaks. The wire
 /// names the view replaced are back in the output.
+///
+/// Where progenitor (typify) fails on one schema, that schema (the
+/// smallest part of a component that fails alone: a property, an item, a
+/// member) is read as any JSON value in the types and the client, with a
+/// warning, and progenitor runs again: one schema never fails the whole
+/// API. The server still checks it as the spec says. A failure no single
+/// schema explains (an operation's) is returned.
 pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic> {
     let View {
-        openapi,
+        mut openapi,
         placeholders,
+        schema_places,
     } = view;
-    let mut output = generate(spec, openapi)?;
+    // Each retry makes one more schema any value; past this many, the
+    // failure is not one schema's.
+    const RETRIES: usize = 32;
+    let mut retries = 0;
+    let mut output = loop {
+        let failure = match generate(spec, &openapi) {
+            Ok(output) => break output,
+            Err(failure) => failure,
+        };
+        retries += 1;
+        let Ok(mut document) = serde_json::to_value(&openapi) else {
+            return Err(failure);
+        };
+        let Some((pointer, cause)) = failing_schema(&document).filter(|_| retries <= RETRIES)
+        else {
+            return Err(failure);
+        };
+        let Some(schema) = document.pointer_mut(&pointer) else {
+            return Err(failure);
+        };
+        let mut any = serde_json::Map::new();
+        if let Some(description) = schema.get("description") {
+            any.insert("description".into(), description.clone());
+        }
+        *schema = Value::Object(any);
+        let Ok(degraded) = serde_json::from_value(document) else {
+            return Err(failure);
+        };
+        openapi = degraded;
+        let mut warning = place_in_spec(&schema_places, placeholders.as_ref(), &pointer)
+            .unwrap_or_else(|| Diagnostic::new(&spec.path, String::new()).at_pointer(&pointer));
+        warning.cause = format!(
+            "{}; the types and the client read it as any JSON value (the server checks it as \
+             written)",
+            cause.message(WHAT, Some("this schema"))
+        );
+        spec.warnings.push(warning);
+    };
     if let Some(placeholders) = placeholders {
         output.client = placeholders.restore_tokens(output.client);
         output.types = placeholders.restore_tokens(output.types);
@@ -235,14 +299,55 @@ pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic
     Ok(output)
 }
 
+/// The message for the schema at `pointer` of the view, where the spec
+/// wrote it: the place of its component (a composition the view moved to
+/// `{name}-inner` is its component's), with the pointer of the schema
+/// inside it and the wire names the view replaced.
+fn place_in_spec(
+    places: &[(String, Diagnostic)],
+    placeholders: Option<&Placeholders>,
+    pointer: &str,
+) -> Option<Diagnostic> {
+    let rest = pointer.strip_prefix("/components/schemas/")?;
+    let (token, inside) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let name = crate::model::refs::unescape_pointer_token(token);
+    let (place, inside) = match places.iter().find(|(known, _)| *known == name) {
+        Some((_, place)) => (place, inside.to_string()),
+        None => {
+            let outer = places.iter().find(|(known, _)| {
+                name.strip_prefix(known.as_str())
+                    .is_some_and(|suffix| suffix.starts_with("-inner"))
+            })?;
+            (&outer.1, String::new())
+        }
+    };
+    let inside: String = inside
+        .split('/')
+        .skip(1)
+        .map(|token| {
+            let decoded = crate::model::refs::unescape_pointer_token(token);
+            let wire = placeholders
+                .and_then(|placeholders| placeholders.wire_name(&decoded))
+                .unwrap_or(decoded);
+            format!("/{}", crate::diagnostic::escape_pointer_token(&wire))
+        })
+        .collect();
+    let mut diagnostic = place.clone();
+    diagnostic.pointer = Some(format!(
+        "{}{inside}",
+        diagnostic.pointer.as_deref().unwrap_or_default()
+    ));
+    Some(diagnostic)
+}
+
 /// What the one progenitor run does, for messages.
 const WHAT: &str = "generating the types and the client";
 
-fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
+fn generate(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<ProgenitorOutput, Diagnostic> {
     run_generator(spec, WHAT, || {
         let mut generator = progenitor::Generator::new(&settings());
         let client = generator
-            .generate_tokens(&openapi)
+            .generate_tokens(openapi)
             .map_err(|err| err.to_string())?;
         // The client already holds the type space's tokens: rendering them a
         // second time (`to_stream`) would cost as much again.
@@ -262,6 +367,93 @@ fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Dia
     })
 }
 
+/// Whether progenitor fails on `document` (a view), and how.
+fn probe(document: &Value) -> Option<GeneratorFailure> {
+    let openapi: OpenAPI = serde_json::from_value(document.clone()).ok()?;
+    catch_generator(|| {
+        progenitor::Generator::new(&settings())
+            .generate_tokens(&openapi)
+            .map(|_| ())
+            .map_err(|err| err.to_string())
+    })
+    .err()
+}
+
+/// `view` with its component schemas alone (no operations), those not
+/// `kept` made empty (`{}`, so no reference dangles).
+fn schemas_alone(view: &Value, kept: &dyn Fn(&str) -> bool) -> Value {
+    let mut document = view.clone();
+    document["paths"] = Value::Object(Default::default());
+    if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
+        for (name, schema) in schemas.iter_mut() {
+            if !kept(name) {
+                *schema = Value::Object(Default::default());
+            }
+        }
+    }
+    document
+}
+
+/// The component schema progenitor fails on alone, with its failure,
+/// found by running progenitor on the component schemas with halves of
+/// them made empty; `None` when the schemas pass without the operations,
+/// or no single one fails alone.
+fn failing_component(view: &Value) -> Option<(String, GeneratorFailure)> {
+    probe(&schemas_alone(view, &|_| true))?;
+    let names: Vec<String> = view
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    bisect(&names, |kept| {
+        probe(&schemas_alone(view, &|name| kept.iter().any(|k| k == name)))
+    })
+}
+
+/// The smallest schema progenitor fails on, by its pointer into `view`,
+/// with the failure: in the [`failing_component`], the subschema whose
+/// making empty lets the component pass, and in it the same, as deep as
+/// that goes.
+fn failing_schema(view: &Value) -> Option<(String, GeneratorFailure)> {
+    let (name, failure) = failing_component(view)?;
+    let alone = schemas_alone(view, &|known| known == name);
+    let mut current = pointer_join("/components/schemas", &name);
+    'descend: loop {
+        let Some(node) = alone.pointer(&current) else {
+            break;
+        };
+        for child in direct_subschemas(node, &current) {
+            let mut trial = alone.clone();
+            if let Some(schema) = trial.pointer_mut(&child) {
+                *schema = Value::Object(Default::default());
+            }
+            if probe(&trial).is_none() {
+                current = child;
+                continue 'descend;
+            }
+        }
+        break;
+    }
+    Some((current, failure))
+}
+
+/// The pointers of the subschemas directly inside `schema` (at `pointer`):
+/// its properties, items, members, ... but not theirs.
+fn direct_subschemas(schema: &Value, pointer: &str) -> Vec<String> {
+    let mut found: Vec<String> = Vec::new();
+    walk::for_each_subschema(schema, pointer, |site, _| {
+        let inside = |outer: &str| {
+            site.pointer
+                .strip_prefix(outer)
+                .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if site.pointer != pointer && !found.iter().any(|seen| inside(seen)) {
+            found.push(site.pointer.to_string());
+        }
+    });
+    found
+}
+
 /// The schema or operation progenitor fails on, found again by running it on
 /// parts of the view of `spec` (which must still hold its document): the
 /// component schemas alone, with halves of them made empty (`{}`, so no
@@ -270,36 +462,8 @@ fn generate(spec: &LoadedSpec, openapi: OpenAPI) -> Result<ProgenitorOutput, Dia
 /// no single schema or operation fails alone. Only run after a failure.
 pub fn locate_failure(spec: &LoadedSpec, failure: Diagnostic) -> Diagnostic {
     let (view, _) = view_document(&spec.document);
-    let probe = |document: &Value| -> Option<GeneratorFailure> {
-        let openapi: OpenAPI = serde_json::from_value(document.clone()).ok()?;
-        catch_generator(|| {
-            progenitor::Generator::new(&settings())
-                .generate_tokens(&openapi)
-                .map(|_| ())
-                .map_err(|err| err.to_string())
-        })
-        .err()
-    };
-    let mut schemas_only = view.clone();
-    schemas_only["paths"] = Value::Object(Default::default());
-    if probe(&schemas_only).is_some() {
-        let names: Vec<String> = view
-            .pointer("/components/schemas")
-            .and_then(Value::as_object)
-            .map(|schemas| schemas.keys().cloned().collect())
-            .unwrap_or_default();
-        let culprit = bisect(&names, |kept| {
-            let mut document = schemas_only.clone();
-            if let Some(Value::Object(schemas)) = document.pointer_mut("/components/schemas") {
-                for (name, schema) in schemas.iter_mut() {
-                    if !kept.contains(name) {
-                        *schema = Value::Object(Default::default());
-                    }
-                }
-            }
-            probe(&document)
-        });
-        return match culprit {
+    if probe(&schemas_alone(&view, &|_| true)).is_some() {
+        return match failing_component(&view) {
             Some((name, cause)) => spec.error_at(
                 &pointer_join("/components/schemas", &name),
                 cause.message(WHAT, Some(&format!("schema `{name}`"))),
@@ -757,7 +921,7 @@ fn defaults_that_conform(document: &mut Value, placeholders: Option<Placeholders
 /// Whether `text` parses as the Rust type typify gives a string of `format`
 /// (a UUID, a date, a date-time, an IP address); typify writes a default of
 /// such a type as a parse that panics when the text does not parse.
-fn native_text_parses(format: Option<&str>, text: &str) -> bool {
+pub(crate) fn native_text_parses(format: Option<&str>, text: &str) -> bool {
     let digits = |text: &str, count: usize| {
         text.len() == count && text.bytes().all(|byte| byte.is_ascii_digit())
     };

@@ -37,8 +37,9 @@ const CONSTRUCTORS: &[&str] = &["new", "new_with_client"];
 /// Gives every operation, webhooks included, an operationId whose method
 /// and type names (`list_widgets`, `ListWidgets`) no other operation shares,
 /// nor the client's constructors (an operation `new` is `new-2`).
-/// The same operationId written twice is left alone: the model refuses it,
-/// since the spec itself is wrong then.
+/// The same operationId written twice is a flaw of the spec (OpenAPI wants
+/// them unique): the first in document order keeps it, a later one is read
+/// with a suffix like any other clash (`list_widgets-2`), with a warning.
 pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     let mut operations: Vec<(String, String)> = Vec::new();
     for site in walk::path_items(&spec.document) {
@@ -54,25 +55,30 @@ pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     // The constructors of the client's `Client` and `Subscriber`, beside
     // which an operation's method of the same name would not compile.
     let mut ids: Vec<&str> = CONSTRUCTORS.to_vec();
-    for (_, id) in &operations {
-        if !ids[CONSTRUCTORS.len()..].contains(&id.as_str()) {
-            ids.push(id);
-        }
-    }
+    ids.extend(operations.iter().map(|(_, id)| id.as_str()));
     let conversions: &[Conversion] = &[naming::method_name, naming::type_name];
     let chosen = naming::distinct(&ids, conversions);
-    let renames: Vec<(String, String)> = ids
-        .iter()
-        .zip(chosen)
-        .skip(CONSTRUCTORS.len())
-        .filter(|(id, chosen)| **id != chosen)
-        .map(|(id, chosen)| (id.to_string(), chosen))
-        .collect();
-    for (pointer, id) in operations {
-        if let Some((_, chosen)) = renames.iter().find(|(old, _)| *old == id)
-            && let Some(Value::Object(operation)) = spec.document.pointer_mut(&pointer)
-        {
-            operation.insert("operationId".into(), Value::String(chosen.clone()));
+    let chosen = &chosen[CONSTRUCTORS.len()..];
+    let mut renames: Vec<(String, String)> = Vec::new();
+    for (index, ((pointer, id), chosen)) in operations.iter().zip(chosen).enumerate() {
+        if id == chosen {
+            continue;
+        }
+        if let Some((first, _)) = operations[..index].iter().find(|(_, seen)| seen == id) {
+            let first = spec.place(first).unwrap_or_else(|| first.clone());
+            spec.warn_at(
+                &pointer_join(pointer, "operationId"),
+                format!(
+                    "duplicate operationId `{id}`, already used at {first}; this operation's \
+                     is read as `{chosen}`"
+                ),
+            );
+        }
+        renames.push((pointer.clone(), chosen.clone()));
+    }
+    for (pointer, chosen) in renames {
+        if let Some(Value::Object(operation)) = spec.document.pointer_mut(&pointer) {
+            operation.insert("operationId".into(), Value::String(chosen));
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Lowering of each operation: its body, responses and security, checked
 //! against what the generators support (its parameters: `parameters`).
 
+use std::borrow::Cow;
+
 use openapiv3::{
     Components, OpenAPI, Operation as OaOperation, Parameter as OaParameter, ReferenceOr,
     RequestBody as OaRequestBody, Response as OaResponse, StatusCode,
@@ -230,7 +232,7 @@ fn build_request_body(
             if essence == MULTIPART
                 && let Some(ReferenceOr::Reference { reference }) = &content.schema
             {
-                parts = schema_name(reference).map(str::to_string);
+                parts = schema_name(reference).map(Cow::into_owned);
             }
             raw.push(essence);
         }
@@ -344,7 +346,7 @@ fn listed_response(
         ReferenceOr::Reference { reference } => {
             let (response, written_at) =
                 refs::component(spec, pointer, reference, "responses", &components.responses)?;
-            let shared = refs::component_name(reference, "responses").map(str::to_string);
+            let shared = refs::component_name(reference, "responses").map(Cow::into_owned);
             (response, shared, written_at)
         }
     };
@@ -530,7 +532,7 @@ fn named_schema(
 ) -> Result<String, Diagnostic> {
     match schema {
         Some(ReferenceOr::Reference { reference }) => {
-            schema_name(reference).map(str::to_string).ok_or_else(|| {
+            schema_name(reference).map(Cow::into_owned).ok_or_else(|| {
                 spec.error_at(
                     &pointer_join(&pointer_join(content_pointer, "schema"), "$ref"),
                     format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),

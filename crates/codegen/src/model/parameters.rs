@@ -518,7 +518,7 @@ fn value_type(document: &Value, kind: &Kind, schema: Option<&Value>) -> ValueTyp
             .and_then(|schema| schema.get("$ref"))
             .and_then(Value::as_str)
             .and_then(schema_name)
-            .map(str::to_string)
+            .map(|name| name.into_owned())
     };
     let structured = schema.is_some_and(|schema| combines_several(document, schema));
     match kind {

@@ -7,6 +7,7 @@
 //! another) to the node where they end, and its pointer, which is where
 //! messages about that node point.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -21,16 +22,29 @@ pub const SCHEMA_REF_PREFIX: &str = "#/components/schemas/";
 
 /// The component schema name a `$ref` points at, if it points into
 /// `components/schemas`.
-pub fn schema_name(reference: &str) -> Option<&str> {
+pub fn schema_name(reference: &str) -> Option<Cow<'_, str>> {
     component_name(reference, "schemas")
 }
 
-/// The name of the entry of `components/{section}` a `$ref` points at.
-pub fn component_name<'a>(reference: &'a str, section: &str) -> Option<&'a str> {
-    reference
+/// The name of the entry of `components/{section}` a `$ref` points at: the
+/// pointer's last token, decoded (RFC 6901), so a name holding `/` or `~`
+/// (`repos/create-body`, named after an operationId) is the component's
+/// key (`#/components/schemas/repos~1create-body` names `repos/create-body`).
+pub fn component_name<'a>(reference: &'a str, section: &str) -> Option<Cow<'a, str>> {
+    let token = reference
         .strip_prefix("#/components/")?
         .strip_prefix(section)?
-        .strip_prefix('/')
+        .strip_prefix('/')?;
+    Some(if token.contains('~') {
+        Cow::Owned(unescape_pointer_token(token))
+    } else {
+        Cow::Borrowed(token)
+    })
+}
+
+/// One reference token of a JSON pointer, decoded (RFC 6901, section 4).
+pub fn unescape_pointer_token(token: &str) -> String {
+    token.replace("~1", "/").replace("~0", "~")
 }
 
 /// The pointer of the component schema `name`.
@@ -237,11 +251,11 @@ pub(crate) fn component<T: Clone>(
         let Some(name) = component_name(&current, section) else {
             break;
         };
-        match components.get(name) {
+        match components.get(name.as_ref()) {
             Some(ReferenceOr::Item(item)) => {
                 return Ok((
                     item.clone(),
-                    pointer_join(&format!("/components/{section}"), name),
+                    pointer_join(&format!("/components/{section}"), &name),
                 ));
             }
             Some(ReferenceOr::Reference { reference }) => current = reference.clone(),
@@ -314,11 +328,18 @@ mod tests {
 
     #[test]
     fn component_names_come_from_their_section_only() {
-        assert_eq!(schema_name("#/components/schemas/Pet"), Some("Pet"));
+        assert_eq!(
+            schema_name("#/components/schemas/Pet").as_deref(),
+            Some("Pet")
+        );
         assert_eq!(schema_name("#/components/schemasX/Pet"), None);
         assert_eq!(
-            component_name("#/components/responses/R", "responses"),
+            component_name("#/components/responses/R", "responses").as_deref(),
             Some("R")
+        );
+        assert_eq!(
+            schema_name("#/components/schemas/repos~1create~0x-body").as_deref(),
+            Some("repos/create~x-body")
         );
         assert_eq!(component_name("#/components/responses/R", "schemas"), None);
         assert_eq!(schema_pointer("a/b"), "/components/schemas/a~1b");

@@ -623,7 +623,7 @@ fn collect_refs_in(value: &Value, in_map: bool, out: &mut Vec<String>) {
             for (key, child) in object {
                 if key == "$ref" && !in_map {
                     if let Some(name) = child.as_str().and_then(schema_name) {
-                        out.push(name.to_string());
+                        out.push(name.into_owned());
                     }
                 } else if in_map || !key.starts_with("x-") && !DATA_KEYWORDS.contains(&key.as_str())
                 {
@@ -837,12 +837,14 @@ impl<'a> Compiler<'a> {
     }
 
     fn schema_ref(&self, reference: &str, pointer: &str) -> Result<String, Diagnostic> {
-        schema_name(reference).map(str::to_string).ok_or_else(|| {
-            self.spec.error_at(
-                pointer,
-                format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),
-            )
-        })
+        schema_name(reference)
+            .map(|name| name.into_owned())
+            .ok_or_else(|| {
+                self.spec.error_at(
+                    pointer,
+                    format!("`{reference}` must point into {SCHEMA_REF_PREFIX}"),
+                )
+            })
     }
 
     fn alternatives(
@@ -955,11 +957,11 @@ impl<'a> Compiler<'a> {
             .get("$ref")
             .and_then(Value::as_str)
             .and_then(schema_name)
-            && !visiting.iter().any(|seen| seen == name)
-            && let Ok(target) = component_schema(self.spec, name)
+            && !visiting.iter().any(|seen| *seen == name)
+            && let Ok(target) = component_schema(self.spec, &name)
         {
             visiting.push(name.to_string());
-            let pointer = pointer_join("/components/schemas", name);
+            let pointer = pointer_join("/components/schemas", &name);
             parts.push(self.evaluated_by(target, &pointer, members, visiting, false)?);
             visiting.pop();
         }
