@@ -45,6 +45,7 @@ pub fn try_generate_named(
             ..Output::default()
         },
         strict: false,
+        ..Options::default()
     };
     generate_with(root, spec, &options)
 }

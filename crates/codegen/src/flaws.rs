@@ -1479,6 +1479,160 @@ mod tests {
         );
     }
 
+    /// The document `text` is read as, and the warnings, each as
+    /// `line: cause`.
+    fn read(text: &str) -> (Value, Vec<String>) {
+        let mut spec =
+            crate::load::parse_spec(std::path::Path::new("spec.yaml"), text.as_bytes()).unwrap();
+        read_flaws(&mut spec);
+        let warnings = spec
+            .warnings
+            .take()
+            .iter()
+            .map(|warning| {
+                let line = warning.position.map_or(0, |position| position.line);
+                format!("{line}: {}", warning.cause)
+            })
+            .collect();
+        (spec.document, warnings)
+    }
+
+    const HEAD: &str = "openapi: 3.0.3\ninfo: {title: T, version: '1'}\n";
+
+    #[test]
+    fn no_undeclared_scheme_makes_an_operation_public() {
+        let (document, warnings) = read(&format!(
+            "{HEAD}security: [{{apikey: []}}]
+paths:
+  /a:
+    get:
+      security: [{{ApiKey: [], partner: []}}, {{legacy: []}}]
+      responses: {{}}
+    post:
+      security: [{{legacy: []}}, {{}}]
+      responses: {{}}
+    put:
+      security: [{{admin: [write]}}]
+      responses: {{}}
+components:
+  securitySchemes:
+    ApiKey: {{type: apiKey, in: header, name: X-Key}}
+"
+        ));
+        // `apikey` is `ApiKey`, spelled otherwise.
+        assert_eq!(document["security"], json!([{"ApiKey": []}]));
+        // Undeclared alternatives go where others stand, and a
+        // requirement left empty goes with them (an empty one written
+        // as such stays: the spec lets anyone in there).
+        assert_eq!(
+            document["paths"]["/a"]["get"]["security"],
+            json!([{"ApiKey": []}])
+        );
+        assert_eq!(document["paths"]["/a"]["post"]["security"], json!([{}]));
+        // Alone, an undeclared scheme is a bearer token of its name.
+        assert_eq!(
+            document["paths"]["/a"]["put"]["security"],
+            json!([{"admin": ["write"]}])
+        );
+        assert_eq!(
+            document["components"]["securitySchemes"]["admin"],
+            json!({"type": "http", "scheme": "bearer"})
+        );
+        assert_eq!(warnings.len(), 5, "{warnings:#?}");
+        assert!(warnings[0].contains("security scheme `apikey`"), "{warnings:#?}");
+        assert!(warnings[4].contains("read as an HTTP bearer token"));
+    }
+
+    #[test]
+    fn references_of_another_kind_are_read_as_the_place_needs_where_they_fit() {
+        let (document, warnings) = read(&format!(
+            "{HEAD}paths:
+  /a:
+    post:
+      requestBody: {{$ref: '#/components/responses/Thing'}}
+      responses:
+        '200': {{$ref: '#/components/requestBodies/Made'}}
+        '400': {{$ref: '#/components/schemas/Error'}}
+components:
+  schemas:
+    Error: {{type: object}}
+  responses:
+    Thing: {{description: a thing, content: {{application/json: {{schema: {{}}}}}}}}
+  requestBodies:
+    Made: {{required: true, content: {{application/json: {{schema: {{}}}}}}}}
+"
+        ));
+        let operation = &document["paths"]["/a"]["post"];
+        assert_eq!(
+            operation["requestBody"]["$ref"],
+            "#/components/requestBodies/Thing"
+        );
+        assert_eq!(
+            document["components"]["requestBodies"]["Thing"]["description"],
+            "a thing"
+        );
+        assert_eq!(
+            operation["responses"]["200"]["$ref"],
+            "#/components/responses/Made"
+        );
+        assert_eq!(
+            document["components"]["responses"]["Made"],
+            json!({"description": "", "content": {"application/json": {"schema": {}}}})
+        );
+        // A schema is no response: the model refuses that one.
+        assert_eq!(
+            operation["responses"]["400"]["$ref"],
+            "#/components/schemas/Error"
+        );
+        assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    }
+
+    #[test]
+    fn required_names_declared_around_or_inside_are_not_undeclared() {
+        let (document, warnings) = read(&format!(
+            "{HEAD}paths: {{}}
+components:
+  schemas:
+    Base: {{properties: {{id: {{}}}}}}
+    Child:
+      allOf:
+        - $ref: '#/components/schemas/Base'
+        - {{properties: {{name: {{}}}}, required: [id, name, kind]}}
+    Open:
+      properties: {{a: {{}}}}
+      additionalProperties: {{type: string}}
+      required: [b]
+    Bare: {{type: object, required: [anything]}}
+"
+        ));
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(schemas["Child"]["allOf"][1]["required"], json!(["id", "name"]));
+        assert_eq!(schemas["Open"]["required"], json!(["b"]));
+        assert_eq!(schemas["Bare"]["required"], json!(["anything"]));
+        assert_eq!(warnings.len(), 1, "{warnings:#?}");
+        assert!(warnings[0].contains("`kind`"), "{warnings:#?}");
+    }
+
+    #[test]
+    fn enum_members_the_type_excludes_go_and_an_empty_enum_with_them() {
+        let (document, warnings) = read(&format!(
+            "{HEAD}paths: {{}}
+components:
+  schemas:
+    A: {{type: string, enum: [a, 3, null]}}
+    B: {{type: string, nullable: true, enum: [a, null]}}
+    C: {{type: integer, enum: ['1', '2']}}
+    D: {{enum: [a, 1]}}
+"
+        ));
+        let schemas = &document["components"]["schemas"];
+        assert_eq!(schemas["A"]["enum"], json!(["a"]));
+        assert_eq!(schemas["B"]["enum"], json!(["a", null]));
+        assert_eq!(schemas["C"], json!({"type": "integer"}));
+        assert_eq!(schemas["D"]["enum"], json!(["a", 1]));
+        assert_eq!(warnings.len(), 2, "{warnings:#?}");
+    }
+
     #[test]
     fn formats_warn_only_when_they_misspell_one_or_name_a_type() {
         assert_eq!(format_flaw("date-time"), None);

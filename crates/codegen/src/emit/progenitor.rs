@@ -2584,6 +2584,54 @@ components:
     }
 
     #[test]
+    fn a_schema_progenitor_fails_on_is_read_as_any_value_and_the_run_goes_on() {
+        let _serial = crate::emit::tests::HOOK_FOR_TESTS
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let text = r##"openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get:
+      operationId: get_a
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Holder"}
+components:
+  schemas:
+    Holder:
+      type: object
+      properties:
+        kept: {type: string}
+        mixed:
+          description: Any of three kinds.
+          enum: [{a: 1}, [1], x]
+"##;
+        let mut spec =
+            crate::load::parse_spec(std::path::Path::new("spec.yaml"), text.as_bytes()).unwrap();
+        crate::prepare_document(&mut spec);
+        let model = crate::model::build_model(&spec).unwrap();
+        let view = openapi_view(&spec, &model).unwrap();
+        let output = run(&spec, view).unwrap_or_else(|err| panic!("{err}"));
+        let types = output.types.to_string();
+        assert!(types.contains("pub kept"), "{types}");
+        assert!(
+            types.contains("pub mixed : :: std :: option :: Option < :: serde_json :: Value >"),
+            "{types}"
+        );
+        let warnings = spec.warnings.take();
+        let warning = warnings.first().unwrap().to_string();
+        assert!(
+            warning.starts_with("spec.yaml:15:5: warning: generating the types and the client could not handle this schema: ")
+                && warning.ends_with("(at /components/schemas/Holder/properties/mixed)"),
+            "{warning}"
+        );
+    }
+
+    #[test]
     fn inline_types_named_like_another_get_a_title() {
         let document = json!({"components": {"schemas": {
             "Holder": {"type": "object", "properties": {

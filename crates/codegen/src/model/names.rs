@@ -369,6 +369,35 @@ webhooks:
     }
 
     #[test]
+    fn an_operation_id_written_twice_is_read_with_a_suffix_and_a_warning() {
+        let mut spec = spec(
+            r##"
+openapi: 3.0.3
+info: {title: T, version: "1"}
+paths:
+  /a:
+    get: {operationId: repos/get, responses: {}}
+    put: {operationId: repos_get, responses: {}}
+  /b:
+    get: {operationId: repos/get, responses: {}}
+"##,
+        );
+        distinct_operation_ids(&mut spec);
+        let document = &spec.document;
+        assert_eq!(document["paths"]["/a"]["get"]["operationId"], "repos/get");
+        assert_eq!(document["paths"]["/a"]["put"]["operationId"], "repos_get-2");
+        assert_eq!(document["paths"]["/b"]["get"]["operationId"], "repos/get-3");
+        // A clash of Rust names is the generator's business; the same
+        // operationId twice is the spec's flaw.
+        let warnings: Vec<String> = spec.warnings.take().iter().map(ToString::to_string).collect();
+        assert_eq!(
+            warnings,
+            ["spec.yaml:9:24: warning: duplicate operationId `repos/get`, already used at \
+              spec.yaml:6:5; this operation's is read as `repos/get-3` (at /paths/~1b/get/operationId)"]
+        );
+    }
+
+    #[test]
     fn parameters_get_code_names_path_ones_first() {
         let spec = spec(SPEC);
         let names = parameter_code_names(
