@@ -22,10 +22,11 @@
 //!   (`datetime`, `UUID`) or names a type (`format: string`) is read as no
 //!   format. Any other format the generator does not know is an
 //!   annotation, as OpenAPI says, with no warning (a vendor's `snowflake`).
-//! - `enum` members the schema's `type` excludes (`3` or `null` in a
-//!   string enum that is not nullable) are dropped; where none is left, the
-//!   `enum` goes (any value of the type passes). A 3.1 `const` is an enum
-//!   of one and is read the same way.
+//! - `enum` members the schema's `type` excludes (`3` in a string enum)
+//!   are dropped; where none is left, the `enum` goes (any value of the
+//!   type passes). A `null` listed is no flaw: it makes the schema
+//!   nullable, as the model reads it. A 3.1 `const` is an enum of one and
+//!   is read the same way.
 //! - `required` naming a property no `properties` of the schema (nor of
 //!   the `allOf`/`anyOf`/`oneOf` around or inside it) declares, where
 //!   undeclared properties are not typed by `additionalProperties`: the
@@ -806,8 +807,8 @@ fn pattern(spec: &LoadedSpec, pointer: &str, object: &Map<String, Value>, edits:
     }
 }
 
-/// `enum` members the schema's `type` excludes go (and `null` where the
-/// schema is not nullable); an enum left without members goes.
+/// `enum` members the schema's `type` excludes go (a `null` listed makes
+/// the schema nullable); an enum left without members goes.
 fn enum_members(
     spec: &LoadedSpec,
     pointer: &str,
@@ -819,8 +820,9 @@ fn enum_members(
     else {
         return;
     };
-    let nullable = object.get("nullable") == Some(&Value::Bool(true));
-    let admitted = |member: &Value| of_type(kind, member) || (member.is_null() && nullable);
+    // A `null` listed makes the schema nullable, as typify and the
+    // server's checks read it (`model::validation`).
+    let admitted = |member: &Value| of_type(kind, member) || member.is_null();
     let Some(first) = members.iter().position(|member| !admitted(member)) else {
         return;
     };
@@ -830,11 +832,7 @@ fn enum_members(
         .map(shown)
         .collect();
     let kept: Vec<Value> = members.iter().filter(|m| admitted(m)).cloned().collect();
-    let why = if nullable || !members.iter().any(Value::is_null) {
-        format!("`type: {kind}` excludes")
-    } else {
-        format!("`type: {kind}` (not nullable) excludes")
-    };
+    let why = format!("`type: {kind}` excludes");
     if written_as_const(spec, pointer) {
         spec.warn_at(
             &pointer_join(pointer, "const"),
@@ -1124,7 +1122,8 @@ impl<'a> Admission<'a> {
         let fail = |why: String| Err(refusal(path, &why));
         let kind = object.get("type").and_then(Value::as_str);
         if value.is_null() {
-            if object.get("nullable") == Some(&Value::Bool(true)) {
+            let listed = matches!(object.get("enum"), Some(Value::Array(members)) if members.contains(&Value::Null));
+            if object.get("nullable") == Some(&Value::Bool(true)) || listed {
                 return Ok(());
             }
             if kind.is_some_and(|kind| kind != "null") {
@@ -1539,7 +1538,10 @@ components:
             json!({"type": "http", "scheme": "bearer"})
         );
         assert_eq!(warnings.len(), 5, "{warnings:#?}");
-        assert!(warnings[0].contains("security scheme `apikey`"), "{warnings:#?}");
+        assert!(
+            warnings[0].contains("security scheme `apikey`"),
+            "{warnings:#?}"
+        );
         assert!(warnings[4].contains("read as an HTTP bearer token"));
     }
 
@@ -1606,7 +1608,10 @@ components:
 "
         ));
         let schemas = &document["components"]["schemas"];
-        assert_eq!(schemas["Child"]["allOf"][1]["required"], json!(["id", "name"]));
+        assert_eq!(
+            schemas["Child"]["allOf"][1]["required"],
+            json!(["id", "name"])
+        );
         assert_eq!(schemas["Open"]["required"], json!(["b"]));
         assert_eq!(schemas["Bare"]["required"], json!(["anything"]));
         assert_eq!(warnings.len(), 1, "{warnings:#?}");
@@ -1620,13 +1625,13 @@ components:
 components:
   schemas:
     A: {{type: string, enum: [a, 3, null]}}
-    B: {{type: string, nullable: true, enum: [a, null]}}
+    B: {{type: string, enum: [a, null]}}
     C: {{type: integer, enum: ['1', '2']}}
     D: {{enum: [a, 1]}}
 "
         ));
         let schemas = &document["components"]["schemas"];
-        assert_eq!(schemas["A"]["enum"], json!(["a"]));
+        assert_eq!(schemas["A"]["enum"], json!(["a", null]));
         assert_eq!(schemas["B"]["enum"], json!(["a", null]));
         assert_eq!(schemas["C"], json!({"type": "integer"}));
         assert_eq!(schemas["D"]["enum"], json!(["a", 1]));
