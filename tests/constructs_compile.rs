@@ -126,8 +126,9 @@ pub fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
 }
 ";
 
-/// A crate whose tests are `tests/fixtures/roundtrips/*.rs`: per fixture, its
-/// generated client against its generated server. Each file uses the
+/// A crate whose tests are `tests/fixtures/roundtrips/*.rs`: per fixture (a
+/// construct, or a flawed description: `flawed-{name}.rs`), its generated
+/// client against its generated server. Each file uses the
 /// fixture's crates by their renamed names (`parameters_tenant_api_client`).
 fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
     let dir = scratch.join(ROUNDTRIPS);
@@ -152,9 +153,15 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
     }
     for source in &sources {
         let name = source.file_stem().unwrap().to_string_lossy();
+        // A flawed description's crates are named `flawed-{its name}`.
+        let spec = match name.strip_prefix("flawed-") {
+            Some(flawed) => fixture("flawed").join(format!("{flawed}.yaml")),
+            None => fixture("constructs").join(format!("{name}.yaml")),
+        };
         assert!(
-            fixture("constructs").join(format!("{name}.yaml")).exists(),
-            "round trip {name}.rs has no construct fixture {name}.yaml"
+            spec.exists(),
+            "round trip {name}.rs has no fixture {}",
+            spec.display()
         );
         manifest.push_str(&format!(
             "\n[[test]]\nname = \"{name}\"\npath = \"tests/{name}.rs\"\n"

@@ -39,7 +39,9 @@
 //!   dropped: the types have no default there, and the mock does not send
 //!   the example.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
@@ -686,6 +688,18 @@ fn schema_keywords(spec: &LoadedSpec) -> Vec<Edit> {
         .and_then(Value::as_object)
         .map(|schemas| schemas.keys().map(String::as_str).collect())
         .unwrap_or_default();
+    // The schemas an `allOf`, `anyOf` or `oneOf` names by `$ref`.
+    let mut combined: BTreeSet<String> = BTreeSet::new();
+    walk::for_each_schema(document, |site, schema| {
+        if combined_in(site.pointer).is_some()
+            && let Some(target) = schema
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(refs::target_pointer)
+        {
+            combined.insert(target.to_string());
+        }
+    });
     let mut edits = Vec::new();
     // Flawed formats, each with every place it is written, in order.
     let mut formats: Vec<(String, String, Vec<String>)> = Vec::new();
@@ -720,7 +734,7 @@ fn schema_keywords(spec: &LoadedSpec) -> Vec<Edit> {
             );
             edits.push(Edit::remove(pointer, "const"));
         }
-        required_names(spec, pointer, object, &mut edits);
+        required_names(spec, pointer, object, &combined, &mut edits);
         if let Some(Value::Object(mapping)) = object
             .get("discriminator")
             .and_then(|discriminator| discriminator.get("mapping"))
@@ -923,17 +937,21 @@ fn combined_in(pointer: &str) -> Option<&str> {
 }
 
 /// `required` names no declared property (see the module docs): the name
-/// is not required.
+/// is not required. A schema that another combines by `$ref` is not
+/// judged: what it requires may be declared beside it.
 fn required_names(
     spec: &LoadedSpec,
     pointer: &str,
     object: &Map<String, Value>,
+    combined: &BTreeSet<String>,
     edits: &mut Vec<Edit>,
 ) {
     let Some(Value::Array(required)) = object.get("required") else {
         return;
     };
-    if !object.contains_key("properties") || server_only(pointer) {
+    // A component another schema combines (`allOf: [$ref: Base, ..]`) may
+    // require what the schemas combining it declare.
+    if !object.contains_key("properties") || server_only(pointer) || combined.contains(pointer) {
         return;
     }
     let document = &spec.document;
@@ -1079,11 +1097,25 @@ fn data_values(spec: &LoadedSpec) -> Vec<Edit> {
 /// not at all.
 struct Admission<'a> {
     document: &'a Value,
+    /// Each pattern met, compiled once (`None`: it does not compile, and
+    /// judges nothing).
+    patterns: RefCell<HashMap<String, Option<Rc<regress::Regex>>>>,
 }
 
 impl<'a> Admission<'a> {
     fn new(document: &'a Value) -> Self {
-        Self { document }
+        Self {
+            document,
+            patterns: RefCell::default(),
+        }
+    }
+
+    fn regex(&self, pattern: &str) -> Option<Rc<regress::Regex>> {
+        self.patterns
+            .borrow_mut()
+            .entry(pattern.to_string())
+            .or_insert_with(|| regress::Regex::new(pattern).ok().map(Rc::new))
+            .clone()
     }
 
     /// `Ok`, or why `schema` refuses `value`.
@@ -1182,7 +1214,7 @@ impl<'a> Admission<'a> {
             return Err(format!("longer than `maxLength: {max}`"));
         }
         if let Some(Value::String(pattern)) = object.get("pattern")
-            && let Ok(regex) = regress::Regex::new(pattern)
+            && let Some(regex) = self.regex(pattern)
             && regex.find(text).is_none()
         {
             return Err(format!("`pattern: {pattern}` does not match it"));
@@ -1257,15 +1289,13 @@ impl<'a> Admission<'a> {
         {
             return fail(format!("more properties than `maxProperties: {max}`"));
         }
-        let patterns: Vec<(regress::Regex, &Value)> = object
+        let patterns: Vec<(Rc<regress::Regex>, &Value)> = object
             .get("patternProperties")
             .and_then(Value::as_object)
             .map(|patterns| {
                 patterns
                     .iter()
-                    .filter_map(|(pattern, schema)| {
-                        Some((regress::Regex::new(pattern).ok()?, schema))
-                    })
+                    .filter_map(|(pattern, schema)| Some((self.regex(pattern)?, schema)))
                     .collect()
             })
             .unwrap_or_default();

@@ -389,11 +389,18 @@ paths:
         assert_eq!(document["paths"]["/b"]["get"]["operationId"], "repos/get-3");
         // A clash of Rust names is the generator's business; the same
         // operationId twice is the spec's flaw.
-        let warnings: Vec<String> = spec.warnings.take().iter().map(ToString::to_string).collect();
+        let warnings: Vec<String> = spec
+            .warnings
+            .take()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         assert_eq!(
             warnings,
-            ["spec.yaml:9:24: warning: duplicate operationId `repos/get`, already used at \
-              spec.yaml:6:5; this operation's is read as `repos/get-3` (at /paths/~1b/get/operationId)"]
+            [
+                "spec.yaml:9:24: warning: duplicate operationId `repos/get`, already used at \
+              spec.yaml:6:5; this operation's is read as `repos/get-3` (at /paths/~1b/get/operationId)"
+            ]
         );
     }
 
