@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use openapi_crates_codegen::Options;
 use openapi_crates_codegen::cli::{Mode, codegen};
-use workspace_tests::{fixture, scratch_workspace, snapshot_dir, workspace_root};
+use workspace_tests::{fixture, fixture_specs, scratch_workspace, snapshot_dir, workspace_root};
 
 struct Outcome {
     status: u8,
@@ -38,14 +38,7 @@ fn run_codegen(spec: &Path) -> (Outcome, bool) {
 }
 
 fn broken_specs() -> Vec<PathBuf> {
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(fixture("broken"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        // A directory holds the other files of the fixture named like it.
-        .filter(|path| path.is_file())
-        .collect();
-    specs.sort();
-    specs
+    fixture_specs("broken")
 }
 
 /// The message as a reader sees it, with the machine-specific prefix removed.

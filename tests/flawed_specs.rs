@@ -9,17 +9,10 @@ use std::path::{Path, PathBuf};
 
 use openapi_crates_codegen::cli::{Mode, codegen};
 use openapi_crates_codegen::{Options, generate_with};
-use workspace_tests::{fixture, scratch_workspace, snapshot_dir, workspace_root};
+use workspace_tests::{fixture_specs, scratch_workspace, snapshot_dir, workspace_root};
 
 fn flawed_specs() -> Vec<PathBuf> {
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(fixture("flawed"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        // A directory holds the other files of the fixture named like it.
-        .filter(|path| path.is_file())
-        .collect();
-    specs.sort();
-    specs
+    fixture_specs("flawed")
 }
 
 fn options(strict: bool) -> Options {

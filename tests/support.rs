@@ -15,6 +15,19 @@ pub fn fixture(relative: &str) -> PathBuf {
     workspace_root().join("tests/fixtures").join(relative)
 }
 
+/// The descriptions of a corpus under `tests/fixtures/` (`broken`,
+/// `flawed`), sorted; a directory holds the other files of the description
+/// named like it.
+pub fn fixture_specs(corpus: &str) -> Vec<PathBuf> {
+    let mut specs: Vec<PathBuf> = std::fs::read_dir(fixture(corpus))
+        .expect("the corpus exists")
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.is_file())
+        .collect();
+    specs.sort();
+    specs
+}
+
 /// Every file under `dir`, as (path relative to `dir`, bytes), sorted.
 pub fn snapshot_dir(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     fn walk(base: &Path, dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
