@@ -405,4 +405,27 @@ fn nothing_the_generator_did_not_write_is_replaced() {
         "{stderr}"
     );
     assert_eq!(snapshot_dir(scratch.path()), before);
+
+    // A crate's directory holding a team's files but no manifest: the
+    // generator would remove them as stale, so it stops too.
+    std::fs::remove_file(out.join("Cargo.toml")).unwrap();
+    std::fs::create_dir_all(out.join("kennels-client")).unwrap();
+    std::fs::write(out.join("kennels-client/notes.md"), "mine\n").unwrap();
+    let before = snapshot_dir(scratch.path());
+    let (mut stdout, mut stderr) = (Vec::new(), Vec::new());
+    let status = codegen(
+        Path::new(""),
+        &workspace_root().join("tests/fixtures/constructs/external-refs.yaml"),
+        Mode::Write,
+        &options,
+        &mut stdout,
+        &mut stderr,
+    );
+    let stderr = String::from_utf8(stderr).unwrap();
+    assert_eq!(status, 1, "{stderr}");
+    assert!(
+        stderr.contains("kennels-client was not written by the generator"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot_dir(scratch.path()), before);
 }

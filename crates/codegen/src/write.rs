@@ -97,7 +97,7 @@ pub fn write_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec
         return Err(io::Error::new(
             io::ErrorKind::AlreadyExists,
             format!(
-                "{} was not written by the generator (its first line has no `{GENERATED_MARKER}` marker); \
+                "{} was not written by the generator (no `{GENERATED_MARKER}` manifest); \
                  nothing was written: choose another output directory, or remove it",
                 foreign.display()
             ),
@@ -127,10 +127,19 @@ pub fn write_tree(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Vec
     Ok(changes)
 }
 
-/// The first manifest on disk that the tree would replace, or whose crate
+/// The first manifest on disk that the tree would replace, or crate
 /// directory it would take over, though the generator did not write it: a
 /// team's own crate or workspace of the same name.
 pub fn not_generated(workspace_root: &Path, tree: &GeneratedTree) -> io::Result<Option<PathBuf>> {
+    // A crate directory holding files but no manifest is not one the
+    // generator wrote either: its files would be removed as stale.
+    for dir in &tree.owned_dirs {
+        let mut on_disk = Vec::new();
+        collect_files(workspace_root, dir, &mut on_disk)?;
+        if !on_disk.is_empty() && !workspace_root.join(dir).join("Cargo.toml").exists() {
+            return Ok(Some(workspace_root.join(dir)));
+        }
+    }
     let manifests = tree
         .files
         .iter()

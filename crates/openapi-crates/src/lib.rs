@@ -229,6 +229,19 @@ pub fn codegen(
         }
     };
     if let Some(path) = args.runtime_path {
+        // A relative path is the current directory's; the manifests can
+        // only say it relative to the crates when both are.
+        let climbs = |path: &Path| {
+            path.components()
+                .any(|component| component == std::path::Component::ParentDir)
+        };
+        let path = if path.is_relative()
+            && (options.output.dir.is_absolute() || climbs(&options.output.dir))
+        {
+            std::path::absolute(defaults.root.join(&path)).unwrap_or(path)
+        } else {
+            path
+        };
         options.output.runtime = Runtime::Path(path);
     }
     options.crate_prefix = args.crate_prefix.or(options.crate_prefix);
