@@ -1178,8 +1178,8 @@ impl<'a> Admission<'a> {
             return fail(format!("not {article} {kind}"));
         }
         match value {
-            Value::String(text) => self.string(object, text).or_else(|why| fail(why))?,
-            Value::Number(_) => number(object, value).or_else(|why| fail(why))?,
+            Value::String(text) => self.string(object, text).or_else(&fail)?,
+            Value::Number(_) => number(object, value).or_else(&fail)?,
             Value::Array(items) => self.array(object, items, depth, path)?,
             Value::Object(entries) => self.object(object, entries, depth, path)?,
             _ => {}

@@ -418,10 +418,7 @@ fn failing_schema(view: &Value) -> Option<(String, GeneratorFailure)> {
     let (name, failure) = failing_component(view)?;
     let alone = schemas_alone(view, &|known| known == name);
     let mut current = pointer_join("/components/schemas", &name);
-    'descend: loop {
-        let Some(node) = alone.pointer(&current) else {
-            break;
-        };
+    'descend: while let Some(node) = alone.pointer(&current) {
         for child in direct_subschemas(node, &current) {
             let mut trial = alone.clone();
             if let Some(schema) = trial.pointer_mut(&child) {
