@@ -56,9 +56,9 @@ const METHODS: &[&str] = &[
 
 /// Reads every flaw of `spec` as the module docs say, with a warning each.
 pub fn read_flaws(spec: &mut LoadedSpec) {
-    references_of_another_kind(spec);
+    let combined = references_of_another_kind(spec);
     undeclared_security_schemes(spec);
-    let edits = schema_keywords(spec);
+    let edits = schema_keywords(spec, &combined);
     apply(&mut spec.document, edits);
     let edits = data_values(spec);
     apply(&mut spec.document, edits);
@@ -264,10 +264,19 @@ fn as_kind(section: &str, node: &Map<String, Value>) -> Option<Map<String, Value
 /// as one of that kind, where the content fits (see [`as_kind`]): the
 /// component is copied into the place's section (under its own name, or
 /// with a suffix where another entry has it) and the `$ref` names the
-/// copy. One that does not fit is left for the model to refuse.
-fn references_of_another_kind(spec: &mut LoadedSpec) {
+/// copy. One that does not fit is left for the model to refuse. Returns
+/// the pointers of the schemas an `allOf`, `anyOf` or `oneOf` names by
+/// `$ref` (see [`required_names`]).
+fn references_of_another_kind(spec: &mut LoadedSpec) -> BTreeSet<String> {
     let mut found: Vec<(String, &'static str, String)> = Vec::new();
+    let mut combined: BTreeSet<String> = BTreeSet::new();
     walk::for_each_reference(&spec.document, |pointer, section, target| {
+        if section == "schemas"
+            && combined_in(pointer).is_some()
+            && let Some(target) = refs::target_pointer(target)
+        {
+            combined.insert(target.to_string());
+        }
         let Some(rest) = target.strip_prefix("#/components/") else {
             return;
         };
@@ -321,6 +330,7 @@ fn references_of_another_kind(spec: &mut LoadedSpec) {
             object.insert("$ref".into(), Value::String(reference));
         }
     }
+    combined
 }
 
 /// Puts `copy` of the node at `followed` into `components/{section}`
@@ -681,25 +691,13 @@ fn written_as_const(spec: &LoadedSpec, pointer: &str) -> bool {
 
 /// The readings of the keywords of every schema: patterns, formats,
 /// enums, 3.0 `const`, `required` and discriminator mappings by name.
-fn schema_keywords(spec: &LoadedSpec) -> Vec<Edit> {
+fn schema_keywords(spec: &LoadedSpec, combined: &BTreeSet<String>) -> Vec<Edit> {
     let document = &spec.document;
     let schema_names: BTreeSet<&str> = document
         .pointer("/components/schemas")
         .and_then(Value::as_object)
         .map(|schemas| schemas.keys().map(String::as_str).collect())
         .unwrap_or_default();
-    // The schemas an `allOf`, `anyOf` or `oneOf` names by `$ref`.
-    let mut combined: BTreeSet<String> = BTreeSet::new();
-    walk::for_each_schema(document, |site, schema| {
-        if combined_in(site.pointer).is_some()
-            && let Some(target) = schema
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(refs::target_pointer)
-        {
-            combined.insert(target.to_string());
-        }
-    });
     let mut edits = Vec::new();
     // Flawed formats, each with every place it is written, in order.
     let mut formats: Vec<(String, String, Vec<String>)> = Vec::new();
@@ -734,7 +732,7 @@ fn schema_keywords(spec: &LoadedSpec) -> Vec<Edit> {
             );
             edits.push(Edit::remove(pointer, "const"));
         }
-        required_names(spec, pointer, object, &combined, &mut edits);
+        required_names(spec, pointer, object, combined, &mut edits);
         if let Some(Value::Object(mapping)) = object
             .get("discriminator")
             .and_then(|discriminator| discriminator.get("mapping"))
@@ -956,7 +954,10 @@ fn required_names(
     }
     let document = &spec.document;
     let mut declared = BTreeSet::new();
-    if !declared_properties(document, &Value::Object(object.clone()), 0, &mut declared) {
+    let Some(schema) = document.pointer(pointer) else {
+        return;
+    };
+    if !declared_properties(document, schema, 0, &mut declared) {
         return;
     }
     let mut current = pointer;
