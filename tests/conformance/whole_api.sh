@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Schemathesis against the mock of a whole description (issue 23): every
 # operation, positive and negative data, a bounded number of examples per
-# operation, every check (`ignored_auth` aside: the mock accepts any
-# well-formed token by design). Prints schemathesis's summary and a count of
+# operation, every check (`ignored_auth` replaced by its half that sends no
+# credential: the mock accepts any well-formed credential by design). Each
+# operation is sent a credential for each scheme of one of its security
+# requirements (bearer, basic, API keys in a header, the query or a cookie;
+# OAuth 2 and OpenID Connect as bearer tokens), read from the description
+# by the hooks. Prints schemathesis's summary, the responses by status
+# (how many reached 2xx, how many were refused with 401) and a count of
 # failures by check and operation, and exits non-zero when any failure or
 # error is found. `.ci/run` runs it on the platform's definition; every
 # case it skips is skipped with its reason in whole_api_hooks.py.
@@ -68,14 +73,21 @@ done
 # The mock prints the URL it serves, base path included.
 base=$(grep -o 'http://[^ ]*' "$work/mock.log" | head -n 1)
 status=0
+# Schemathesis warns of operations answered 401 or 403 alone (`missing_auth`):
+# with the credentials the hooks send, every operation must get past the
+# mock's check of them, so that warning fails the run.
+printf '[warnings]\nfail-on = ["missing_auth"]\n' >"$work/schemathesis.toml"
 # The hooks state every skip with its reason; six checks are replaced by
 # variants that tolerate a 400 or 413 refusal, the mock's own warnings, a
 # request taken for another operation of the same path and method, and
-# the methods of path keys that are one resource (see
-# tests/conformance/whole_api_hooks.py).
+# the methods of path keys that are one resource, and `ignored_auth` by
+# its half without a credential; they supply each operation's credentials
+# (schemathesis's auth provider hook, per case) and fail a 401 to a request
+# carrying them (see tests/conformance/whole_api_hooks.py).
 (cd "$work" && SCHEMATHESIS_HOOKS=tests.conformance.whole_api_hooks PYTHONPATH="$root" \
     WHOLE_API_SPEC="$root/$work/bundled.json" WHOLE_API_BASE="$base" \
-    "$root/$venv/bin/st" run "$root/$work/bundled.json" \
+    WHOLE_API_TALLY="$root/$work/statuses.json" \
+    "$root/$venv/bin/st" --config-file "$root/$work/schemathesis.toml" run "$root/$work/bundled.json" \
     --url "$base" \
     --checks all \
     --exclude-checks ignored_auth,status_code_conformance,response_schema_conformance,positive_data_acceptance,negative_data_rejection,allow_header_conformance,unsupported_method \
@@ -84,14 +96,31 @@ status=0
     --max-examples "$examples" \
     --seed 20261124 \
     --generation-database none \
-    --no-color \
-    -H "Authorization: Bearer any-token") >"$work/run.log" 2>&1 || status=$?
+    --no-color) >"$work/run.log" 2>&1 || status=$?
 # A description of webhooks alone has no operation to send requests to.
 if [ "$status" -ne 0 ] && grep -q "defines no API operations" "$work/run.log"; then
     echo "$spec: no operations (webhooks only): nothing to test"
     exit 0
 fi
 sed -n '/= SUMMARY =/,$p' "$work/run.log"
+# Responses by status, to see at a glance how many requests got past the
+# mock's check of credentials.
+python3 - "$work/statuses.json" <<'PY'
+import json, os, sys
+
+if not os.path.exists(sys.argv[1]):
+    sys.exit(0)
+operations = json.load(open(sys.argv[1], encoding="utf-8"))
+statuses = [status for operation in operations.values() for status in operation["statuses"]]
+reached = {label for label, operation in operations.items() if any(200 <= s < 300 for s in operation["statuses"])}
+secured = {label for label, operation in operations.items() if operation["secured"]}
+print(
+    f"responses: {len(statuses)} to {len(operations)} operations; "
+    f"2xx: {sum(200 <= s < 300 for s in statuses)} ({len(reached)} operations reached one; "
+    f"{len(reached & secured)} of the {len(secured)} requiring credentials); "
+    f"401: {statuses.count(401)}"
+)
+PY
 # Failures by check, then by operation: the classes to work through.
 python3 - "$work/run.log" <<'PY'
 import collections, re, sys

@@ -77,18 +77,36 @@ a behaviour of the server that the run could judge:
   case refused (schemathesis drops such patterns, its "unsupported regex
   patterns" warning, so its values need not match them),
   and a response the mock marks with `x-mock-warning` (a schema no value
-  satisfies, reported at start-up) is not judged against that schema.
+  satisfies, reported at start-up) is not judged against that schema;
+  a 401 to a request carrying none of the credentials its operation
+  accepts (a negative case breaking one) is not "undocumented" either.
+- Credentials: each case is sent well-formed credentials for one of its
+  operation's security requirements, the alternatives in turn (see
+  `Credentials` below); `ignored_auth` is replaced by its half the mock
+  can pass (no credential: 401), and a 401 to a request carrying them
+  fails (`credential_accepted`).
 """
 
+import base64
 import json
 import os
 import re
-from urllib.parse import quote, unquote, urlparse
+import threading
+from collections.abc import MutableMapping
+from http.cookies import CookieError, SimpleCookie
+from urllib.parse import parse_qs, quote, unquote, urlparse
 
 import schemathesis
 import yaml
+from requests.structures import CaseInsensitiveDict
 from schemathesis.core import NOT_SET
+from schemathesis.core.parameters import ParameterLocation
 from schemathesis.specs.openapi import checks as _checks
+from schemathesis.specs.openapi._auth_retry import remove_auth_from_cookie_header, send_probe
+from schemathesis.specs.openapi.adapter.security import (
+    ORIGINAL_SECURITY_TYPE_KEY,
+    effective_security_requirements,
+)
 
 from tests.conformance import hooks  # noqa: F401 (registers the shared hooks)
 
@@ -540,10 +558,14 @@ def filter_case(context, case):
 
 @schemathesis.check
 def status_code_conformance_or_refusal(ctx, response, case):
-    """`status_code_conformance`, a 400 refusal aside, and but for an
-    operation that documents no response (OpenAPI 3.1 lets `responses` be
-    left out): no status of its is documented."""
+    """`status_code_conformance`, a 400 refusal aside, a 401 to a request
+    that carries no credential the operation accepts aside (its security
+    requirement says so, documented or not), and but for an operation that
+    documents no response (OpenAPI 3.1 lets `responses` be left out): no
+    status of its is documented."""
     if response.status_code == 400:
+        return None
+    if response.status_code == 401 and _refused_without_credential(response, case):
         return None
     path_item = _SPEC.get("paths", {}).get(case.operation.path, {})
     if not _resolve(path_item).get(case.method.lower(), {}).get("responses"):
@@ -636,3 +658,276 @@ def allow_header_conformance_across_keys(ctx, response, case):
     if advertised - implicit == declared - implicit:
         return None
     return _checks.allow_header_conformance(ctx, response, case)
+
+
+# Credentials. Each case of an operation is sent the credentials of one of
+# its security requirements (its own `security`, else the description's;
+# none where that is `[]`), the requirements a request can carry taken in
+# turn from case to case, so that each alternative is tested; one
+# well-formed credential per scheme of the requirement, through
+# schemathesis's auth provider hook:
+# it sets them per case, after generation, and leaves them out of the
+# negative cases that break a credential on purpose (`negated_parameters`),
+# which the mock must refuse. The mock, having no key to verify one with,
+# accepts any well-formed credential of a scheme the operation lists
+# (`Credential::find` in crates/server-runtime/src/auth.rs): a token after
+# `Bearer` (`http` `bearer`, `oauth2`, `openIdConnect`), any text after
+# another `http` scheme's name (`Basic` and the base64 of `user:password`
+# here), an API key of any non-empty text in its header, query parameter
+# or cookie.
+
+_BEARER = "Bearer any-token"
+_BASIC = "Basic " + base64.b64encode(b"user:password").decode()
+_API_KEY = "any-key"
+_CONTAINERS = {"header": "headers", "query": "query", "cookie": "cookies"}
+
+
+def _credential(definition):
+    """Where a security scheme's credential travels and a well-formed one,
+    as `(location, name, value)`; None for a scheme no request carries
+    (`mutualTLS`)."""
+    kind = definition.get("type")
+    if kind in ("oauth2", "openIdConnect"):
+        return ("header", "Authorization", _BEARER)
+    if kind == "basic":  # Swagger 2.0's spelling
+        return ("header", "Authorization", _BASIC)
+    if kind == "http":
+        scheme = str(definition.get("scheme") or "").strip()
+        if scheme.lower() == "bearer":
+            return ("header", "Authorization", _BEARER)
+        if scheme.lower() == "basic":
+            return ("header", "Authorization", _BASIC)
+        return ("header", "Authorization", f"{scheme} any-credentials") if scheme else None
+    if kind == "apiKey" and definition.get("in") in _CONTAINERS and definition.get("name"):
+        return (definition["in"], str(definition["name"]), _API_KEY)
+    return None
+
+
+def _requirements(operation):
+    """The operation's security requirements, as schemathesis reads them."""
+    requirements = effective_security_requirements(operation, operation.schema.raw_schema)
+    return [requirement for requirement in requirements or [] if isinstance(requirement, dict)]
+
+
+def _slot(location, name):
+    return (location, name.lower() if location == "header" else name)
+
+
+def _alternatives(operation):
+    """The credentials `operation`'s requests may be sent with: for each of
+    its security requirements that a request can carry, a credential of
+    each of its schemes (two schemes wanting the same header cannot be
+    carried at once). An empty requirement (`{}`, security optional) is
+    passed over: the authenticated path is the one tested. Empty when the
+    operation needs no credential."""
+    definitions = operation.schema.security.security_definitions
+    alternatives = []
+    for requirement in _requirements(operation):
+        chosen = {}
+        for scheme in requirement:
+            credential = _credential(_resolve(definitions.get(scheme) or {}))
+            if credential is None:
+                break
+            slot = _slot(*credential[:2])
+            if chosen.get(slot, credential) != credential:
+                break
+            chosen[slot] = credential
+        else:
+            if chosen and list(chosen.values()) not in alternatives:
+                alternatives.append(list(chosen.values()))
+    return alternatives
+
+
+# How many cases of each operation were given credentials.
+_TURNS = {}
+_TURNS_LOCK = threading.Lock()
+
+
+def _declared_parameters(operation):
+    """The (location, name) of the operation's own parameters, the ones
+    schemathesis adds for its security schemes aside."""
+    return {
+        _slot(str(parameter.location.value), parameter.name)
+        for parameter in operation.iter_parameters()
+        if ORIGINAL_SECURITY_TYPE_KEY not in parameter.definition
+    }
+
+
+@schemathesis.auth(refresh_interval=None)
+class Credentials:
+    """The credentials of one of the operation's requirements, in turn
+    (see `_alternatives`); None (no credential) where it needs none."""
+
+    def get(self, case, context):
+        alternatives = _alternatives(context.operation)
+        if not alternatives:
+            return None
+        with _TURNS_LOCK:
+            turn = _TURNS.get(context.operation.label, 0)
+            _TURNS[context.operation.label] = turn + 1
+        return alternatives[turn % len(alternatives)]
+
+    def set(self, case, data, context):
+        declared = _declared_parameters(case.operation)
+        for location, name, value in data:
+            attribute = _CONTAINERS[location]
+            container = getattr(case, attribute)
+            if container is None:
+                container = {}
+                setattr(case, attribute, container)
+            # A negative case may have replaced the container with another
+            # value; it is sent as generated.
+            if not isinstance(container, MutableMapping):
+                continue
+            # A parameter the operation declares itself under the key's name
+            # keeps its generated value where it has one: the mock reads the
+            # key from it all the same.
+            existing = container.get(name)
+            if _slot(location, name) in declared and isinstance(existing, str) and existing:
+                continue
+            container[name] = value
+
+
+def _carried(request, credentials):
+    """Whether the request sent holds each of `credentials` (a negative
+    case may hold a generated value in a credential's place instead)."""
+    query = parse_qs(urlparse(request.url).query, keep_blank_values=True)
+    cookies = SimpleCookie()
+    try:
+        cookies.load(request.headers.get("Cookie") or "")
+    except CookieError:
+        return False
+    for location, name, value in credentials:
+        if location == "header":
+            held = [request.headers.get(name)]
+        elif location == "query":
+            held = query.get(name) or []
+        else:
+            held = [cookies[name].value] if name in cookies else []
+        if held != [value]:
+            return False
+    return True
+
+
+def _refused_without_credential(response, case):
+    """Whether the request was one of an operation requiring credentials
+    that carried none of them (a negative case breaking one on purpose)."""
+    alternatives = _alternatives(case.operation)
+    return bool(alternatives) and not any(
+        _carried(response.request, credentials) for credentials in alternatives
+    )
+
+
+@schemathesis.check
+def credential_accepted(ctx, response, case):
+    """A request carrying a credential of each scheme of one of its
+    operation's security requirements is not refused with 401: the mock
+    accepts any well-formed credential, so a 401 says the credential went
+    where the operation does not read it."""
+    if response.status_code != 401 or _answered_as_another(response, case):
+        return None
+    carried = [
+        credentials
+        for credentials in _alternatives(case.operation)
+        if _carried(response.request, credentials)
+    ]
+    if not carried:
+        return None
+    credentials = carried[0]
+    raise AssertionError(
+        "401 to a request carrying "
+        + ", ".join(f"{location} `{name}`" for location, name, _ in credentials)
+        + ": the mock accepts any well-formed credential of the operation's schemes"
+    )
+
+
+# Operations shown to refuse a request without credentials, once each.
+_REFUSES_ANONYMOUS = set()
+_REFUSES_ANONYMOUS_LOCK = threading.Lock()
+
+
+def _without_credentials(case):
+    """`case` with every credential any of its operation's schemes reads
+    taken out (the `Authorization` header, each API key)."""
+    definitions = case.operation.schema.security.security_definitions
+    headers = CaseInsensitiveDict(case.headers or {})
+    query = dict(case.query or {})
+    cookies = dict(case.cookies or {})
+    for requirement in _requirements(case.operation):
+        for scheme in requirement:
+            credential = _credential(_resolve(definitions.get(scheme) or {}))
+            if credential is None:
+                continue
+            location, name, _ = credential
+            if location == "header":
+                headers.pop(name, None)
+            elif location == "query":
+                query.pop(name, None)
+            else:
+                cookies.pop(name, None)
+                remove_auth_from_cookie_header(headers, name)
+    return case.derive(headers=headers, query=query, cookies=cookies)
+
+
+@schemathesis.check
+def ignored_auth_without_credential(ctx, response, case):
+    """`ignored_auth`, the half of it the mock is judged by: an operation
+    whose every security requirement names a scheme, answering a request
+    with credentials, refuses the same request without any with 401 (once
+    per operation). Its other half sends credentials of the right form but
+    wrong value, which the mock, with no key to tell them apart, accepts by
+    design."""
+    if not 200 <= response.status_code < 300 or not case._has_explicit_auth:
+        return None
+    requirements = _requirements(case.operation)
+    if not requirements or any(not requirement for requirement in requirements):
+        return None
+    # A negative path value may reach another route, whose security is its own.
+    if case.meta is not None and case.meta.is_negative_at(ParameterLocation.PATH):
+        return None
+    if _answered_as_another(response, case):
+        return None
+    label = case.operation.label
+    with _REFUSES_ANONYMOUS_LOCK:
+        if label in _REFUSES_ANONYMOUS:
+            return None
+    probe = _without_credentials(case)
+    refusal = send_probe(ctx, case, probe)
+    if refusal.status_code != 401:
+        raise AssertionError(
+            f"Expected 401 to the same request without credentials, got {refusal.status_code}"
+        )
+    with _REFUSES_ANONYMOUS_LOCK:
+        _REFUSES_ANONYMOUS.add(label)
+    return None
+
+
+@schemathesis.check
+class ResponsesByStatus:
+    """Not a check: counts the responses by status (2xx, 401, others), by
+    operation, and writes the counts to WHOLE_API_TALLY after the run, so
+    that a run answered 401 throughout shows as one."""
+
+    def __init__(self):
+        self.statuses = {}
+        self.lock = threading.Lock()
+
+    def after_response(self, ctx, response, case):
+        # Shrinking and replays call this again for a case: kept by its id.
+        label = case.operation.label
+        with self.lock:
+            if label not in self.statuses:
+                self.statuses[label] = (bool(_alternatives(case.operation)), {})
+            self.statuses[label][1][case.id] = response.status_code
+
+    def after_run(self, ctx):
+        path = os.environ.get("WHOLE_API_TALLY")
+        if not path:
+            return
+        with self.lock:
+            operations = {
+                label: {"secured": secured, "statuses": sorted(statuses.values())}
+                for label, (secured, statuses) in self.statuses.items()
+            }
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(operations, file)
