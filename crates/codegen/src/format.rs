@@ -3,8 +3,11 @@
 //!
 //! Three passes make generated Rust read like hand-written Rust:
 //! - doc attributes become one `///` line each (prettyplease would print a
-//!   multi-line one as `/** */`), and text that came from the spec cannot
-//!   turn into a doctest (see [`normalize_doc_text`]);
+//!   multi-line one as `/** */`), and the spec's texts in them, marked where
+//!   they entered, become markdown that clippy, rustdoc and the doctests
+//!   accept, whatever they hold (see [`normalize_doc_text`]): one pass over
+//!   every doc attribute of every item, field and variant, whichever
+//!   generator wrote it;
 //! - prettyplease lays the code out;
 //! - items are separated by a blank line (see [`separate_items`]).
 
@@ -15,6 +18,10 @@ use syn::visit_mut::{self, VisitMut};
 
 use crate::diagnostic::Diagnostic;
 use crate::emit::runtime::GENERATED_MARKER;
+
+mod doc_text;
+
+pub use doc_text::{mark_spec_texts, normalize_doc_text, spec_text, without_marks};
 
 /// The header of every generated file, each line after `comment_marker`,
 /// followed by a blank line.
@@ -58,7 +65,7 @@ pub fn format_file(spec_path: &Path, mut file: syn::File) -> String {
             attrs: Vec::new(),
             items: vec![item],
         };
-        separator.push(&mut out, &prettyplease::unparse(&file));
+        separator.push(&mut out, &without_marks(&prettyplease::unparse(&file)));
     }
     out
 }
@@ -360,7 +367,12 @@ fn print_piece(
         DocLines.visit_item_mut(item);
         keep
     });
-    let text = prettyplease::unparse(&file);
+    // Every doc attribute was rewritten above; a mark of the spec's text
+    // anywhere else would be a stray.
+    let mut text = prettyplease::unparse(&file);
+    if let std::borrow::Cow::Owned(unmarked) = without_marks(&text) {
+        text = unmarked;
+    }
     drop(file);
     let Some(part) = module else {
         return Ok(text);
@@ -381,89 +393,37 @@ pub fn format_toml(spec_path: &Path, body: &str) -> String {
     header(spec_path, "#") + body.trim_end() + "\n"
 }
 
-/// Splits text into doc-comment lines (`#[doc = " line"]`), keeping blank lines.
+/// Splits text into doc-comment lines (`#[doc = " line"]`), keeping blank
+/// lines. A text of the spec in it ([`spec_text`]) stays whole, its own
+/// lines as written: the formatter reads it as one.
 pub fn doc_lines(text: &str) -> Vec<String> {
-    text.lines()
-        .map(|line| {
-            let line = line.trim_end();
-            if line.is_empty() {
-                String::new()
-            } else {
-                format!(" {line}")
-            }
-        })
-        .collect()
-}
-
-/// Rewrites markdown from the spec (descriptions) so rustdoc renders it as
-/// text: a fenced block without a language would be compiled as a Rust
-/// doctest, so it becomes `text`; a line indented by four spaces would start
-/// an indented code block (also a doctest), so indentation outside fences is
-/// dropped. Fences with a language (`json`, `rust`, `no_run`) are kept: the
-/// generators' own examples say what they are.
-pub fn normalize_doc_text(text: &str) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut in_fence = false;
-    // The width of the marker of the list item being continued, if any.
-    let mut item_indent = 0;
-    for line in text.split('\n') {
-        // Clippy rejects tabs in doc comments (`tabs_in_doc_comments`).
-        let untabbed;
-        let line = if line.contains('\t') {
-            untabbed = line.replace('\t', "    ");
-            untabbed.trim_end()
+    let mut line = String::new();
+    let mut in_spec = false;
+    let mut finish = |line: &mut String| {
+        let trimmed = line.trim_end();
+        lines.push(if trimmed.is_empty() {
+            String::new()
         } else {
-            line.trim_end()
-        };
-        let trimmed = line.trim_start();
-        if let Some(info) = trimmed.strip_prefix("```") {
-            let opening = !in_fence;
-            in_fence = !in_fence;
-            if opening && info.trim().is_empty() {
-                lines.push(format!(" {trimmed}text"));
-            } else {
-                lines.push(format!(" {trimmed}"));
+            format!(" {trimmed}")
+        });
+        line.clear();
+    };
+    for c in text.chars() {
+        match c {
+            '\n' if !in_spec => finish(&mut line),
+            _ => {
+                if let Some(opened) = doc_text::marks(c) {
+                    in_spec = opened;
+                }
+                line.push(c);
             }
-        } else if in_fence && !line.is_empty() {
-            // Rustdoc strips the indentation all lines share; one space
-            // keeps the block's own indentation intact beside the others.
-            lines.push(format!(" {line}"));
-        } else if trimmed.is_empty() {
-            item_indent = 0;
-            lines.push(String::new());
-        } else if let Some(width) = list_marker_width(trimmed) {
-            item_indent = width;
-            lines.push(format!(" {trimmed}"));
-        } else {
-            // A list item's continuation lines go under its text, as
-            // markdown reads them (clippy's `doc_lazy_continuation`).
-            lines.push(format!(" {:item_indent$}{trimmed}", ""));
         }
     }
-    // A trailing blank doc line (a description ending in a newline) would
-    // read as a stray `///`.
-    while lines.last().is_some_and(String::is_empty) && lines.len() > 1 {
-        lines.pop();
+    if !line.is_empty() {
+        finish(&mut line);
     }
     lines
-}
-
-/// The width of a markdown list item's marker (`- `, `* `, `+ `, `1. `,
-/// `1) `), or `None` when `line` does not start a list item.
-fn list_marker_width(line: &str) -> Option<usize> {
-    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
-    let marker = if digits == 0 {
-        line.bytes()
-            .next()
-            .filter(|byte| b"-*+".contains(byte))
-            .map(|_| 1)
-    } else {
-        line.as_bytes()
-            .get(digits)
-            .filter(|byte| b".)".contains(byte))
-            .map(|_| digits + 1)
-    }?;
-    (line.as_bytes().get(marker) == Some(&b' ')).then_some(marker + 1)
 }
 
 /// Applies [`normalize_doc_text`] to every run of doc attributes.
@@ -556,6 +516,17 @@ rewrite_docs_of! {
     visit_trait_item_type_mut: syn::TraitItemType => visit_mut::visit_trait_item_type_mut,
     visit_field_mut: syn::Field => visit_mut::visit_field_mut,
     visit_variant_mut: syn::Variant => visit_mut::visit_variant_mut,
+    visit_item_union_mut: syn::ItemUnion => visit_mut::visit_item_union_mut,
+    visit_item_macro_mut: syn::ItemMacro => visit_mut::visit_item_macro_mut,
+    visit_item_foreign_mod_mut: syn::ItemForeignMod => visit_mut::visit_item_foreign_mod_mut,
+    visit_item_extern_crate_mut: syn::ItemExternCrate => visit_mut::visit_item_extern_crate_mut,
+    visit_item_trait_alias_mut: syn::ItemTraitAlias => visit_mut::visit_item_trait_alias_mut,
+    visit_foreign_item_fn_mut: syn::ForeignItemFn => visit_mut::visit_foreign_item_fn_mut,
+    visit_foreign_item_static_mut: syn::ForeignItemStatic => visit_mut::visit_foreign_item_static_mut,
+    visit_foreign_item_type_mut: syn::ForeignItemType => visit_mut::visit_foreign_item_type_mut,
+    visit_trait_item_const_mut: syn::TraitItemConst => visit_mut::visit_trait_item_const_mut,
+    visit_impl_item_macro_mut: syn::ImplItemMacro => visit_mut::visit_impl_item_macro_mut,
+    visit_trait_item_macro_mut: syn::TraitItemMacro => visit_mut::visit_trait_item_macro_mut,
 }
 
 /// Puts a blank line between items (after a line closing one, `}` or `;`,
@@ -673,6 +644,346 @@ mod tests {
                 " -5 is no item",
             ]
         );
+    }
+
+    /// The doc lines of `text` from the spec, without the space after `///`.
+    fn spec_doc(text: &str) -> Vec<String> {
+        normalize_doc_text(&spec_text(text))
+            .into_iter()
+            .map(|line| line.strip_prefix(' ').unwrap_or(&line).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn empty_and_blank_texts_leave_no_doc() {
+        for text in ["", "   ", "\n\n", " \t \r\n  \n"] {
+            assert!(spec_doc(text).is_empty(), "{text:?}");
+        }
+        // A field whose only doc is an empty description has none
+        // (clippy's `empty_docs`).
+        let empty = spec_text("  ");
+        let tokens = quote::quote! {
+            pub struct A {
+                #[doc = #empty]
+                pub a: u8,
+                #[doc = ""]
+                pub b: u8,
+            }
+        };
+        let formatted = format_rust(Path::new("spec.yaml"), tokens).unwrap();
+        assert!(!formatted.contains("///"), "{formatted}");
+    }
+
+    #[test]
+    fn line_ends_tabs_blank_lines_and_trailing_backslashes() {
+        assert_eq!(
+            spec_doc("One\r\ntwo\rthree\n   \n\n\nA\ttab, \u{202E}reversed\\"),
+            ["One", "two", "three", "", "A   tab, reversed\\\\"]
+        );
+        // A backslash escaping the end of a line is a line break, kept.
+        assert_eq!(spec_doc("a\\\nb"), ["a\\", "b"]);
+    }
+
+    #[test]
+    fn code_of_the_spec_never_becomes_a_doctest() {
+        let text = "```\nbare\n```\n```rust\nfn main() {}\n```\n```no_run\nx\n```\n\
+                    ```rust,ignore\nx\n```\n```should-panic\nx\n```\n```{.python}\nx\n```\n\
+                    ```python\nprint(1)\n```\n~~~ js title=\"a\"\nx\n~~~\n````json\n```\n````";
+        assert_eq!(
+            spec_doc(text),
+            [
+                "```text",
+                "bare",
+                "```",
+                "```text",
+                "fn main() {}",
+                "```",
+                "```text",
+                "x",
+                "```",
+                "```text",
+                "x",
+                "```",
+                "```text",
+                "x",
+                "```",
+                "```text",
+                "x",
+                "```",
+                "```python",
+                "print(1)",
+                "```",
+                "~~~js",
+                "x",
+                "~~~",
+                "````json",
+                "```",
+                "````",
+            ]
+        );
+    }
+
+    #[test]
+    fn indented_and_unterminated_code_is_fenced() {
+        assert_eq!(
+            spec_doc("Example:\n\n    GET /a\n      indented\n\nAfter.\n```python\nx = 1\n\n"),
+            [
+                "Example:",
+                "",
+                "```text",
+                "GET /a",
+                "  indented",
+                "```",
+                "",
+                "After.",
+                "```python",
+                "x = 1",
+                "```",
+            ]
+        );
+        // Text indented as a whole is prose; an indented line continuing a
+        // paragraph is its text.
+        assert_eq!(
+            spec_doc("    Over-indented\n    prose\n\n        code"),
+            ["Over-indented", "prose", "", "```text", "code", "```"]
+        );
+        assert_eq!(spec_doc("First\n        continued"), ["First", "continued"]);
+    }
+
+    #[test]
+    fn lists_and_quotes_of_the_spec_have_no_lazy_or_overindented_lines() {
+        assert_eq!(
+            spec_doc(
+                "Items:\n- one\ncontinued\n     - nested\n       deep\n- two\n\n  > quoted\nlazy"
+            ),
+            [
+                "Items:",
+                "- one",
+                "  continued",
+                "  - nested",
+                "    deep",
+                "- two",
+                "",
+                "  > quoted",
+                "  > lazy",
+            ]
+        );
+        assert_eq!(
+            spec_doc("  1. first\n     wrapped\n  2. second\n- - -\nText\n==="),
+            [
+                "1. first",
+                "   wrapped",
+                "2. second",
+                "- - -",
+                "Text",
+                "==="
+            ]
+        );
+        // A list item's underline is its text's (markdown would read it
+        // lazily).
+        assert_eq!(spec_doc("- item\n==="), ["- item", "  ==="]);
+    }
+
+    #[test]
+    fn brackets_that_are_no_links_to_urls_are_escaped() {
+        assert_eq!(
+            spec_doc(
+                "See [User], [`Pet`], [a b], [x](Foo), [ok](https://a.example/b) and \
+                 ![logo](https://a.example/l.png), [ref] and [text][ref], [^1], a]b.\n\n\
+                 [ref]: https://a.example/ref \"Ref\"\n\n[^1]: A note."
+            ),
+            [
+                "See \\[User\\], \\[`Pet`\\], \\[a b\\], \\[x\\](Foo), [ok](https://a.example/b) and \
+                 ![logo](https://a.example/l.png), [ref](https://a.example/ref \"Ref\") and \
+                 [text](https://a.example/ref \"Ref\"), \\[^1\\], a\\]b.",
+                "",
+                "\\[^1\\]: A note.",
+            ]
+        );
+        // A definition inside a list item (clippy's `doc_nested_refdefs`) is
+        // text there.
+        assert_eq!(
+            spec_doc("- [a]: https://a.example"),
+            ["- \\[a\\]: <https://a.example>"]
+        );
+    }
+
+    #[test]
+    fn unbalanced_html_is_escaped_and_bare_urls_are_links() {
+        assert_eq!(
+            spec_doc(
+                "A<br>b <p>c <b>bold</b> Vec<T> `Vec<T>` <details> </i> <!-- c --> <!-- open \
+                 <https://a.example> <a@b.example> x < y <script>s</script>"
+            ),
+            [
+                "A<br>b \\<p>c <b>bold</b> Vec\\<T> `Vec<T>` \\<details> \\</i> <!-- c --> \
+                 \\<!-- open <https://a.example> <a@b.example> x < y \\<script>s\\</script>"
+            ]
+        );
+        assert_eq!(
+            spec_doc(
+                "Go to https://a.example/docs. Or (http://b.example/x_(y)?q=1), `https://c.example`."
+            ),
+            [
+                "Go to <https://a.example/docs>. Or (<http://b.example/x_(y)?q=1>), `https://c.example`."
+            ]
+        );
+        assert_eq!(
+            spec_doc("Unmatched ``tick and `one"),
+            ["Unmatched \\`\\`tick and \\`one"]
+        );
+    }
+
+    #[test]
+    fn headings_stay_headings() {
+        assert_eq!(
+            spec_doc("# Title [x]\n\nSetext\n------\n\n#hashtag"),
+            ["# Title \\[x\\]", "", "Setext", "------", "", "#hashtag"]
+        );
+    }
+
+    #[test]
+    fn the_spec_text_goes_at_the_depth_it_lands_at() {
+        let text = format!(
+            "Sends a request.\n\nArguments:\n- `id`: {}\n- `tags`: {}\n- `raw`: {}\n```ignore\nlet r = client.a();\n```",
+            spec_text("The id,\non two lines.\n\nA [link].\n```\ncode"),
+            spec_text("Tags:\n- one\ncontinued"),
+            spec_text("```json\n{}\n```"),
+        );
+        assert_eq!(
+            normalize_doc_text(&text),
+            [
+                " Sends a request.",
+                "",
+                " Arguments:",
+                " - `id`: The id,",
+                "   on two lines.",
+                "",
+                "   A \\[link\\].",
+                "   ```text",
+                "   code",
+                "   ```",
+                " - `tags`: Tags:",
+                "   - one",
+                "     continued",
+                " - `raw`:",
+                "   ```json",
+                "   {}",
+                "   ```",
+                " ```ignore",
+                " let r = client.a();",
+                " ```",
+            ]
+        );
+        // Text after a block the spec's text ends with goes on a line of
+        // its own; a generator's line after a list item continues it.
+        let text = format!(
+            "404: {} (then)\n{}\nmore",
+            spec_text("```\nx"),
+            spec_text("- item")
+        );
+        assert_eq!(
+            normalize_doc_text(&text),
+            [
+                " 404:", " ```text", " x", " ```", " (then)", " - item", "   more"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_generators_own_links_and_examples_are_kept() {
+        let text = format!(
+            "Implement [`Api`]: {}\n\n```rust\n# let app = 1;\n```\n\n[`Api`]: crate::Api",
+            spec_text("see [`Api`] and\n```rust\nfn f() {}\n```")
+        );
+        assert_eq!(
+            normalize_doc_text(&text),
+            [
+                " Implement [`Api`]: see \\[`Api`\\] and",
+                " ```text",
+                " fn f() {}",
+                " ```",
+                "",
+                " ```rust",
+                " # let app = 1;",
+                " ```",
+                "",
+                " [`Api`]: crate::Api",
+            ]
+        );
+    }
+
+    #[test]
+    fn doc_lines_keep_a_text_of_the_spec_whole() {
+        let lines = doc_lines(&format!("First\n{}\nlast\n", spec_text("a\nb")));
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[0], " First");
+        assert_eq!(lines[2], " last");
+        assert_eq!(without_marks(&lines[1]), " a\nb");
+    }
+
+    #[test]
+    fn the_views_texts_are_marked_and_its_data_is_not() {
+        let mut document = serde_json::json!({
+            "info": {"title": "T", "description": "D", "version": "1"},
+            "tags": [{"name": "t", "description": "Tag"}],
+            "paths": {"/a": {"get": {
+                "summary": "Get it.",
+                "description": "",
+                "parameters": [{"name": "p", "in": "query", "description": "P", "schema": {"type": "string"}}],
+                "responses": {"200": {"description": "OK", "content": {"application/json": {
+                    "schema": {"type": "object", "title": "A", "properties": {
+                        "description": {"type": "string", "description": "Prop", "default": "keep"}
+                    }},
+                    "example": {"description": "data"}
+                }}}}
+            }}},
+            "components": {"schemas": {"S": {
+                "enum": ["description"], "x-doc": {"description": "ext"}, "description": "S"
+            }}}
+        });
+        mark_spec_texts(&mut document);
+        let marked = |pointer: &str| {
+            let text = document
+                .pointer(pointer)
+                .and_then(|value| value.as_str())
+                .unwrap();
+            (text != without_marks(text)).then(|| without_marks(text).into_owned())
+        };
+        assert_eq!(marked("/info/title").as_deref(), Some("T"));
+        assert_eq!(marked("/info/description").as_deref(), Some("D"));
+        assert_eq!(marked("/info/version"), None);
+        assert_eq!(marked("/tags/0/description").as_deref(), Some("Tag"));
+        // Progenitor would take the `.` off; it cannot once marked.
+        assert_eq!(marked("/paths/~1a/get/summary").as_deref(), Some("Get it"));
+        assert_eq!(marked("/paths/~1a/get/description"), None);
+        assert_eq!(
+            marked("/paths/~1a/get/parameters/0/description").as_deref(),
+            Some("P")
+        );
+        let media = "/paths/~1a/get/responses/200/content/application~1json";
+        assert_eq!(
+            marked(&format!("{media}/schema/title")).as_deref(),
+            Some("A")
+        );
+        assert_eq!(
+            marked(&format!(
+                "{media}/schema/properties/description/description"
+            ))
+            .as_deref(),
+            Some("Prop")
+        );
+        assert_eq!(
+            marked(&format!("{media}/schema/properties/description/default")),
+            None
+        );
+        assert_eq!(marked(&format!("{media}/example/description")), None);
+        assert_eq!(
+            marked("/components/schemas/S/description").as_deref(),
+            Some("S")
+        );
+        assert_eq!(marked("/components/schemas/S/enum/0"), None);
+        assert_eq!(marked("/components/schemas/S/x-doc/description"), None);
     }
 
     #[test]

@@ -445,6 +445,21 @@ pub fn for_each_media_type_mut(document: &mut Value, mut visit: impl FnMut(&str,
     );
 }
 
+/// Calls `visit` with every object of the document's structure, parents
+/// first: the document, path items, operations, callbacks, parameters,
+/// headers, request bodies, responses, media types and schemas (those under
+/// `components` too); never data such as examples, defaults and extensions.
+pub fn for_each_node_mut(document: &mut Value, mut visit: impl FnMut(&mut Value)) {
+    walk_mut(
+        Node::Document,
+        document,
+        "",
+        None,
+        false,
+        &mut |_, _, value| visit(value),
+    );
+}
+
 /// Calls `visit` with the target of every `$ref` the document's structure
 /// holds (schemas, parameters, request bodies, responses, headers, path
 /// items), at the pointer of the object holding it; `$ref`s inside data

@@ -186,7 +186,11 @@ fn error_enum(operation: &Operation, errors: &[&Response]) -> TokenStream {
     );
     let variants = errors.iter().map(|response| {
         let variant = error_variant(response);
-        let doc = format!(" {}: {}", response.status, response.description.trim());
+        let doc = format!(
+            " {}: {}",
+            response.status,
+            crate::format::spec_text(&response.description)
+        );
         let doc = crate::format::doc_lines(&doc).join(" ");
         match &response.schema {
             Some(schema) => {
@@ -853,7 +857,7 @@ fn subscriber(file: &mut syn::File, model: &ApiModel) -> Result<(), String> {
             *item = syn::parse2(tokens).map_err(|err| err.to_string())?;
         }
     }
-    let title = &model.title;
+    let title = crate::format::spec_text(&model.title);
     let docs = crate::format::doc_lines(&format!(
         "Sends the webhooks of the {title} to one subscriber: each to the URL the\n\
          subscriber registered followed by `/` and the webhook's name,\n\
@@ -1370,8 +1374,8 @@ requests the API sends to its subscribers. [`Subscriber`] sends each to the
 URL a subscriber registered, a method returning a builder: set the parameters
 and the body, then `send()` it.
 ",
-            title = model.title,
-            version = model.version,
+            title = crate::format::spec_text(&model.title),
+            version = crate::format::spec_text(&model.version),
         )
     } else {
         format!(
@@ -1380,8 +1384,8 @@ and the body, then `send()` it.
 Built by progenitor from the spec. Each operation is a method of [`Client`]
 returning a builder: set the parameters and the body, then `send()` it.
 ",
-            title = model.title,
-            version = model.version,
+            title = crate::format::spec_text(&model.title),
+            version = crate::format::spec_text(&model.version),
         )
     };
     if let Some((example, operation)) = example_call(model) {

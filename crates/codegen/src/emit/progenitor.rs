@@ -79,7 +79,10 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnos
         &mut document,
         model.operations.iter().chain(&model.webhooks),
     );
-    let (document, placeholders) = view_document(&document);
+    let (mut document, placeholders) = view_document(&document);
+    // Typify and progenitor write the spec's texts into docs of their own:
+    // marked, the formatter knows which text is the spec's.
+    crate::format::mark_spec_texts(&mut document);
     let openapi = parse_openapi(&LoadedSpec {
         document,
         ..spec.clone()

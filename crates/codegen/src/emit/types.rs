@@ -626,8 +626,8 @@ One Rust type per schema under `components/schemas` of the spec, shared by
 the generated client and server crates. Constrained strings are newtypes
 that can only hold valid values: build them with `TryFrom`/`FromStr`, and
 deserializing an invalid value fails with a message naming the rule.",
-        title = model.title,
-        version = model.version,
+        title = crate::format::spec_text(&model.title),
+        version = crate::format::spec_text(&model.version),
     );
     if builders {
         text.push_str(

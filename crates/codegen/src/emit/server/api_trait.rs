@@ -32,7 +32,7 @@ pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream 
              [`{trait_ident}::router_error`] like every error the router answers by \
              itself), so a webhook added to the spec does not break an implementation \
              built before it. Override each webhook the subscriber receives.",
-            title = model.title
+            title = crate::format::spec_text(&model.title)
         )
     } else {
         format!(
@@ -44,7 +44,7 @@ pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream 
              [`{trait_ident}::router_error`] like every error the router answers by \
              itself), so an operation added to the spec does not break an implementation \
              built before it. Override each operation the server serves.",
-            model.title
+            crate::format::spec_text(&model.title)
         )
     };
     let docs = crate::format::doc_lines(&text);
@@ -146,7 +146,7 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         if !text.is_empty() {
             text.push_str("\n\n");
         }
-        text.push_str(part);
+        text.push_str(&crate::format::spec_text(part));
     }
     if !text.is_empty() {
         text.push_str("\n\n");

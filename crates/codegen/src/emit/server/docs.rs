@@ -19,8 +19,8 @@ pub(super) fn crate_docs(
     let crate_name = crate_ident(&model.crates.server);
     let mut text = format!(
         "Server of the {title} (version {version}).",
-        title = model.title,
-        version = model.version,
+        title = crate::format::spec_text(&model.title),
+        version = crate::format::spec_text(&model.version),
     );
     let api = services.iter().find(|service| !service.webhooks);
     if let Some(api) = api {

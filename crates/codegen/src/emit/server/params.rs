@@ -117,7 +117,7 @@ pub(super) fn params_struct(operation: &Operation) -> TokenStream {
         text.push(')');
         if let Some(description) = &parameter.description {
             text.push_str(": ");
-            text.push_str(description);
+            text.push_str(&crate::format::spec_text(description));
         }
         let docs = crate::format::doc_lines(&text);
         quote! {

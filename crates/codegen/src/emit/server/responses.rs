@@ -6,7 +6,7 @@ use proc_macro2::{Ident, Literal, TokenStream};
 use quote::quote;
 
 use super::schema_type;
-use crate::format::doc_lines;
+use crate::format::{doc_lines, spec_text};
 use crate::model::{ApiModel, HeaderKind, JSON, Operation, Response, ResponseHeader, Status};
 use crate::naming;
 
@@ -37,7 +37,7 @@ pub(super) fn shared_responses(model: &ApiModel) -> TokenStream {
     }
     let structs = model.shared_responses.iter().map(|shared| {
         let ident = naming::ident(&naming::type_name(&shared.name));
-        let docs = doc_lines(&shared.description);
+        let docs = doc_lines(&spec_text(&shared.description));
         let body_field = shared.schema.as_deref().map(|schema| {
             let kind = schema_type(schema);
             quote! {
@@ -286,33 +286,30 @@ fn variant_docs(operation: &Operation, response: &Response) -> String {
     } else {
         ""
     };
+    let description = spec_text(&response.description);
     match response.status {
-        Status::Code(code) => format!("{code}: {}", response.description),
+        Status::Code(code) => format!("{code}: {description}"),
         Status::Range(class) => format!(
-            "Any {class}xx status not listed above (the spec's `{class}XX` response): {}\n\n\
+            "Any {class}xx status not listed above (the spec's `{class}XX` response): {description}\n\n\
              A listed status, or one outside the range, is answered as 500 instead: clients \
              decode a listed status with its own type.",
-            response.description
         ),
         Status::Default if operation.documents_success() => format!(
             "Any status not listed above{covered}, other than a 2xx (the spec's `default` \
-             response): {}\n\n\
+             response): {description}\n\n\
              Any other status is answered as 500 instead: clients decode a listed status with \
              its own type, and every 2xx as the documented success.",
-            response.description
         ),
         Status::Default if operation.responses.is_empty() => format!(
             "Any final status, a 2xx included (the spec's `default` response, the only one): \
-             {}\n\n\
+             {description}\n\n\
              A 1xx is answered as 500 instead: it cannot be the answer.",
-            response.description
         ),
         Status::Default => format!(
             "Any status not listed above{covered}, a 2xx included since the operation \
-             documents no success (the spec's `default` response): {}\n\n\
+             documents no success (the spec's `default` response): {description}\n\n\
              Any other status is answered as 500 instead: clients decode a listed status with \
              its own type.",
-            response.description
         ),
     }
 }
@@ -449,7 +446,10 @@ fn header_docs(header: &ResponseHeader) -> Vec<String> {
     doc_lines(&format!(
         "`{}`: {}",
         header.name,
-        header.description.as_deref().unwrap_or("response header")
+        header
+            .description
+            .as_deref()
+            .map_or_else(|| "response header".to_string(), spec_text)
     ))
 }
 
