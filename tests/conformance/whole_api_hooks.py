@@ -77,7 +77,9 @@ a behaviour of the server that the run could judge:
   case refused (schemathesis drops such patterns, its "unsupported regex
   patterns" warning, so its values need not match them),
   and a response the mock marks with `x-mock-warning` (a schema no value
-  satisfies, reported at start-up) is not judged against that schema;
+  satisfies, or one the generator reads otherwise than written, such as a
+  closed object's `required` name it does not declare: both reported at
+  start-up) is not judged against that schema;
   a 401 to a request carrying none of the credentials its operation
   accepts (a negative case breaking one) is not "undocumented" either.
 - Credentials: each case is sent well-formed credentials for one of its
@@ -620,7 +622,8 @@ def _unreadable(pattern):
 @schemathesis.check
 def response_schema_conformance_unless_warned(ctx, response, case):
     """`response_schema_conformance`, but for the responses the mock says
-    no value of their schema exists for."""
+    no value of their schema exists for, or whose schema the generator
+    reads otherwise than written."""
     if "x-mock-warning" in {name.lower() for name in response.headers}:
         return None
     if _answered_as_another(response, case):

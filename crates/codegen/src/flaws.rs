@@ -29,9 +29,12 @@
 //!   is read the same way.
 //! - `required` naming a property no `properties` of the schema (nor of
 //!   the `allOf`/`anyOf`/`oneOf` around or inside it) declares, where
-//!   undeclared properties are not typed by `additionalProperties`: the
-//!   name is not required (the types have no field for it, so a client
-//!   could never send it).
+//!   undeclared properties are not typed by `additionalProperties`: where
+//!   `additionalProperties: false` refuses it, no value could pass, and the
+//!   name is not required; elsewhere it is read as written (an undeclared
+//!   property that must be there, which the server requires, the mock
+//!   sends and the generated types cannot carry), with the warning only:
+//!   the description's own servers and clients follow what it says.
 //! - A discriminator `mapping` entry naming a schema that does not exist
 //!   goes (one that refers nowhere is dropped while bundling).
 //! - A `default`, `example` (of a schema, a media type or a parameter, and
@@ -981,17 +984,28 @@ fn required_names(
         .iter()
         .map(|(_, name)| format!("`{name}`"))
         .collect();
+    let place = pointer_join(&pointer_join(pointer, "required"), &first.to_string());
     let closed = object.get("additionalProperties") == Some(&Value::Bool(false));
-    let consequence = if closed {
-        "`additionalProperties: false` refuses it, so no value could pass"
-    } else {
-        "the types have no field for it, so a client could never send it"
-    };
+    if !closed {
+        // JSON Schema gives it a meaning: an undeclared property that must
+        // be there. The description's servers answer so and its clients
+        // are judged so; only the generated types cannot carry it.
+        spec.warn_at(
+            &place,
+            format!(
+                "`required` names {}, which no `properties` declares; read as written (an \
+                 undeclared property that must be there: the server requires it, and the \
+                 generated types have no field for it)",
+                names.join(", ")
+            ),
+        );
+        return;
+    }
     spec.warn_at(
-        &pointer_join(&pointer_join(pointer, "required"), &first.to_string()),
+        &place,
         format!(
-            "`required` names {}, which no `properties` declares ({consequence}); read as not \
-             required",
+            "`required` names {}, which no `properties` declares (`additionalProperties: false` \
+             refuses it, so no value could pass); read as not required",
             names.join(", ")
         ),
     );

@@ -104,7 +104,8 @@ struct State {
     /// status and media type: the same for a seed whatever came before
     /// (see `respond::json_body`), so each is made once.
     bodies: respond::Bodies,
-    /// The generator's warnings about the description.
+    /// The generator's warnings about the description: a response whose
+    /// schema one concerns says so (`respond::read_otherwise`).
     warnings: Diagnostics,
 }
 

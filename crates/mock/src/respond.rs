@@ -205,8 +205,15 @@ pub(crate) fn respond(
         if let Ok(value) = HeaderValue::from_str(media_type) {
             built.headers_mut().insert(header::CONTENT_TYPE, value);
         }
-        if let Some(broken) = broken {
-            let warning = HeaderValue::from_str(&format!("the body breaks its schema: {broken}"))
+        let warning = match (broken, read_otherwise(state, schema)) {
+            (Some(broken), _) => Some(format!("the body breaks its schema: {broken}")),
+            (None, Some(reading)) => Some(format!(
+                "the body passes the schema as the generator reads it, not as written: {reading}"
+            )),
+            (None, None) => None,
+        };
+        if let Some(warning) = warning {
+            let warning = HeaderValue::from_str(&warning)
                 .unwrap_or(HeaderValue::from_static("the body breaks its schema"));
             built
                 .headers_mut()
@@ -546,6 +553,58 @@ impl Bodies {
             .or_insert(made)
             .clone()
     }
+}
+
+/// The first warning of the generator's about a schema that the component
+/// schema `schema` is or reaches by `$ref`: a body made for the schema as
+/// read (a `required` name dropped where no value could pass it) may not
+/// pass it as written, which the response then says.
+fn read_otherwise(state: &State, schema: &str) -> Option<String> {
+    let warnings = &state.warnings;
+    if warnings.is_empty() {
+        return None;
+    }
+    let document = &state.spec.document;
+    let mut pending = vec![refs::schema_pointer(schema)];
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(pointer) = pending.pop() {
+        if !seen.insert(pointer.clone()) {
+            continue;
+        }
+        // Dropped examples and defaults change no value's validity.
+        let under = |warned: &str| {
+            warned
+                .strip_prefix(pointer.as_str())
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                && !warned
+                    .split('/')
+                    .any(|token| matches!(token, "example" | "examples" | "default"))
+        };
+        if let Some(warning) = warnings
+            .iter()
+            .find(|warning| warning.pointer.as_deref().is_some_and(under))
+        {
+            return Some(warning.cause.clone());
+        }
+        let mut stack = vec![document.pointer(&pointer)?];
+        while let Some(node) = stack.pop() {
+            match node {
+                Value::Object(object) => {
+                    if let Some(target) = object
+                        .get("$ref")
+                        .and_then(Value::as_str)
+                        .and_then(refs::target_pointer)
+                    {
+                        pending.push(target.to_string());
+                    }
+                    stack.extend(object.values());
+                }
+                Value::Array(items) => stack.extend(items),
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// The body of a JSON response of component schema `schema`: the first of
