@@ -1650,17 +1650,31 @@ components:
       additionalProperties: {{type: string}}
       required: [b]
     Bare: {{type: object, required: [anything]}}
+    Closed:
+      properties: {{a: {{}}}}
+      additionalProperties: false
+      required: [a, c]
 "
         ));
         let schemas = &document["components"]["schemas"];
+        // An open object may hold `kind`: required as written, with a warning.
         assert_eq!(
             schemas["Child"]["allOf"][1]["required"],
-            json!(["id", "name"])
+            json!(["id", "name", "kind"])
         );
         assert_eq!(schemas["Open"]["required"], json!(["b"]));
         assert_eq!(schemas["Bare"]["required"], json!(["anything"]));
-        assert_eq!(warnings.len(), 1, "{warnings:#?}");
-        assert!(warnings[0].contains("`kind`"), "{warnings:#?}");
+        // A closed one cannot: no value could pass, so `c` is not required.
+        assert_eq!(schemas["Closed"]["required"], json!(["a"]));
+        assert_eq!(warnings.len(), 2, "{warnings:#?}");
+        assert!(
+            warnings[0].contains("`kind`") && warnings[0].contains("read as written"),
+            "{warnings:#?}"
+        );
+        assert!(
+            warnings[1].contains("`c`") && warnings[1].contains("not required"),
+            "{warnings:#?}"
+        );
     }
 
     #[test]
