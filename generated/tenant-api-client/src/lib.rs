@@ -7,6 +7,7 @@
 //! returning a builder: set the parameters and the body, then `send()` it.
 //!
 //! ```no_run
+//!  # #[cfg(any(feature = "user-attribute-profiles"))]
 //!  # async fn example() -> Result<(), Box<dyn std::error::Error>> {
 //!  let client = tenant_api_client::Client::new("https://api.example.com", tenant_api_client::Hooks::default());
 //!  let response = client.get_user_attribute_profile_template().id("id").send().await?;

@@ -13,6 +13,8 @@
 //! with the API's JSON error body.
 //!
 //! ```rust
+//!  # #[cfg(feature = "all")]
+//!  # fn example() {
 //!  use tenant_api_server::{TenantManagementApi, AuthError, AuthorizationRequest, RequestContext, CreateTokenExchangeProfileResponse, GetUserAttributeProfileTemplateResponse, GetActionModuleResponse, CreateEventStreamResponse, GetPushNotificationApnsProviderResponse, types};
 //!
 //!  struct Service;
@@ -46,6 +48,9 @@
 //!
 //!  let app: axum::Router = tenant_api_server::router(Service);
 //!  # let _ = app;
+//!  # }
+//!  # #[cfg(feature = "all")]
+//!  # example();
 //! ```
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
 #![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]

@@ -1395,10 +1395,23 @@ returning a builder: set the parameters and the body, then `send()` it.
         } else {
             "response.into_inner()"
         };
+        // The example's method exists only under its operation's features:
+        // a team that enables other tags still runs the crate's doctests.
+        let features = Features::of(model);
+        let gate = match features.of_operation(&operation.id) {
+            Some(enabling) if features.gated() => {
+                let enabling: Vec<String> = enabling
+                    .iter()
+                    .map(|feature| format!("feature = \"{feature}\""))
+                    .collect();
+                format!("# #[cfg(any({}))]\n", enabling.join(", "))
+            }
+            _ => String::new(),
+        };
         text.push_str(&format!(
             "
 ```no_run
-# async fn example() -> Result<(), Box<dyn std::error::Error>> {{
+{gate}# async fn example() -> Result<(), Box<dyn std::error::Error>> {{
 let client = {crate_name}::Client::new(\"https://api.example.com\", {crate_name}::Hooks::default());
 let response = client{example}.send().await?;
 println!(\"{{:?}}\", {shown});

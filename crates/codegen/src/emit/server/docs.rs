@@ -5,6 +5,7 @@
 use super::Service;
 use super::responses::response_enum_ident;
 use crate::emit::crate_ident;
+use crate::emit::features::{ALL, Features};
 use crate::model::{ApiModel, Operation, Status};
 use crate::naming;
 
@@ -17,6 +18,18 @@ pub(super) fn crate_docs(
     views: &[&Operation],
 ) -> Vec<String> {
     let crate_name = crate_ident(&model.crates.server);
+    // The examples implement every method, which exist together only under
+    // `all`: a team that enables some tags still runs the crate's doctests.
+    // Under `all` they run, so building the router is tested too.
+    let (open, close) = if Features::of(model).gated() {
+        let gate = format!("# #[cfg(feature = \"{ALL}\")]\n");
+        (
+            format!("{gate}# fn example() {{\n"),
+            format!("# }}\n{gate}# example();\n"),
+        )
+    } else {
+        (String::new(), String::new())
+    };
     let mut text = format!(
         "Server of the {title} (version {version}).",
         title = crate::format::spec_text(&model.title),
@@ -37,7 +50,7 @@ only then calls your method. Unknown paths get 404 and wrong methods 405, all
 with the API's JSON error body.
 
 ```rust
-use {crate_name}::{{{imports}, types}};
+{open}use {crate_name}::{{{imports}, types}};
 
 struct Service;
 
@@ -47,7 +60,7 @@ impl {trait_ident} for Service {{
 
 let app: axum::Router = {crate_name}::router(Service);
 # let _ = app;
-```",
+{close}```",
             base = if model.base_path.is_empty() {
                 "/"
             } else {
@@ -94,7 +107,7 @@ as the API's operations are (the same 400, 413 and 415 answers, through
 enum. Routes: {routes}.
 
 ```rust
-use {crate_name}::{{{imports}, types}};
+{open}use {crate_name}::{{{imports}, types}};
 
 struct Subscriber;
 
@@ -104,7 +117,7 @@ impl {trait_ident} for Subscriber {{
 // The webhooks arrive at `https://subscriber.example/hooks/{{name}}`.
 let app = axum::Router::new().nest(\"/hooks\", {crate_name}::webhooks_router(Subscriber));
 # let _: axum::Router = app;
-```",
+{close}```",
             routes = routes.join(", "),
             imports = imports.join(", "),
             authorize = if webhooks.authorizes() {
