@@ -12,20 +12,28 @@
 # error is found. `.ci/run` runs it on the platform's definition; every
 # case it skips is skipped with its reason in whole_api_hooks.py.
 #
-#   bash tests/conformance/whole_api.sh [SPEC] [EXAMPLES]
+#   bash tests/conformance/whole_api.sh [SPEC] [EXAMPLES] [SHARE]
 #
 # SPEC defaults to ../shared/specs/platform-management-api.oas.json,
-# EXAMPLES (per operation and mode) to 5: about four minutes for the 452
-# operations on two cores. Its log is kept in target/conformance-whole-api/NAME/.
+# EXAMPLES (per operation and mode) to 5. SHARE, `K/N` (default `0/1`, all),
+# tests the K-th of N shares of the paths (path keys of one resource, which
+# differ by a `#fragment`, stay together), so that N runs side by side, one
+# per core, test the whole description; the mock serves all of it. Its log
+# is kept in target/conformance-whole-api/NAME/ (NAME-KofN for a share).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 
 spec=$(realpath "${1:-../shared/specs/platform-management-api.oas.json}")
 examples=${2:-5}
+share=${3:-0/1}
+[[ "$share" =~ ^[0-9]+/[1-9][0-9]*$ ]] && [ "${share%/*}" -lt "${share#*/}" ] ||
+    { echo "SHARE must be K/N with K < N, not $share" >&2; exit 2; }
 root=$PWD
-# One directory per description, so that runs over several can go side by side.
+# One directory per description (and share), so that runs over several can
+# go side by side.
 name=$(basename "$spec")
 work=target/conformance-whole-api/${name%.*}
+[ "$share" = 0/1 ] || work="$work-${share%/*}of${share#*/}"
 venv=target/conformance-venv
 rm -rf "$work" && mkdir -p "$work"
 if [ ! -x "$venv/bin/st" ]; then
@@ -40,10 +48,10 @@ xtask="${CARGO_TARGET_DIR:-target}/debug/xtask"
 # OpenAPI says header parameters named Accept, Content-Type or Authorization
 # SHALL be ignored (the media types and security schemes say those), and
 # the server does; schemathesis would send broken ones as negative cases.
-python3 - "$work/bundled.json" <<'PY'
+python3 - "$work/bundled.json" "$work/tested.json" "$share" <<'PY'
 import json, sys
 
-path = sys.argv[1]
+path, tested, share = sys.argv[1:4]
 spec = json.load(open(path, encoding="utf-8"))
 shared = (spec.get("components") or {}).get("parameters") or {}
 
@@ -60,6 +68,16 @@ for item in (spec.get("paths") or {}).values():
         if isinstance(node.get("parameters"), list):
             node["parameters"] = [p for p in node["parameters"] if not ignored(p)]
 json.dump(spec, open(path, "w", encoding="utf-8"))
+
+# The share schemathesis tests; the hooks read the whole (other path keys of
+# a resource, the methods at a path).
+index, count = (int(part) for part in share.split("/"))
+resources = list(dict.fromkeys(key.split("#", 1)[0] for key in spec.get("paths") or {}))
+kept = set(resources[index::count])
+spec["paths"] = {
+    key: item for key, item in (spec.get("paths") or {}).items() if key.split("#", 1)[0] in kept
+}
+json.dump(spec, open(tested, "w", encoding="utf-8"))
 PY
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$xtask" mock --spec "$spec" --listen "127.0.0.1:$port" \
@@ -87,7 +105,7 @@ printf '[warnings]\nfail-on = ["missing_auth"]\n' >"$work/schemathesis.toml"
 (cd "$work" && SCHEMATHESIS_HOOKS=tests.conformance.whole_api_hooks PYTHONPATH="$root" \
     WHOLE_API_SPEC="$root/$work/bundled.json" WHOLE_API_BASE="$base" \
     WHOLE_API_TALLY="$root/$work/statuses.json" \
-    "$root/$venv/bin/st" --config-file "$root/$work/schemathesis.toml" run "$root/$work/bundled.json" \
+    "$root/$venv/bin/st" --config-file "$root/$work/schemathesis.toml" run "$root/$work/tested.json" \
     --url "$base" \
     --checks all \
     --exclude-checks ignored_auth,status_code_conformance,response_schema_conformance,positive_data_acceptance,negative_data_rejection,allow_header_conformance,unsupported_method \
