@@ -158,9 +158,7 @@ pub fn cargo(scratch: &Path, args: &[&str]) {
 }
 
 /// The methods a path item holds operations under.
-pub const METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "patch", "head", "options", "trace",
-];
+pub use openapi_crates_codegen::vocabulary::METHODS;
 
 /// `document` cut down to `operations` (path key and method) and the
 /// components they reach (security schemes stay whole: operations name them,

@@ -37,6 +37,7 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Position, escape_pointer_token, pointer_join};
 use crate::load::{LoadedSpec, Origin, SourceMap, normalize, parse_file};
 use crate::naming;
+use crate::vocabulary::METHODS;
 
 /// A node of one of the files: the file's index and a JSON pointer into it.
 type Loc = (usize, String);
@@ -99,10 +100,6 @@ enum Slot {
     /// Values, not document: examples, defaults, extensions, text.
     Data,
 }
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
 
 /// Keywords that hold schemas, which a hoisted node's name does not start
 /// with: `models/x.yml#/properties/a` is named after the file, then `a`.

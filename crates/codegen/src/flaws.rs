@@ -51,11 +51,8 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{escape_pointer_token, pointer_join};
 use crate::load::LoadedSpec;
 use crate::model::refs;
+use crate::vocabulary::METHODS;
 use crate::walk;
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
 
 /// Reads every flaw of `spec` as the module docs say, with a warning each.
 pub fn read_flaws(spec: &mut LoadedSpec) {
@@ -411,7 +408,7 @@ fn undeclared_security_schemes(spec: &mut LoadedSpec) {
         lists.push("/security".into());
     }
     for site in walk::path_items(&spec.document) {
-        for method in METHODS {
+        for method in &METHODS {
             if site
                 .item
                 .get(*method)

@@ -21,6 +21,7 @@ use crate::load::LoadedSpec;
 use crate::model::Scalar;
 use crate::model::parameters::{self, Kind};
 use crate::naming;
+use crate::vocabulary::METHODS;
 use crate::walk;
 
 /// Media types whose bodies are typed by their schema; other media types
@@ -32,10 +33,6 @@ fn is_typed_media_type(media_type: &str) -> bool {
         || essence.ends_with("+json")
         || essence == "application/x-www-form-urlencoded"
 }
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "patch", "head", "options", "trace",
-];
 
 /// Gives every operation without an `operationId` one derived from its method
 /// and path, as other generators do: `GET /users/{id}/roles` is
@@ -200,7 +197,7 @@ pub fn name_inline_schemas(spec: &mut LoadedSpec) {
 fn any_value_where_no_schema(spec: &mut LoadedSpec) {
     let mut bodies: Vec<String> = Vec::new();
     for site in walk::path_items(&spec.document) {
-        for method in METHODS {
+        for method in &METHODS {
             let Some(operation) = site.item.get(*method).and_then(Value::as_object) else {
                 continue;
             };
@@ -251,7 +248,7 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
     let mut moves = Vec::new();
     parameter_moves(spec, &mut moves);
     for site in walk::path_items(&spec.document) {
-        for method in METHODS {
+        for method in &METHODS {
             let Some(operation) = site.item.get(*method).and_then(Value::as_object) else {
                 continue;
             };
@@ -374,7 +371,7 @@ fn parameter_moves(spec: &LoadedSpec, moves: &mut Vec<Move>) {
     let mut lists: Vec<(String, String)> = Vec::new();
     for site in walk::path_items(document) {
         let mut first = None;
-        for method in METHODS {
+        for method in &METHODS {
             let Some(id) = site
                 .item
                 .get(*method)

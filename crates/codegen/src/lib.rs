@@ -26,6 +26,7 @@ pub mod load;
 pub mod lower;
 pub mod model;
 pub mod naming;
+pub mod vocabulary;
 pub mod walk;
 pub mod write;
 

@@ -162,7 +162,7 @@ fn document_undocumented_responses(root: &mut Map<String, Value>) {
         };
         for item in items.values_mut().filter_map(Value::as_object_mut) {
             for (method, operation) in item.iter_mut() {
-                if crate::model::Method::from_key(method).is_some()
+                if crate::vocabulary::Method::from_key(method).is_some()
                     && let Value::Object(operation) = operation
                 {
                     operation.entry("responses").or_insert_with(|| json!({}));

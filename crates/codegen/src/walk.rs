@@ -14,6 +14,7 @@
 use serde_json::Value;
 
 use crate::diagnostic::pointer_join;
+use crate::vocabulary::METHODS;
 
 /// Schema keywords whose value is one schema. `x-contains` is this project's
 /// own: [`crate::lower`] moves a 3.1 `contains` there, which the server checks.
@@ -43,10 +44,6 @@ pub const SCHEMA_MAP_KEYWORDS: &[&str] = &[
     "dependentSchemas",
     "$defs",
     "definitions",
-];
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
 /// A path item holding operations: an entry of `paths`, or of `webhooks`
@@ -234,7 +231,7 @@ fn children(node: Node, value: &Value, direction: Option<Direction>) -> Vec<Chil
         }
         Node::PathItem => {
             list_children(value, "parameters", Node::Parameter, request, &mut out);
-            for method in METHODS {
+            for method in &METHODS {
                 if object.contains_key(*method) {
                     out.push(child(&[method], Node::Operation, None));
                 }

@@ -22,11 +22,8 @@ use crate::model::{
     is_json, json_response_body, names, parse_openapi, sent_media_type,
 };
 use crate::naming;
+use crate::vocabulary::METHODS;
 use crate::walk::{self, Direction};
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
 
 /// What the types crate needs from its dependencies, as typify reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -174,51 +174,7 @@ pub enum ErrorShape {
     Problem,
 }
 
-/// The methods a path item may hold, in the order OpenAPI lists them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Method {
-    Get,
-    Put,
-    Post,
-    Delete,
-    Options,
-    Head,
-    Patch,
-    Trace,
-}
-
-impl Method {
-    pub const ALL: [Method; 8] = [
-        Method::Get,
-        Method::Put,
-        Method::Post,
-        Method::Delete,
-        Method::Options,
-        Method::Head,
-        Method::Patch,
-        Method::Trace,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::Get => "GET",
-            Method::Put => "PUT",
-            Method::Post => "POST",
-            Method::Delete => "DELETE",
-            Method::Options => "OPTIONS",
-            Method::Head => "HEAD",
-            Method::Patch => "PATCH",
-            Method::Trace => "TRACE",
-        }
-    }
-
-    /// The method of a path item's key (`get`, `head`, ...).
-    pub fn from_key(key: &str) -> Option<Method> {
-        Method::ALL
-            .into_iter()
-            .find(|method| method.as_str().to_ascii_lowercase() == key)
-    }
-}
+pub use crate::vocabulary::Method;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Operation {

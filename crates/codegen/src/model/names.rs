@@ -24,11 +24,8 @@ use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
 use crate::model::refs;
 use crate::naming::{self, Conversion};
+use crate::vocabulary::METHODS;
 use crate::walk;
-
-const METHODS: &[&str] = &[
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
 
 /// The client's methods that are no operation's: `Client::new` and
 /// `Client::new_with_client` (`Subscriber`'s alike).
