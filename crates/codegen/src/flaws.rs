@@ -33,7 +33,8 @@
 //!   `additionalProperties: false` refuses it, no value could pass, and the
 //!   name is not required; elsewhere it is read as written (an undeclared
 //!   property that must be there, which the server requires, the mock
-//!   sends and the generated types cannot carry), with the warning only:
+//!   sends and the generated types carry as a field of any JSON value,
+//!   typify's reading), with the warning only:
 //!   the description's own servers and clients follow what it says.
 //! - A discriminator `mapping` entry naming a schema that does not exist
 //!   goes (one that refers nowhere is dropped while bundling).
@@ -992,7 +993,7 @@ fn required_names(
             format!(
                 "`required` names {}, which no `properties` declares; read as written (an \
                  undeclared property that must be there: the server requires it, and the \
-                 generated types have no field for it)",
+                 generated types have a field of any JSON value for it)",
                 names.join(", ")
             ),
         );
