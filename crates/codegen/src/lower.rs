@@ -31,17 +31,7 @@ use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
-
-/// Keywords that only annotate a schema; beside a `$ref` they change nothing.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "summary",
-    "example",
-    "examples",
-    "deprecated",
-    "$comment",
-];
+use crate::vocabulary::{DEPRECATED, DOCUMENTATION};
 
 /// Keywords whose value is one schema.
 const SUBSCHEMA: &[&str] = &[
@@ -307,7 +297,10 @@ fn lower_object(object: &mut Map<String, Value>) {
     }
     if object.contains_key("$ref") && object.len() > 1 {
         let reference = object.shift_remove("$ref").expect("checked above");
-        for annotation in ANNOTATIONS {
+        // Annotations beside a reference change nothing the generated code
+        // shows, but for direction (a `readOnly` reference leaves the
+        // request's type), and the XML form; those keep the `allOf`.
+        for annotation in DOCUMENTATION.iter().chain([&DEPRECATED]) {
             object.shift_remove(*annotation);
         }
         // Extensions alone (`x-release-lifecycle`, say) describe the

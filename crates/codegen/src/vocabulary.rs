@@ -1,13 +1,40 @@
-//! OpenAPI's words that every stage reads: the methods a path item holds.
-//! One definition, so that no two stages (the bundler, the walker, the
-//! model, the passes before progenitor, spec-diff, the tests) can disagree
-//! on what a path item holds; they did, when each kept its own copy.
+//! OpenAPI's words that every stage reads: the methods a path item holds,
+//! and the schema keywords that only annotate. One definition of each, so
+//! that no two stages (the bundler, the walker, the model, the passes before
+//! progenitor, spec-diff, the tests) can disagree; they did, when each kept
+//! its own copy.
 
 /// The keys of a path item that hold an operation, in the order OpenAPI's
 /// Path Item Object lists them: the order operations are met in.
 pub const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
+
+/// Schema keywords that only document: no value, and no value's form on
+/// the wire, depends on them. The other annotations each mean something to
+/// some stage ([`DEPRECATED`], [`DIRECTIONS`], [`XML`]), so each stage
+/// names the ones it also sets aside.
+pub const DOCUMENTATION: [&str; 7] = [
+    "title",
+    "description",
+    "summary",
+    "$comment",
+    "example",
+    "examples",
+    "externalDocs",
+];
+
+/// An annotation of lifecycle: the client's types say it, spec-diff
+/// reports it on its own.
+pub const DEPRECATED: &str = "deprecated";
+
+/// Annotations of direction: which of requests and responses a property
+/// travels in, which decides the types each direction gets.
+pub const DIRECTIONS: [&str; 2] = ["readOnly", "writeOnly"];
+
+/// An annotation of the XML form: names and wrapping on the wire, for XML
+/// bodies only.
+pub const XML: &str = "xml";
 
 /// A method a path item may hold; its discriminant is its index in
 /// [`METHODS`].

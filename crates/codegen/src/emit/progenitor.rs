@@ -22,7 +22,7 @@ use crate::model::{
     is_json, json_response_body, names, parse_openapi, sent_media_type,
 };
 use crate::naming;
-use crate::vocabulary::METHODS;
+use crate::vocabulary::{DEPRECATED, DIRECTIONS, DOCUMENTATION, METHODS, XML};
 use crate::walk::{self, Direction};
 
 /// What the types crate needs from its dependencies, as typify reports it.
@@ -1176,19 +1176,14 @@ fn enum_without_all_of(schema: &mut Value) {
     }
 }
 
-/// Keywords that only describe a schema: an `allOf` member with nothing
-/// else adds no constraint.
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "example",
-    "examples",
-    "deprecated",
-    "externalDocs",
-    "readOnly",
-    "writeOnly",
-    "xml",
-];
+/// Whether `keyword` only describes a schema, so an `allOf` member with
+/// nothing else adds no constraint: every annotation counts here.
+fn annotates(keyword: &str) -> bool {
+    DOCUMENTATION.contains(&keyword)
+        || DIRECTIONS.contains(&keyword)
+        || [DEPRECATED, XML].contains(&keyword)
+        || keyword.starts_with("x-")
+}
 
 /// In a nullable schema, an `allOf` member that only describes (`allOf:
 /// [$ref: Item, {description: ..}]`, a common way to document a reference)
@@ -1206,11 +1201,9 @@ fn annotations_out_of_all_of(schema: &mut Value) {
         return;
     };
     let describes_only = |member: &Value| {
-        member.as_object().is_some_and(|member| {
-            member
-                .keys()
-                .all(|key| ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-"))
-        })
+        member
+            .as_object()
+            .is_some_and(|member| member.keys().all(|key| annotates(key)))
     };
     if members.len() > 1 && members.iter().any(|member| !describes_only(member)) {
         members.retain(|member| !describes_only(member));
