@@ -604,6 +604,64 @@ case2("rust-api-modelled-where-the-generator-refuses", [INTERIM], [INTERIM, (SEC
       ["compatible request request-optional-property-added"],
       note="the generator refuses both versions (a 1xx response, valid OpenAPI): the Rust effects are modelled from the documents, and each says so")
 
+# Issue 33: how a parameter is written on the wire, compared as the generator
+# lowers it (defaults applied), a path parameter renamed in its template, a
+# response's discriminator values, and a text body's type.
+def query(name, ty, extra=""):
+    return f"        - name: {name}\n          in: query\n{extra}          schema:\n{ty}"
+LIST = "            type: array\n            items:\n              type: string\n"
+OBJECT = "            type: object\n            properties:\n              color:\n                type: string\n"
+TAGS = query("tags", LIST)
+FILTER = query("filter", OBJECT)
+case2("parameter-explode-cleared-on-list", [(EXPAND, EXPAND + TAGS)], [(EXPAND, EXPAND + query("tags", LIST, "          explode: false\n"))],
+      ["breaking request request-parameter-explode-changed"],
+      note="issue 33: `form` explodes by default, so `tags=a&tags=b` becomes `tags=a,b`")
+PATH_ID = "        - name: id\n          in: path\n          required: true\n"
+case2("parameter-serialization-defaults-written-out", [(EXPAND, EXPAND + TAGS)],
+      [(EXPAND, EXPAND + query("tags", LIST, "          style: form\n          explode: true\n")), (PATH_ID, PATH_ID + "          style: simple\n          explode: false\n")], [],
+      note="issue 33: the query's default is `form`, exploded; the path's `simple`, not exploded: written out, they are no change")
+case2("parameter-explode-cleared-on-single-value", [], [(EXPAND, query("expand", "            type: string\n            maxLength: 20\n", "          explode: false\n"))], [],
+      note="issue 33: one value is written alike exploded or not")
+HEADER_OBJECT = "        - name: X-Trace\n          in: header\n          schema:\n" + OBJECT
+case2("header-parameter-exploded", [(EXPAND, EXPAND + HEADER_OBJECT)], [(EXPAND, EXPAND + HEADER_OBJECT.replace("in: header\n", "in: header\n          explode: true\n"))],
+      ["breaking request request-parameter-explode-changed"],
+      note="issue 33: a header's default is `simple`, not exploded: exploded, `color,red` becomes `color=red`")
+case2("parameter-style-form-to-deep-object", [(EXPAND, EXPAND + FILTER)], [(EXPAND, EXPAND + query("filter", OBJECT, "          style: deepObject\n          explode: true\n"))],
+      ["breaking request request-parameter-style-changed"],
+      note="issue 33: `color=red` becomes `filter[color]=red`")
+FILTER_JSON = ("        - name: filter\n          in: query\n          content:\n            application/json:\n              schema:\n"
+               + "".join("    " + line + "\n" for line in OBJECT.splitlines()))
+case2("parameter-content-json-instead-of-style", [(EXPAND, EXPAND + FILTER)], [(EXPAND, EXPAND + FILTER_JSON)],
+      ["breaking request request-parameter-encoding-changed"],
+      note="issue 33: `color=red` becomes `filter={\"color\":\"red\"}`")
+RESERVED = query("expand", "            type: string\n            maxLength: 20\n", "          allowReserved: true\n")
+case2("parameter-allow-reserved-added", [], [(EXPAND, RESERVED)], ["compatible request request-parameter-allow-reserved-added"])
+case2("parameter-allow-reserved-removed", [(EXPAND, RESERVED)], [], ["breaking request request-parameter-allow-reserved-removed"])
+EMPTY = query("expand", "            type: string\n            maxLength: 20\n", "          allowEmptyValue: true\n")
+case2("parameter-allow-empty-value-added", [], [(EXPAND, EMPTY)], ["compatible request request-parameter-allow-empty-value-added"])
+case2("parameter-allow-empty-value-removed", [(EXPAND, EMPTY)], [], ["breaking request request-parameter-allow-empty-value-removed"])
+case2("parameter-explode-cleared-where-the-generator-refuses", [INTERIM, (EXPAND, EXPAND + TAGS)],
+      [INTERIM, (EXPAND, EXPAND + query("tags", LIST, "          explode: false\n"))],
+      ["breaking request request-parameter-explode-changed"],
+      note="issue 33: the generator refuses both versions (a 1xx response, as in pair 214), so it lowers the operation alone")
+case2("path-parameter-renamed", [], [("  /widgets/{id}:", "  /widgets/{widgetId}:"), ("        - name: id\n          in: path", "        - name: widgetId\n          in: path")],
+      ["compatible n/a path-parameter-renamed"],
+      note="issue 33: the same template, so the same URLs (it was the operation moved, with `id` removed and `widgetId` added); the client's builder argument and the trait's argument are renamed")
+CW_SHAPE = '        shape:\n          $ref: "#/components/schemas/Shape"\n        metadata:'
+RESPONSE_SHAPE = [(CW_SHAPE, "        metadata:")]
+CIRCLE = '          circle: "#/components/schemas/Circle"\n'
+case2("response-discriminator-mapping-renamed", RESPONSE_SHAPE, RESPONSE_SHAPE + [(CIRCLE, CIRCLE.replace("circle:", "round:"))],
+      ["breaking response response-discriminator-mapping-renamed"],
+      note="issue 33: readers matching `circle` no longer match the circles they receive (it was one value removed, one added: possibly breaking)")
+case2("response-discriminator-mapping-removed-member-kept", RESPONSE_SHAPE, RESPONSE_SHAPE + [(CIRCLE, "")],
+      ["breaking response response-discriminator-mapping-removed"],
+      note="issue 33: circles are still sent, now under the value `Circle`, which readers matching `circle` miss (it was compatible)")
+XML = "          application/xml:\n            schema:\n"
+XML_OBJECT = XML + "              type: object\n              properties:\n                name:\n                  type: string\n"
+case2("request-xml-body-object-widened-to-string", [(FORM, FORM + XML_OBJECT)], [(FORM, FORM + XML + "              type: string\n")],
+      ["compatible request request-type-widened"],
+      note="issue 33: every XML document the old schema took is still a string (oasdiff judges it so; it was a breaking changed type); in JSON it stays changed")
+
 pairs = []
 TYPES = {"Length": "type: string", "imum": "type: integer", "Items": "type: array\n            items:\n              type: string", "Properties": "type: object"}
 BOUNDS = [("maxLength", "max-length"), ("minLength", "min-length"), ("maximum", "maximum"), ("minimum", "minimum"),

@@ -266,6 +266,16 @@ fn as_generated(spec: &LoadedSpec) -> (LoadedSpec, bool) {
     (lowered, lowers)
 }
 
+/// The generator's model of `spec`, read and prepared as the generator
+/// reads it; `None` where the generator refuses the document.
+pub(crate) fn model_of(spec: &LoadedSpec) -> Option<openapi_crates_codegen::model::ApiModel> {
+    let (lowered, lowers) = as_generated(spec);
+    if !lowers {
+        return None;
+    }
+    openapi_crates_codegen::model::build_model(&surface::prepared(&lowered)).ok()
+}
+
 /// Most severe first, then in the order of the new file.
 pub fn sort_changes(changes: &mut [Change]) {
     changes.sort_by(|a, b| {

@@ -303,6 +303,62 @@ pub const REQUEST_OPTIONAL_PARAMETER_ADDED: Rule = rule(
     Sides::Request,
     level(Level::Compatible),
 );
+/// The same place of the same path template under another name (`/items/{id}` to `/items/{itemId}`): the URL sent is the same; the generated client's builder argument and the server's path argument are renamed (its Rust effects say so).
+pub const PATH_PARAMETER_RENAMED: Rule = rule(
+    "path-parameter-renamed",
+    Area::Parameters,
+    Sides::Neither,
+    level(Level::Compatible),
+);
+/// `style`, defaults applied (`form` in the query and cookies, `simple` in the path and headers): the same value is written as other text (`form` to `deepObject`, `simple` to `label`), which servers read as another value or refuse.
+pub const REQUEST_PARAMETER_STYLE_CHANGED: Rule = rule(
+    "request-parameter-style-changed",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Breaking),
+);
+/// `explode`, defaults applied (true for `form`, false otherwise), of a list or an object: `ids=1&ids=2` becomes `ids=1,2`, or the reverse. A single value is written alike either way, and is not reported.
+pub const REQUEST_PARAMETER_EXPLODE_CHANGED: Rule = rule(
+    "request-parameter-explode-changed",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Breaking),
+);
+/// The value described by `schema` (written in its style) now by `content` (written as its media type's text), or the reverse, or its content changed between JSON and other text: the same value becomes other text.
+pub const REQUEST_PARAMETER_ENCODING_CHANGED: Rule = rule(
+    "request-parameter-encoding-changed",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Breaking),
+);
+/// `allowReserved` set on a query parameter: reserved characters may now arrive as they are, and percent-encoded ones still decode alike.
+pub const REQUEST_PARAMETER_ALLOW_RESERVED_ADDED: Rule = rule(
+    "request-parameter-allow-reserved-added",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Compatible),
+);
+/// `allowReserved` cleared: reserved characters callers send as they are (`+`, `,`, `/`) the server now decodes as other characters or reads as separators.
+pub const REQUEST_PARAMETER_ALLOW_RESERVED_REMOVED: Rule = rule(
+    "request-parameter-allow-reserved-removed",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Breaking),
+);
+/// `allowEmptyValue` set on a query parameter: `?name=` is now accepted.
+pub const REQUEST_PARAMETER_ALLOW_EMPTY_VALUE_ADDED: Rule = rule(
+    "request-parameter-allow-empty-value-added",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Compatible),
+);
+/// `allowEmptyValue` cleared: callers that send `?name=` may be refused.
+pub const REQUEST_PARAMETER_ALLOW_EMPTY_VALUE_REMOVED: Rule = rule(
+    "request-parameter-allow-empty-value-removed",
+    Area::Parameters,
+    Sides::Request,
+    level(Level::Breaking),
+);
 pub const REQUEST_BODY_REMOVED: Rule = rule(
     "request-body-removed",
     Area::Bodies,
@@ -801,14 +857,28 @@ pub const DISCRIMINATOR_MAPPING_ADDED: Rule = rule(
     Sides::ByUsage,
     effect(Level::Compatible, Level::PossiblyBreaking),
 );
-pub const DISCRIMINATOR_MAPPING_REMOVED: Rule = rule(
-    "discriminator-mapping-removed",
-    Area::Composition,
-    Sides::ByUsage,
-    effect(Level::Breaking, Level::Compatible),
-);
+/// Senders of the value are refused; in a response, a value no longer sent harms no reader.
+pub const DISCRIMINATOR_MAPPING_REMOVED: Rule = Rule {
+    exception: Some(Exception {
+        when: "the schema it named is still a member of the union (responses): its objects are now sent under another value, which readers matching the old one miss",
+        effect: effect(Level::Breaking, Level::Breaking),
+    }),
+    ..rule(
+        "discriminator-mapping-removed",
+        Area::Composition,
+        Sides::ByUsage,
+        effect(Level::Breaking, Level::Compatible),
+    )
+};
 pub const DISCRIMINATOR_MAPPING_CHANGED: Rule = rule(
     "discriminator-mapping-changed",
+    Area::Composition,
+    Sides::ByUsage,
+    effect(Level::Breaking, Level::Breaking),
+);
+/// Another value for the same schema: senders of the old value are refused, and readers matching it stop matching what they receive.
+pub const DISCRIMINATOR_MAPPING_RENAMED: Rule = rule(
+    "discriminator-mapping-renamed",
     Area::Composition,
     Sides::ByUsage,
     effect(Level::Breaking, Level::Breaking),
@@ -1134,6 +1204,14 @@ pub const RULES: &[&Rule] = &[
     &REQUEST_PARAMETER_BECAME_OPTIONAL,
     &REQUEST_REQUIRED_PARAMETER_ADDED,
     &REQUEST_OPTIONAL_PARAMETER_ADDED,
+    &PATH_PARAMETER_RENAMED,
+    &REQUEST_PARAMETER_STYLE_CHANGED,
+    &REQUEST_PARAMETER_EXPLODE_CHANGED,
+    &REQUEST_PARAMETER_ENCODING_CHANGED,
+    &REQUEST_PARAMETER_ALLOW_RESERVED_ADDED,
+    &REQUEST_PARAMETER_ALLOW_RESERVED_REMOVED,
+    &REQUEST_PARAMETER_ALLOW_EMPTY_VALUE_ADDED,
+    &REQUEST_PARAMETER_ALLOW_EMPTY_VALUE_REMOVED,
     &REQUEST_BODY_REMOVED,
     &REQUEST_REQUIRED_BODY_ADDED,
     &REQUEST_OPTIONAL_BODY_ADDED,
@@ -1216,6 +1294,7 @@ pub const RULES: &[&Rule] = &[
     &DISCRIMINATOR_MAPPING_ADDED,
     &DISCRIMINATOR_MAPPING_REMOVED,
     &DISCRIMINATOR_MAPPING_CHANGED,
+    &DISCRIMINATOR_MAPPING_RENAMED,
     &MAX_LENGTH_ADDED,
     &MAX_LENGTH_REMOVED,
     &MAX_LENGTH_INCREASED,

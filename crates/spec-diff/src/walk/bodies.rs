@@ -1,5 +1,8 @@
 //! Bodies: a request body added, removed or made required, and the media
-//! types of any body, with their schemas.
+//! types of any body, with their schemas (a text document's values are
+//! text, whatever type its schema gives them).
+
+use openapi_crates_codegen::model;
 
 use super::*;
 
@@ -132,12 +135,19 @@ impl<'a> Walker<'a> {
                     continue;
                 }
             };
+            let travel = if is_text_document(media_type) {
+                Travel::TextDocument
+            } else {
+                Travel::Json
+            };
+            let outer = std::mem::replace(&mut self.travel, travel);
             self.schema(
                 old_schema,
                 new_schema,
                 usage,
                 &format!("{what} ({media_type})"),
             );
+            self.travel = outer;
         }
         for media_type in new_media.keys().filter(|m| !old_media.contains_key(*m)) {
             self.report(
@@ -145,6 +155,42 @@ impl<'a> Walker<'a> {
                 format!("media type `{media_type}` added to the {what}"),
                 (Some(&old.1), Some(&pointer_join(&new_content, media_type))),
             );
+        }
+    }
+}
+
+/// Whether bodies of `media_type` are text documents, whose every value is
+/// text however the schema types it: `text/*` and XML, JSON aside.
+fn is_text_document(media_type: &str) -> bool {
+    let essence = model::essence(media_type);
+    !model::is_json(&essence)
+        && (essence.starts_with("text/")
+            || essence == "application/xml"
+            || essence.ends_with("+xml"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_xml_are_text_documents_and_json_forms_and_files_are_not() {
+        for text in [
+            "text/plain",
+            "Application/XML",
+            "application/atom+xml",
+            "text/csv; charset=utf-8",
+        ] {
+            assert!(is_text_document(text), "{text}");
+        }
+        for other in [
+            "application/json",
+            "application/problem+json",
+            "application/x-www-form-urlencoded",
+            "multipart/form-data",
+            "application/octet-stream",
+        ] {
+            assert!(!is_text_document(other), "{other}");
         }
     }
 }

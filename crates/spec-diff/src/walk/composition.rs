@@ -1,5 +1,6 @@
 //! Composition: `oneOf`, `anyOf` and `allOf` members (paired by `$ref`,
-//! then by equivalence, then by place) and discriminators.
+//! then by equivalence, then by place) and discriminators (a value that
+//! names the same schema under another name is renamed).
 
 use super::*;
 
@@ -154,16 +155,81 @@ impl<'a> Walker<'a> {
             .and_then(Value::as_object)
             .unwrap_or(&empty);
         let (sm, tm) = (pointer_join(&sk, "mapping"), pointer_join(&tk, "mapping"));
+        // A mapping names a schema by `$ref` or by its name alone.
+        let schema_of = |target: &Value| {
+            target
+                .as_str()
+                .map(|t| component_schema(t).unwrap_or_else(|| t.to_string()))
+        };
+        let added: Vec<&String> = new_map
+            .keys()
+            .filter(|value| !old_map.contains_key(*value))
+            .collect();
+        let mut renamed_to = BTreeSet::new();
         for (value, target) in old_map {
             match new_map.get(value) {
-                None => self.report(rules::DISCRIMINATOR_MAPPING_REMOVED.used(usage), format!("discriminator value `{value}` of `{name}` removed"), (Some(&pointer_join(&sm, value)), Some(&tk))),
-                Some(new_target) if new_target != target => self.report(rules::DISCRIMINATOR_MAPPING_CHANGED.used(usage), format!(
+                None => {
+                    let schema = schema_of(target);
+                    let renamed = added.iter().find(|new_value| {
+                        !renamed_to.contains(*new_value) && schema_of(&new_map[**new_value]) == schema
+                    });
+                    if let Some(new_value) = renamed {
+                        renamed_to.insert(*new_value);
+                        self.report(
+                            rules::DISCRIMINATOR_MAPPING_RENAMED.used(usage),
+                            format!(
+                                "discriminator value `{value}` of `{name}` renamed to `{new_value}` (both name {})",
+                                show(Some(target))
+                            ),
+                            (
+                                Some(&pointer_join(&sm, value)),
+                                Some(&pointer_join(&tm, new_value)),
+                            ),
+                        );
+                        continue;
+                    }
+                    // Still a member, the schema's objects are sent under
+                    // another value (its name, where no mapping gives one).
+                    let still_member = ["oneOf", "anyOf"].iter().any(|keyword| {
+                        t.get(*keyword)
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                            .filter_map(|member| member.get("$ref"))
+                            .any(|member| schema_of(member) == schema)
+                    });
+                    self.report(
+                        rules::DISCRIMINATOR_MAPPING_REMOVED
+                            .used(usage)
+                            .excepted(false, still_member),
+                        format!(
+                            "discriminator value `{value}` of `{name}` removed{}",
+                            if still_member {
+                                format!(
+                                    " while {} is still a member: its objects are sent under another value",
+                                    show(Some(target))
+                                )
+                            } else {
+                                String::new()
+                            }
+                        ),
+                        (Some(&pointer_join(&sm, value)), Some(&tk)),
+                    );
+                }
+                Some(new_target) if new_target != target => self.report(
+                    rules::DISCRIMINATOR_MAPPING_CHANGED.used(usage),
+                    format!(
                         "discriminator value `{value}` of `{name}` now maps to {new_target} instead of {target}"
-                    ), (Some(&pointer_join(&sm, value)), Some(&pointer_join(&tm, value)))),
+                    ),
+                    (
+                        Some(&pointer_join(&sm, value)),
+                        Some(&pointer_join(&tm, value)),
+                    ),
+                ),
                 _ => {}
             }
         }
-        for value in new_map.keys().filter(|v| !old_map.contains_key(*v)) {
+        for value in added.into_iter().filter(|v| !renamed_to.contains(v)) {
             self.report(
                 rules::DISCRIMINATOR_MAPPING_ADDED.used(usage),
                 format!("discriminator value `{value}` added to `{name}`"),

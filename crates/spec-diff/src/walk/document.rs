@@ -103,6 +103,35 @@ pub fn parameters<'a>(
     found
 }
 
+/// The names of a path template's parameters, in the order they appear.
+pub(super) fn template_names(path: &str) -> Vec<&str> {
+    path.split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+        .collect()
+}
+
+/// A path template with its parameters' names left out (`/items/{}`): two
+/// paths alike but for those names match the same requests.
+pub(super) fn template_shape(path: &str) -> String {
+    let mut shape = String::with_capacity(path.len());
+    for (i, part) in path.split('{').enumerate() {
+        match part.split_once('}') {
+            Some((_, rest)) if i > 0 => {
+                shape.push_str("{}");
+                shape.push_str(rest);
+            }
+            _ => {
+                if i > 0 {
+                    shape.push('{');
+                }
+                shape.push_str(part);
+            }
+        }
+    }
+    shape
+}
+
 /// Follows `$ref`s from `value` (found at `pointer`) to the node they name
 /// (the generator's one resolver); a dangling or looping reference stops
 /// where it is.
@@ -243,6 +272,16 @@ mod tests {
         let a = serde_json::json!({"$ref": "#/components/schemas/A"});
         let (_, pointer) = resolve(&doc, &a, "/y".into());
         assert!(pointer.starts_with("/components/schemas/"));
+    }
+
+    #[test]
+    fn a_template_is_its_shape_and_its_parameters_in_order() {
+        assert_eq!(template_names("/a/{x}/b/{y}.json"), ["x", "y"]);
+        assert_eq!(template_shape("/a/{x}/b/{y}.json"), "/a/{}/b/{}.json");
+        assert_eq!(template_shape("/a/{itemId}"), template_shape("/a/{id}"));
+        assert_ne!(template_shape("/a/{id}"), template_shape("/a/{id}/b"));
+        assert_eq!(template_shape("/plain"), "/plain");
+        assert!(template_names("/plain").is_empty());
     }
 
     #[test]

@@ -4,16 +4,10 @@
 
 use super::*;
 
-/// Keywords that only document a schema: two schemas that differ in these
-/// alone accept the same values.
-pub(super) const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "example",
-    "examples",
-    "$comment",
-    "externalDocs",
-];
+// Two schemas that differ in documentation alone accept the same values.
+// The other annotations are changes spec-diff reports on their own
+// (`deprecated`, direction) or that change the XML form on the wire.
+use openapi_crates_codegen::vocabulary::DOCUMENTATION;
 
 /// Whether schema `a` of document `a_doc` and schema `b` of `b_doc` are the
 /// same schema once every `$ref` is followed (through the generator's one
@@ -59,7 +53,7 @@ impl Equivalence<'_> {
         };
         let keys = |m: &serde_json::Map<String, Value>| -> BTreeSet<String> {
             m.keys()
-                .filter(|k| !ANNOTATIONS.contains(&k.as_str()))
+                .filter(|k| !DOCUMENTATION.contains(&k.as_str()))
                 .cloned()
                 .collect()
         };

@@ -3,21 +3,24 @@
 //! a rule of [`crate::rules`] (the rule decides the level and direction).
 //!
 //! This module pairs: operations by path and method (moves by
-//! `operationId`), webhooks by name, schemas through `$ref`s, with cycles
-//! ended and equal schemas (`equivalence`) skipped. Component schemas are
+//! `operationId`; a path whose template only renames its parameters is the
+//! same path), webhooks by name, schemas through `$ref`s, with cycles ended
+//! and equal schemas (`equivalence`) skipped. Component schemas are
 //! compared once each, where they are defined, and classified by where they
 //! are used (request, response or both), so a change to a schema shared by
 //! many operations is one change, not one per use. At a use site only what
 //! differs there is compared: inline schemas, or the resolved targets when a
 //! `$ref` now points elsewhere. The families: `servers`, `security`,
-//! `operations`, `lifecycle`, `parameters`, `bodies`, `responses`,
-//! `webhooks`, `components`, `schemas`, `bounds`, `enums`, `composition`.
+//! `operations`, `lifecycle`, `parameters`, `serialization`, `bodies`,
+//! `responses`, `webhooks`, `components`, `schemas`, `bounds`, `enums`,
+//! `composition`.
 
+use std::cell::OnceCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 use openapi_crates_codegen::diagnostic::pointer_join;
 use openapi_crates_codegen::load::LoadedSpec;
-use openapi_crates_codegen::model::refs;
+use openapi_crates_codegen::model::{ApiModel, refs};
 use serde_json::Value;
 
 pub use crate::rules::Usage;
@@ -37,6 +40,7 @@ mod parameters;
 mod responses;
 mod schemas;
 mod security;
+mod serialization;
 mod servers;
 mod webhooks;
 
@@ -47,9 +51,7 @@ pub use document::{
 pub use equivalence::equivalent;
 pub use servers::{path_prefix, version_segment};
 
-const METHODS: [&str; 8] = [
-    "get", "put", "post", "delete", "options", "head", "patch", "trace",
-];
+use openapi_crates_codegen::vocabulary::METHODS;
 const SCHEMAS: &str = refs::SCHEMA_REF_PREFIX;
 
 /// Every HTTP-level change from `base` to `head`, without Rust effects.
@@ -65,7 +67,9 @@ pub fn diff_documents(base: &LoadedSpec, head: &LoadedSpec) -> Vec<Change> {
         usage,
         changes: Vec::new(),
         seen: BTreeSet::new(),
-        as_text: false,
+        travel: Travel::Json,
+        base_model: OnceCell::new(),
+        head_model: OnceCell::new(),
     };
     walker.servers();
     walker.security_schemes();
@@ -82,9 +86,25 @@ struct Walker<'a> {
     changes: Vec<Change>,
     /// Pairs of (base, head) schema pointers compared through differing `$ref`s.
     seen: BTreeSet<(String, String)>,
-    /// Set while a parameter's schema is compared: its value travels as
-    /// text, so any scalar that becomes a string is still accepted.
-    as_text: bool,
+    /// How the values of the schema being compared travel.
+    travel: Travel,
+    /// The generator's model of each version, built the first time a
+    /// parameter's serialization is written differently (`serialization`);
+    /// `None` where the generator refuses the version.
+    base_model: OnceCell<Option<ApiModel>>,
+    head_model: OnceCell<Option<ApiModel>>,
+}
+
+/// How the values a schema describes travel, which decides what a type
+/// widened to `string` still takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Travel {
+    /// As JSON, where `1` and `"1"` are different values.
+    Json,
+    /// As the text of a parameter: every scalar reads as a string.
+    ParameterText,
+    /// As a text document (`text/plain`, XML): every document is a string.
+    TextDocument,
 }
 
 /// Two versions of one schema, where each is, how the schema is used and
@@ -187,8 +207,13 @@ impl<'a> Walker<'a> {
         self.const_change(&pair);
         self.dependent_required(&pair);
         self.unclassified(&pair);
-        self.properties(&pair);
-        self.additional_properties(&pair);
+        // Properties constrain only objects: where the new schema takes
+        // none (a text body widened to any string), the old one's
+        // properties constrain nothing it takes.
+        if schemas::types(t).is_none_or(|types| types.contains("object")) {
+            self.properties(&pair);
+            self.additional_properties(&pair);
+        }
         if let (Some(a), Some(b)) = (s.get("items"), t.get("items")) {
             self.schema(
                 (a, at(sp, "items")),

@@ -1,5 +1,6 @@
 //! Operations: paths and methods added, removed or moved (by
-//! `operationId`), and each pair of operations compared part by part.
+//! `operationId`), a path template whose parameters are renamed paired with
+//! its new spelling, and each pair of operations compared part by part.
 
 use super::*;
 
@@ -17,8 +18,20 @@ impl<'a> Walker<'a> {
             .collect();
         let old_paths: BTreeSet<&str> = old_ops.keys().map(|(p, _)| p.as_str()).collect();
         let new_paths: BTreeSet<&str> = new_ops.keys().map(|(p, _)| p.as_str()).collect();
+        let renamed = renamed_templates(&old_paths, &new_paths);
+        let new_path = |old: &str| renamed.get(old).copied().unwrap_or(old).to_string();
+        let old_path = |new: &str| {
+            renamed
+                .iter()
+                .find(|(_, renamed)| **renamed == new)
+                .map_or(new, |(old, _)| *old)
+                .to_string()
+        };
 
-        for path in old_paths.difference(&new_paths) {
+        for path in old_paths
+            .difference(&new_paths)
+            .filter(|path| !renamed.contains_key(*path))
+        {
             let moved_all = old_ops
                 .iter()
                 .filter(|((p, _), _)| p == path)
@@ -31,7 +44,10 @@ impl<'a> Walker<'a> {
                 );
             }
         }
-        for path in new_paths.difference(&old_paths) {
+        for path in new_paths
+            .difference(&old_paths)
+            .filter(|path| !renamed.values().any(|renamed| renamed == *path))
+        {
             let moved_all = new_ops
                 .iter()
                 .filter(|((p, _), _)| p == path)
@@ -46,7 +62,7 @@ impl<'a> Walker<'a> {
         }
 
         for (key, old) in &old_ops {
-            if let Some(new) = new_ops.get(key) {
+            if let Some(new) = new_ops.get(&(new_path(&key.0), key.1.clone())) {
                 self.operation(old, new);
                 continue;
             }
@@ -67,16 +83,18 @@ impl<'a> Walker<'a> {
                 self.operation(old, new);
                 continue;
             }
-            if new_paths.contains(key.0.as_str()) {
+            let path = new_path(&key.0);
+            if new_paths.contains(path.as_str()) {
                 self.report(
                     rules::API_METHOD_REMOVED.usual(),
                     format!("operation {label} removed"),
-                    (Some(&old.pointer), Some(&pointer_join("/paths", &key.0))),
+                    (Some(&old.pointer), Some(&pointer_join("/paths", &path))),
                 );
             }
         }
         for (key, new) in &new_ops {
-            if old_ops.contains_key(key) {
+            let path = old_path(&key.0);
+            if old_ops.contains_key(&(path.clone(), key.1.clone())) {
                 continue;
             }
             if let Some(old) = new.id.as_deref().and_then(|id| old_ids.get(id))
@@ -84,11 +102,11 @@ impl<'a> Walker<'a> {
             {
                 continue; // reported as moved
             }
-            if old_paths.contains(key.0.as_str()) {
+            if old_paths.contains(path.as_str()) {
                 self.report(
                     rules::API_METHOD_ADDED.usual(),
                     format!("operation {} {} added", key.1.to_uppercase(), key.0),
-                    (Some(&pointer_join("/paths", &key.0)), Some(&new.pointer)),
+                    (Some(&pointer_join("/paths", &path)), Some(&new.pointer)),
                 );
             }
         }
@@ -121,4 +139,37 @@ impl<'a> Walker<'a> {
         self.responses(old, new, &label);
         self.security(old, new, &label);
     }
+}
+
+/// The paths of the base whose template the new version writes with other
+/// parameter names only (`/items/{id}` as `/items/{itemId}`), each with its
+/// new spelling: the same requests reach it. A template several paths of
+/// one version share pairs none of them.
+fn renamed_templates<'p>(
+    old_paths: &BTreeSet<&'p str>,
+    new_paths: &BTreeSet<&'p str>,
+) -> BTreeMap<&'p str, &'p str> {
+    let by_shape = |paths: &BTreeSet<&'p str>, others: &BTreeSet<&'p str>| {
+        let mut shapes: BTreeMap<String, Vec<&'p str>> = BTreeMap::new();
+        for path in paths {
+            shapes.entry(template_shape(path)).or_default().push(path);
+        }
+        let mut only: BTreeMap<String, &'p str> = BTreeMap::new();
+        for (shape, paths) in shapes {
+            if let [path] = paths[..]
+                && !others.contains(path)
+            {
+                only.insert(shape, path);
+            }
+        }
+        only
+    };
+    let (old_shapes, new_shapes) = (
+        by_shape(old_paths, new_paths),
+        by_shape(new_paths, old_paths),
+    );
+    old_shapes
+        .iter()
+        .filter_map(|(shape, old)| new_shapes.get(shape).map(|new| (*old, *new)))
+        .collect()
 }

@@ -22,8 +22,19 @@ impl<'a> Walker<'a> {
             && old_types != new_types
         {
             let (old_type, new_type) = (s.get("type"), t.get("type"));
-            let widened = covers(&new_types, &old_types, self.as_text);
-            let narrowed = covers(&old_types, &new_types, false);
+            let widened = covers(&new_types, &old_types, self.travel);
+            let narrowed = covers(&old_types, &new_types, Travel::Json);
+            // A widening only the way the value travels allows says so.
+            let by_travel = widened && !covers(&new_types, &old_types, Travel::Json);
+            let why = match self.travel {
+                Travel::ParameterText if by_travel => {
+                    " (the value travels as text, so every old value is still valid)"
+                }
+                Travel::TextDocument if by_travel => {
+                    " (the body is text, so everything the old schema took is still a string)"
+                }
+                _ => "",
+            };
             let (rule, how) = match (widened, narrowed) {
                 (true, _) => (&rules::TYPE_WIDENED, "widened"),
                 (false, true) => (&rules::TYPE_NARROWED, "narrowed"),
@@ -35,11 +46,7 @@ impl<'a> Walker<'a> {
                     "type of `{name}` {how} from {} to {}{}",
                     show(old_type),
                     show(new_type),
-                    if self.as_text && widened && !covers(&new_types, &old_types, false) {
-                        " (the value travels as text, so every old value is still valid)"
-                    } else {
-                        ""
-                    }
+                    why
                 ),
                 (Some(&at(sp, "type")), Some(&at(tp, "type"))),
             );
@@ -432,16 +439,22 @@ pub(super) fn types(schema: &Value) -> Option<BTreeSet<String>> {
     (!named.is_empty()).then_some(named)
 }
 
-/// Whether every value of the types `narrow` is a value of the types `wide`:
-/// an integer is a number, and, for a value that travels as text (a
-/// parameter or header), every scalar is a string.
-pub(super) fn covers(wide: &BTreeSet<String>, narrow: &BTreeSet<String>, as_text: bool) -> bool {
+/// Whether every value of the types `narrow` is a value of the types `wide`
+/// when values travel as `travel` says: an integer is a number; as a
+/// parameter's text, every scalar is a string; in a text document (XML,
+/// `text/plain`), every document is.
+pub(super) fn covers(wide: &BTreeSet<String>, narrow: &BTreeSet<String>, travel: Travel) -> bool {
     narrow.iter().all(|ty| {
         wide.contains(ty)
             || (ty == "integer" && wide.contains("number"))
-            || (as_text
-                && wide.contains("string")
-                && matches!(ty.as_str(), "integer" | "number" | "boolean"))
+            || (wide.contains("string")
+                && match travel {
+                    Travel::Json => false,
+                    Travel::ParameterText => {
+                        matches!(ty.as_str(), "integer" | "number" | "boolean")
+                    }
+                    Travel::TextDocument => true,
+                })
     })
 }
 
@@ -450,17 +463,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_integer_is_a_number_and_a_text_value_any_scalar() {
+    fn an_integer_is_a_number_a_text_value_any_scalar_and_a_text_document_anything() {
         let set = |types: &[&str]| types.iter().map(|t| t.to_string()).collect::<BTreeSet<_>>();
-        assert!(covers(&set(&["number"]), &set(&["integer"]), false));
-        assert!(!covers(&set(&["integer"]), &set(&["number"]), false));
-        assert!(!covers(&set(&["string"]), &set(&["number"]), false));
+        assert!(covers(&set(&["number"]), &set(&["integer"]), Travel::Json));
+        assert!(!covers(&set(&["integer"]), &set(&["number"]), Travel::Json));
+        assert!(!covers(&set(&["string"]), &set(&["number"]), Travel::Json));
         assert!(covers(
             &set(&["string"]),
             &set(&["number", "boolean"]),
-            true
+            Travel::ParameterText
         ));
-        assert!(!covers(&set(&["string"]), &set(&["object"]), true));
+        assert!(!covers(
+            &set(&["string"]),
+            &set(&["object"]),
+            Travel::ParameterText
+        ));
+        assert!(covers(
+            &set(&["string"]),
+            &set(&["object", "array"]),
+            Travel::TextDocument
+        ));
+        assert!(!covers(
+            &set(&["integer"]),
+            &set(&["object"]),
+            Travel::TextDocument
+        ));
         let schema = serde_json::json!({"type": ["integer", "null"]});
         assert_eq!(types(&schema), Some(set(&["integer"])));
     }
