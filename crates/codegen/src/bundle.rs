@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value};
 
 use crate::diagnostic::{Diagnostic, Position, escape_pointer_token, pointer_join};
-use crate::load::{LoadedSpec, Origin, SourceMap, normalize, parse_file};
+use crate::load::document::{LoadedSpec, Origin, SourceMap, normalize, parse_file};
 use crate::naming;
 use crate::vocabulary::METHODS;
 

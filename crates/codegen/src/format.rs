@@ -17,7 +17,10 @@ use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use syn::visit_mut::{self, VisitMut};
 
 use crate::diagnostic::Diagnostic;
-use crate::emit::runtime::GENERATED_MARKER;
+
+/// The marker every written file carries in its first line: a file without
+/// it is not the generator's to replace.
+pub const GENERATED_MARKER: &str = "@generated";
 
 mod doc_text;
 

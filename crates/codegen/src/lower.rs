@@ -30,7 +30,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::diagnostic::{Diagnostic, pointer_join};
-use crate::load::LoadedSpec;
+use crate::load::document::LoadedSpec;
 use crate::vocabulary::{DEPRECATED, DOCUMENTATION};
 
 /// Keywords whose value is one schema.

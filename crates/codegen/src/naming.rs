@@ -316,11 +316,102 @@ fn all_distinct(names: &[String]) -> bool {
     names.iter().all(|name| seen.insert(name))
 }
 
+/// The package names of the three generated crates: `{prefix}-types`,
+/// `{prefix}-client` and `{prefix}-server`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CrateNames {
+    pub types: String,
+    pub client: String,
+    pub server: String,
+}
+
+impl CrateNames {
+    /// The names for `prefix`, which [`crate_prefix_error`] accepts.
+    pub fn with_prefix(prefix: &str) -> Self {
+        Self {
+            types: format!("{prefix}-types"),
+            client: format!("{prefix}-client"),
+            server: format!("{prefix}-server"),
+        }
+    }
+
+    /// The names an API titled `title` gets when nothing else is said: the
+    /// title's words (runs of ASCII letters and digits) in lower case, joined
+    /// by `-`. A word is not split at its capitals, so a brand reads as
+    /// written: `Swagger Petstore` gives `swagger-petstore-types`, `GitHub
+    /// v3 REST API` gives `github-v3-rest-api-types`.
+    pub fn from_title(title: &str) -> Self {
+        // A word with other letters is left out rather than mangled.
+        let words: Vec<String> = title
+            .split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '\''))
+            .map(|word| word.replace('\'', ""))
+            .filter(|word| !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric()))
+            .map(|word| word.to_ascii_lowercase())
+            .collect();
+        let mut prefix = words.join("-");
+        // A package name starts with a letter.
+        if !prefix.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            prefix = if prefix.is_empty() {
+                "api".to_string()
+            } else {
+                format!("api-{prefix}")
+            };
+        }
+        Self::with_prefix(&prefix)
+    }
+}
+
+/// Why `prefix` cannot start a package name, if it cannot: ASCII letters,
+/// digits, `-` and `_`, starting with a letter.
+pub fn crate_prefix_error(prefix: &str) -> Option<String> {
+    let valid = prefix.starts_with(|c: char| c.is_ascii_alphabetic())
+        && prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    (!valid).then(|| {
+        format!(
+            "the crate prefix `{prefix}` must start with an ASCII letter and hold only \
+             ASCII letters, digits, `-` and `_`"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+
+    #[test]
+    fn crate_names_follow_the_title() {
+        for (title, types) in [
+            ("Swagger Petstore", "swagger-petstore-types"),
+            (
+                "Discord HTTP API (Preview)",
+                "discord-http-api-preview-types",
+            ),
+            ("USPTO Data Set API", "uspto-data-set-api-types"),
+            ("GitHub v3 REST API", "github-v3-rest-api-types"),
+            ("DigitalOcean API", "digitalocean-api-types"),
+            ("Let's Encrypt ACME", "lets-encrypt-acme-types"),
+            ("petstore_api", "petstore-api-types"),
+            ("1Password Connect", "api-1password-connect-types"),
+            ("Café API", "api-types"),
+            ("Ünïcode ✓", "api-types"),
+            ("", "api-types"),
+        ] {
+            assert_eq!(CrateNames::from_title(title).types, types, "{title:?}");
+        }
+        let names = CrateNames::with_prefix("tenant-api");
+        assert_eq!(
+            [names.types, names.client, names.server],
+            ["tenant-api-types", "tenant-api-client", "tenant-api-server"]
+        );
+        assert!(crate_prefix_error("my_api-2").is_none());
+        for bad in ["", "2api", "my api", "my/api", "ä"] {
+            assert!(crate_prefix_error(bad).is_some(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn type_names_of_any_spelling() {

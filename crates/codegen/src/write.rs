@@ -18,7 +18,7 @@ use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Diagnostics;
-use crate::emit::runtime::GENERATED_MARKER;
+use crate::format::GENERATED_MARKER;
 
 /// One generated file, with its path relative to the output root.
 #[derive(Debug, Clone, PartialEq, Eq)]

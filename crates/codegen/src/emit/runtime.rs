@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 use crate::emit::RUNTIME_CRATE;
 use crate::emit::manifest::{RUSTFMT_TOML, runtime_manifest};
+use crate::format::GENERATED_MARKER;
 
 macro_rules! source {
     ($file:literal) => {
@@ -41,10 +42,6 @@ const SOURCES: &[(&str, &str)] = &[
 ];
 
 const MANIFEST: &str = include_str!("../../../server-runtime/Cargo.toml");
-
-/// The marker every written file carries in its first line: a file without
-/// it is not the generator's to replace.
-pub const GENERATED_MARKER: &str = "@generated";
 
 /// The files of the vendored runtime, relative to its directory, each
 /// under a header that says where it comes from.

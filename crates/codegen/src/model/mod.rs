@@ -16,6 +16,7 @@
 //!   the schemas into [`validation::Check`]s.
 
 pub mod form;
+mod license;
 pub mod names;
 mod operations;
 pub(crate) mod parameters;
@@ -106,7 +107,7 @@ pub struct ApiModel {
     pub title: String,
     pub version: String,
     /// The SPDX expression of `info.license`, when it gives one
-    /// ([`crate::emit::manifest::spdx_license`]).
+    /// ([`license::spdx_license`]).
     pub license: Option<String>,
     pub description: Option<String>,
     /// The path of the first server URL, e.g. `/api/v2`; empty when none.
@@ -133,7 +134,7 @@ pub struct ApiModel {
     pub error_shape: ErrorShape,
     /// The generated crates' package names: from `info.x-rust-crate-prefix`,
     /// else from the title (the command line may override both).
-    pub crates: crate::emit::CrateNames,
+    pub crates: crate::naming::CrateNames,
 }
 
 /// The body limit of a generated router unless a spec's bounds need more:
@@ -808,7 +809,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         openapi: openapi.clone(),
         title: openapi.info.title.clone(),
         version: openapi.info.version.clone(),
-        license: crate::emit::manifest::spdx_license(
+        license: license::spdx_license(
             spec.document
                 .pointer("/info/license/identifier")
                 .and_then(serde_json::Value::as_str),
@@ -857,14 +858,16 @@ fn form_shapes(served: &[&Operation], validators: &[validation::Validator]) -> f
 fn crate_names(
     spec: &LoadedSpec,
     info: &openapiv3::Info,
-) -> Result<crate::emit::CrateNames, Diagnostic> {
+) -> Result<crate::naming::CrateNames, Diagnostic> {
     const PREFIX: &str = "x-rust-crate-prefix";
     match info.extensions.get(PREFIX) {
-        None => Ok(crate::emit::CrateNames::from_title(&info.title)),
-        Some(serde_json::Value::String(prefix)) => match crate::emit::crate_prefix_error(prefix) {
-            None => Ok(crate::emit::CrateNames::with_prefix(prefix)),
-            Some(cause) => Err(spec.error_at(&pointer_join("/info", PREFIX), cause)),
-        },
+        None => Ok(crate::naming::CrateNames::from_title(&info.title)),
+        Some(serde_json::Value::String(prefix)) => {
+            match crate::naming::crate_prefix_error(prefix) {
+                None => Ok(crate::naming::CrateNames::with_prefix(prefix)),
+                Some(cause) => Err(spec.error_at(&pointer_join("/info", PREFIX), cause)),
+            }
+        }
         Some(_) => Err(spec.error_at(
             &pointer_join("/info", PREFIX),
             format!("`{PREFIX}` must be a string, such as `my-api`"),
