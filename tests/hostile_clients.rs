@@ -1,5 +1,5 @@
 //! What a bad or slow client gets from a generated server (the reference
-//! server, served as the runtime recommends with `openapi_crates_server_runtime::serve`),
+//! server, served as the runtime recommends with `openapi_crates_runtime::serve`),
 //! over a real socket with hand-written HTTP/1.1: for each kind of bad input,
 //! the documented status, a JSON error body naming the problem, no echo of a
 //! submitted secret, and a server that still answers afterwards.
@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use openapi_crates_server_runtime::ServeOptions;
+use openapi_crates_runtime::ServeOptions;
 use serde_json::{Value, json};
 use tenant_reference_server::{AppState, Config, DEVELOPMENT_KEY, TokenIssuer, app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -28,9 +28,7 @@ async fn start_with(options: ServeOptions) -> SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     let router = app(Arc::new(AppState::new(Config::development(TENANT))));
-    tokio::spawn(openapi_crates_server_runtime::serve(
-        listener, router, options,
-    ));
+    tokio::spawn(openapi_crates_runtime::serve(listener, router, options));
     address
 }
 

@@ -457,7 +457,7 @@ fn published() -> Value {
 /// rule, and it accepts exactly what the server's `url` check accepts.
 #[test]
 fn the_uri_pattern_agrees_with_the_servers_url_check() {
-    use openapi_crates_server_runtime::checks::{self, Location, Pattern, Violations};
+    use openapi_crates_runtime::checks::{self, Location, Pattern, Violations};
     let spec = spec();
     let subject = schema(&spec, "SubjectTokenType");
     assert_eq!(subject["format"], "url");

@@ -15,7 +15,7 @@ fn main() {
         generated.dependencies(),
         [
             "axum",
-            "openapi-crates-server-runtime",
+            "openapi-crates-runtime",
             "progenitor-client",
             "reqwest",
             "serde"

@@ -26,7 +26,7 @@ a behaviour of the server that the run could judge:
   the HTTP library, which sends an object's keys as values), and objects
   spread by OpenAPI's default encoding whose field names collide with the
   body's or each other's (one value is dropped), or that the server's
-  documented rule for spread fields (crates/server-runtime/src/form.rs)
+  documented rule for spread fields (crates/runtime/src/form.rs)
   would place in another object declaring the same names.
 - Multipart bodies with a part named with a control character: the name
   travels in a header, which cannot hold one, so the body is malformed.
@@ -184,7 +184,7 @@ def _text_for_list(value, schema, parts=False):
 
 
 # Requests whose target passes this are refused with 414 before any
-# operation is known (`openapi_crates_server_runtime::MAX_URI_LENGTH`, 8 KiB, and
+# operation is known (`openapi_crates_runtime::MAX_URI_LENGTH`, 8 KiB, and
 # the HTTP library's own 64 KiB), as RFC 9110 lets a server: their answer
 # cannot be in an operation's documented shape. A margin for the base path.
 _TARGET_LIMIT = 8 * 1024 - 256
@@ -261,7 +261,7 @@ _FORMATS = {
 
 def _format_broken(value, schema, depth=0):
     """Whether `value` holds text its schema gives a format the server
-    checks (see `openapi_crates_server_runtime::checks::format`), in a syntax that
+    checks (see `openapi_crates_runtime::checks::format`), in a syntax that
     format does not have. Under 2020-12 formats are annotations, and
     schemathesis's coverage phase sends such text (`""` as a `date-time`)
     as valid; the generated types read a `date-time` as a time, so the
@@ -355,7 +355,7 @@ def _spread_is_ambiguous(body, properties):
     """Whether the server's rule for fields spread at the top level (each
     goes to the object property declaring it that declares most of the
     spread fields, the first of those in declaration order, that can take
-    it: crates/server-runtime/src/form.rs) would place a field elsewhere
+    it: crates/runtime/src/form.rs) would place a field elsewhere
     than where the case had it."""
     declared = {name: _declared(schema) for name, schema in properties.items()}
     spread = {name: child for name, child in body.items() if isinstance(child, dict)}
@@ -673,7 +673,7 @@ def allow_header_conformance_across_keys(ctx, response, case):
 # negative cases that break a credential on purpose (`negated_parameters`),
 # which the mock must refuse. The mock, having no key to verify one with,
 # accepts any well-formed credential of a scheme the operation lists
-# (`Credential::find` in crates/server-runtime/src/auth.rs): a token after
+# (`Credential::find` in crates/runtime/src/auth.rs): a token after
 # `Bearer` (`http` `bearer`, `oauth2`, `openIdConnect`), any text after
 # another `http` scheme's name (`Basic` and the base64 of `user:password`
 # here), an API key of any non-empty text in its header, query parameter

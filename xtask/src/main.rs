@@ -1,7 +1,7 @@
 //! `cargo xtask`: the maintainers' alias of the `openapi-crates` command,
 //! with this workspace's defaults: paths relative to the workspace root, its
 //! spec when none is named, and `codegen` without `--out` regenerating
-//! `generated/` (on `crates/server-runtime`, strictly).
+//! `generated/` (on `crates/runtime`, strictly).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

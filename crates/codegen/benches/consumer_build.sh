@@ -34,7 +34,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cargo build --release --quiet -p xtask
 target/release/xtask codegen --spec "$spec" --crate-prefix api --out "$work/workspace/generated" \
-    --layout crates --runtime-path "$PWD/crates/server-runtime" >/dev/null
+    --layout crates --runtime-path "$PWD/crates/runtime" >/dev/null
 
 python3 crates/codegen/benches/scratch_workspace.py "$work/workspace" --consumers "$tag"
 cp Cargo.lock "$work/workspace/Cargo.lock"

@@ -50,7 +50,7 @@ for spec in "${specs[@]}"; do
     echo "== $spec"
     if ! /usr/bin/time -f '%e %U %S %M' -o "$work/codegen.time" \
         target/release/xtask codegen --spec "$spec" --out "$work/workspace/generated" --layout crates \
-            --runtime-path "$PWD/crates/server-runtime" >/dev/null 2>"$work/codegen.err"; then
+            --runtime-path "$PWD/crates/runtime" >/dev/null 2>"$work/codegen.err"; then
         sed 's/^/  /' "$work/codegen.err" | head -20
         echo "  FAILED: codegen"
         failed=1

@@ -25,7 +25,7 @@
 //! write), the client's TLS is whatever the crate's `reqwest` enables, and
 //! the crate depends on what the code names ([`Generated::dependencies`]:
 //! `serde`, `reqwest`, `progenitor-client`, ... and for the server `axum`
-//! and `openapi-crates-server-runtime`). The diagnostics are the
+//! and `openapi-crates-runtime`). The diagnostics are the
 //! command's: errors fail the build script, warnings reach cargo as
 //! `cargo::warning`. Cargo reruns the script when any file of the
 //! description changes.
@@ -92,7 +92,7 @@ impl Builder {
 
     /// Also generate the `server` module: a trait to implement and an axum
     /// router (the crate then depends on `axum` and
-    /// `openapi-crates-server-runtime` too).
+    /// `openapi-crates-runtime` too).
     pub fn server(mut self, server: bool) -> Self {
         self.server = server;
         self
@@ -182,6 +182,9 @@ impl Builder {
             .files
             .iter()
             .filter(|file| file.path.ends_with("Cargo.toml"))
+            .filter(|file| {
+                self.server || !file.path.starts_with(options.output.dir.join("api-server"))
+            })
             .flat_map(|file| {
                 crate::emit::manifest::RUNTIME_CRATES
                     .iter()
@@ -190,7 +193,6 @@ impl Builder {
                         *name != "rustls" && file.contents.contains(&format!("\n{name} "))
                     })
             })
-            .filter(|name| self.server || !matches!(*name, "axum" | RUNTIME_CRATE))
             .collect();
         dependencies.sort_unstable();
         dependencies.dedup();

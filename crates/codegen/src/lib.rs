@@ -41,7 +41,7 @@ pub const SPEC_FILE: &str = "spec/tenant-management.yaml";
 /// The directory of this workspace's generated crates, relative to its root.
 pub const GENERATED_DIR: &str = "generated";
 /// This workspace's server runtime, relative to its root.
-pub const RUNTIME_DIR: &str = "crates/server-runtime";
+pub const RUNTIME_DIR: &str = "crates/runtime";
 
 /// Reads the flaws of the spec another way, with a warning each
 /// ([`flaws`]), then names what the spec leaves unnamed or names alike, in
@@ -141,7 +141,7 @@ pub enum TagFeatures {
 
 impl Options {
     /// This workspace's own generation: its spec's crates in `generated/`,
-    /// on the runtime of `crates/server-runtime`, strictly.
+    /// on the runtime of `crates/runtime`, strictly.
     pub fn project() -> Self {
         Self {
             crate_prefix: None,
@@ -409,6 +409,7 @@ fn generate_crates(
                 &features,
                 dependencies,
                 writes_parameters,
+                &placement,
             ),
             client,
         ),

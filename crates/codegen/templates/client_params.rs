@@ -16,19 +16,7 @@ use reqwest::header::{COOKIE, HeaderName, HeaderValue};
 use serde::Serialize;
 use serde_json::Value;
 
-/// OpenAPI's `style`, with `explode` where it matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Style {
-    Form { explode: bool },
-    SpaceDelimited,
-    PipeDelimited,
-    DeepObject,
-    Simple { explode: bool },
-    Label { explode: bool },
-    Matrix { explode: bool },
-    /// The value as JSON text (`content: application/json`).
-    Json,
-}
+use openapi_crates_runtime::wire::Style;
 
 /// The query pairs, headers and cookies of one request, written in turn;
 /// the first value that cannot be written is the error of them all.
@@ -41,16 +29,20 @@ pub(crate) struct Params {
 }
 
 impl Params {
-    /// Query parameter `name`; nothing when the value is absent (`None`).
-    pub(crate) fn query<T: Serialize>(mut self, name: &str, style: Style, value: &T) -> Self {
+    /// Query parameter `name` in `style`, or as JSON text (`None`); nothing
+    /// when the value is absent (`None`).
+    pub(crate) fn query<T: Serialize>(mut self, name: &str, style: Option<Style>, value: &T) -> Self {
         let value = match self.value(value) {
             Some(value) => value,
             None => return self,
         };
         let name = encode_query(name);
         let pair = |value: String| format!("{name}={value}");
+        let Some(style) = style else {
+            self.query.push(pair(encode_query(&json_text(&value))));
+            return self;
+        };
         match (style, value) {
-            (Style::Json, value) => self.query.push(pair(encode_query(&json_text(&value)))),
             (Style::Form { explode: true } | Style::DeepObject, Value::Array(items)) => {
                 for item in &items {
                     self.query.push(pair(encode_query(&text(item))));
@@ -68,30 +60,31 @@ impl Params {
             }
             (_, Value::Array(items)) => {
                 let items: Vec<String> = items.iter().map(|item| encode_query(&text(item))).collect();
-                self.query.push(pair(items.join(delimiter(style))));
+                self.query.push(pair(items.join(style.delimiter())));
             }
             (_, Value::Object(entries)) => {
                 let pieces = alternating(&entries, encode_query);
-                self.query.push(pair(pieces.join(delimiter(style))));
+                self.query.push(pair(pieces.join(style.delimiter())));
             }
             (_, value) => self.query.push(pair(encode_query(&text(&value)))),
         }
         self
     }
 
-    /// Header `name` (`simple`); nothing when the value is absent.
-    pub(crate) fn header<T: Serialize>(mut self, name: &'static str, style: Style, value: &T) -> Self {
+    /// Header `name` in `style`, or as JSON text (`None`); nothing when the
+    /// value is absent.
+    pub(crate) fn header<T: Serialize>(mut self, name: &'static str, style: Option<Style>, value: &T) -> Self {
         let value = match self.value(value) {
             Some(value) => value,
             None => return self,
         };
         let line = match (style, value) {
-            (Style::Json, value) => json_text(&value),
+            (None, value) => json_text(&value),
             (_, Value::Array(items)) => {
                 let items: Vec<String> = items.iter().map(|item| encode_header(&text(item))).collect();
                 items.join(",")
             }
-            (Style::Simple { explode: true }, Value::Object(entries)) => {
+            (Some(Style::Simple { explode: true }), Value::Object(entries)) => {
                 let pieces: Vec<String> = present(&entries)
                     .map(|(key, value)| format!("{}={}", encode_header(key), encode_header(&text(value))))
                     .collect();
@@ -104,15 +97,19 @@ impl Params {
         self
     }
 
-    /// Cookie `name` (`form`); nothing when the value is absent.
-    pub(crate) fn cookie<T: Serialize>(mut self, name: &str, style: Style, value: &T) -> Self {
+    /// Cookie `name` in `style`, or as JSON text (`None`); nothing when the
+    /// value is absent.
+    pub(crate) fn cookie<T: Serialize>(mut self, name: &str, style: Option<Style>, value: &T) -> Self {
         let value = match self.value(value) {
             Some(value) => value,
             None => return self,
         };
         let pair = |value: String| format!("{name}={value}");
+        let Some(style) = style else {
+            self.cookies.push(pair(encode_cookie(&json_text(&value))));
+            return self;
+        };
         match (style, value) {
-            (Style::Json, value) => self.cookies.push(pair(encode_cookie(&json_text(&value)))),
             (Style::Form { explode: true }, Value::Array(items)) => {
                 for item in &items {
                     self.cookies.push(pair(encode_cookie(&text(item))));
@@ -192,9 +189,13 @@ impl Params {
     }
 }
 
-/// The text of path parameter `name` in `style`, encoded for the path.
-pub(crate) fn path<T: Serialize>(name: &str, style: Style, value: &T) -> Result<String, String> {
+/// The text of path parameter `name` in `style`, or as JSON text (`None`),
+/// encoded for the path.
+pub(crate) fn path<T: Serialize>(name: &str, style: Option<Style>, value: &T) -> Result<String, String> {
     let value = serde_json::to_value(value).map_err(|err| err.to_string())?;
+    let Some(style) = style else {
+        return Ok(encode_path(&json_text(&value), false));
+    };
     let label = matches!(style, Style::Label { .. });
     let encode = |text: &str| encode_path(text, label);
     let joined = |pieces: Vec<String>, delimiter: &str| pieces.join(delimiter);
@@ -205,7 +206,6 @@ pub(crate) fn path<T: Serialize>(name: &str, style: Style, value: &T) -> Result<
             .collect::<Vec<_>>()
     };
     Ok(match (style, &value) {
-        (Style::Json, value) => encode(&json_text(value)),
         (Style::Label { explode }, Value::Array(list)) => {
             format!(".{}", joined(items(list), if explode { "." } else { "," }))
         }
@@ -261,14 +261,6 @@ fn alternating(entries: &serde_json::Map<String, Value>, encode: impl Fn(&str) -
     present(entries)
         .flat_map(|(key, value)| [encode(key), encode(&text(value))])
         .collect()
-}
-
-fn delimiter(style: Style) -> &'static str {
-    match style {
-        Style::SpaceDelimited => "%20",
-        Style::PipeDelimited => "|",
-        _ => ",",
-    }
 }
 
 /// Percent-encodes every byte but the unreserved ones (RFC 3986) and those

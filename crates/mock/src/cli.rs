@@ -4,7 +4,7 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
-use openapi_crates_server_runtime::ServeOptions;
+use openapi_crates_runtime::ServeOptions;
 
 use crate::{Mock, Options};
 
@@ -73,8 +73,7 @@ pub fn mock(
             mock.base_path(),
         );
         let _ = stdout.flush();
-        match openapi_crates_server_runtime::serve(listener, router, ServeOptions::default()).await
-        {
+        match openapi_crates_runtime::serve(listener, router, ServeOptions::default()).await {
             Ok(()) => 0,
             Err(err) => {
                 let _ = writeln!(stderr, "the mock stopped: {err}");

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use openapi_crates_codegen::model::form::{FormScalar, FormShape, FormShapes};
-use openapi_crates_server_runtime::form::Shape;
+use openapi_crates_runtime::form::Shape;
 
 /// The shape of each schema a form body reaches, by name.
 pub(crate) struct Forms {

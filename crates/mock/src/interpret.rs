@@ -2,7 +2,7 @@
 //!
 //! The generated server renders each check tree as Rust
 //! (`openapi_crates_codegen::emit::server::validate`) that calls the rule checks of
-//! `openapi_crates_server_runtime::checks`; this walks the same tree and calls the
+//! `openapi_crates_runtime::checks`; this walks the same tree and calls the
 //! same functions in the same order, so a request gets the same 400 with the
 //! same `errors[]` from the mock as from the generated server. Keep the two
 //! in step: each arm here mirrors one arm of `validate::render`.
@@ -14,8 +14,8 @@ use openapi_crates_codegen::model::validation::{
     Additional, ArrayCheck, Check, Contains, Evaluated, NumberCheck, ObjectCheck, StringCheck,
     Validator,
 };
-use openapi_crates_server_runtime::checks::{self, AllowedValues, Location, Pattern, Violations};
-use openapi_crates_server_runtime::json::Value;
+use openapi_crates_runtime::checks::{self, AllowedValues, Location, Pattern, Violations};
+use openapi_crates_runtime::json::Value;
 
 /// Whether a value not of the check's JSON type is refused (`type` says it)
 /// or let through (keywords without a `type`, [`Check::IfType`]).

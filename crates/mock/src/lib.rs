@@ -13,7 +13,7 @@
 //! the steps of a generated handler, in its order, with the server
 //! runtime's own functions: the credential (401 without one; any
 //! well-formed credential is accepted), every parameter read in its style
-//! and checked ([`openapi_crates_server_runtime::params`]), the body read, decoded
+//! and checked ([`openapi_crates_runtime::params`]), the body read, decoded
 //! and checked; the model's validation [`Check`] trees are walked by
 //! `interpret`, which calls the same rule checks the generated validators
 //! call, so a broken request gets the same 400 with the same `errors[]`.
@@ -49,14 +49,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodFilter;
 use openapi_crates_codegen::model::validation::{Check, Validator};
 use openapi_crates_codegen::model::{
-    ApiModel, BodyKind, Credential, ErrorShape, Method, Operation, ParameterLocation,
-    ParameterShape, ParameterStyle, Scalar,
+    ApiModel, BodyKind, Credential, ErrorShape, In, Method, Operation, Parameter, Shape,
 };
 use openapi_crates_codegen::{Diagnostic, Diagnostics};
-use openapi_crates_server_runtime::checks::{Location, Violations};
-use openapi_crates_server_runtime::json::Value;
-use openapi_crates_server_runtime::params::{self as runtime_params, In, RuleCheck, Shape, Style};
-use openapi_crates_server_runtime::{
+use openapi_crates_runtime::checks::{Location, Violations};
+use openapi_crates_runtime::json::Value;
+use openapi_crates_runtime::params::{self as runtime_params, RuleCheck};
+use openapi_crates_runtime::{
     CredentialIn, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme, bearer_token,
 };
 
@@ -125,11 +124,8 @@ struct Plan {
 }
 
 struct ParameterPlan {
-    location: In,
-    name: &'static str,
-    style: Style,
-    shape: Shape,
-    required: bool,
+    /// Its location, style and shape, as the model lowered them.
+    parameter: &'static Parameter,
     check: Option<&'static Check>,
 }
 
@@ -336,7 +332,7 @@ impl Mock {
                             }
                             response
                         }
-                        None => openapi_crates_server_runtime::not_found().await,
+                        None => openapi_crates_runtime::not_found().await,
                     }
                 };
                 let one =
@@ -365,8 +361,8 @@ impl Mock {
         }
         let shape = state.spec.model.error_shape;
         Ok(router
-            .fallback(openapi_crates_server_runtime::not_found)
-            .method_not_allowed_fallback(openapi_crates_server_runtime::method_not_allowed)
+            .fallback(openapi_crates_runtime::not_found)
+            .method_not_allowed_fallback(openapi_crates_runtime::method_not_allowed)
             .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
             .layer(RouterErrorLayer::new(
                 move |error: RouterError| match shape {
@@ -386,14 +382,14 @@ fn dispatch(plans: &[&'static Plan], request: &Request) -> Option<&'static Plan>
     for (index, plan) in plans.iter().enumerate() {
         let operation = plan.operation;
         let mut fits = operation.fixed_query.is_empty()
-            || openapi_crates_server_runtime::query_has(query, &operation.fixed_query);
+            || openapi_crates_runtime::query_has(query, &operation.fixed_query);
         let siblings = plans
             .iter()
             .filter(|other| other.operation.fixed_query_pairs() == operation.fixed_query_pairs())
             .count();
         if siblings > 1 {
             fits &= match &operation.request_body {
-                None => openapi_crates_server_runtime::has_no_body(headers),
+                None => openapi_crates_runtime::has_no_body(headers),
                 Some(body) => {
                     let media_types: Vec<&str> = body
                         .kinds
@@ -401,8 +397,8 @@ fn dispatch(plans: &[&'static Plan], request: &Request) -> Option<&'static Plan>
                         .flat_map(|kind| &kind.media_types)
                         .map(String::as_str)
                         .collect();
-                    openapi_crates_server_runtime::has_content_type(headers, &media_types)
-                        || !body.required && openapi_crates_server_runtime::has_no_body(headers)
+                    openapi_crates_runtime::has_content_type(headers, &media_types)
+                        || !body.required && openapi_crates_runtime::has_no_body(headers)
                 }
             };
         }
@@ -433,39 +429,28 @@ fn method_filter(method: Method) -> MethodFilter {
 /// and `emit::server::params` say what each part is compiled to).
 fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
     let path_strings_only = operation.parameters.iter().all(|parameter| {
-        parameter.location == ParameterLocation::Path
-            && parameter.shape == ParameterShape::Scalar(Scalar::String)
+        parameter.location == In::Path
+            && parameter.shape == Shape::STRING
             && parameter.has_default_style()
             && parameter.check.is_any()
     });
     let in_order = operation
         .parameters
         .iter()
-        .filter(|parameter| parameter.location == ParameterLocation::Path)
+        .filter(|parameter| parameter.location == In::Path)
         .chain(
             operation
                 .parameters
                 .iter()
-                .filter(|parameter| parameter.location != ParameterLocation::Path),
+                .filter(|parameter| parameter.location != In::Path),
         );
     let parameters = if path_strings_only {
         Vec::new()
     } else {
         in_order
-            .map(|parameter| {
-                let location = location(parameter.location);
-                ParameterPlan {
-                    location,
-                    name: &parameter.name,
-                    style: if parameter.has_default_style() {
-                        location.default_style()
-                    } else {
-                        style(parameter)
-                    },
-                    shape: shape(operation, parameter),
-                    required: parameter.required,
-                    check: (!parameter.check.is_any()).then_some(&parameter.check),
-                }
+            .map(|parameter| ParameterPlan {
+                parameter,
+                check: (!parameter.check.is_any()).then_some(&parameter.check),
             })
             .collect()
     };
@@ -473,11 +458,13 @@ fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
         operation
             .parameters
             .iter()
-            .filter(|parameter| parameter.location == ParameterLocation::Path)
+            .filter(|parameter| parameter.location == In::Path)
     };
     let raw_path = path_parameters().any(|parameter| {
-        parameter.style != ParameterStyle::Simple
-            || !matches!(parameter.shape, ParameterShape::Scalar(_))
+        !matches!(
+            parameter.style,
+            openapi_crates_runtime::wire::Style::Simple { .. }
+        ) || !matches!(parameter.shape, Shape::Scalar(_))
     });
     let security = if operation.security.is_empty() {
         Security::Public
@@ -493,85 +480,6 @@ fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
         has_path_parameters: path_parameters().next().is_some(),
         security,
         required_scopes: operation.required_scopes(),
-    }
-}
-
-fn location(location: ParameterLocation) -> In {
-    match location {
-        ParameterLocation::Path => In::Path,
-        ParameterLocation::Query => In::Query,
-        ParameterLocation::Header => In::Header,
-        ParameterLocation::Cookie => In::Cookie,
-    }
-}
-
-fn scalar(scalar: Scalar) -> runtime_params::Scalar {
-    match scalar {
-        Scalar::String => runtime_params::Scalar::String,
-        Scalar::Integer => runtime_params::Scalar::Integer,
-        Scalar::Number => runtime_params::Scalar::Number,
-        Scalar::Boolean => runtime_params::Scalar::Boolean,
-        Scalar::Json => runtime_params::Scalar::Json,
-    }
-}
-
-/// `emit::server::params::shape_tokens`, as a value.
-fn shape(
-    operation: &'static Operation,
-    parameter: &'static openapi_crates_codegen::model::Parameter,
-) -> Shape {
-    match &parameter.shape {
-        ParameterShape::Scalar(kind) => Shape::Scalar(scalar(*kind)),
-        ParameterShape::List(kind) => Shape::List(scalar(*kind)),
-        ParameterShape::Object(object) => {
-            let spread = parameter.style == ParameterStyle::Form
-                && parameter.explode
-                && object.others.is_some();
-            let mut except: Vec<&'static str> = Vec::new();
-            for other in &operation.parameters {
-                if !spread || other.location != parameter.location || other.name == parameter.name {
-                    continue;
-                }
-                match &other.shape {
-                    ParameterShape::Object(shape)
-                        if other.style == ParameterStyle::Form && other.explode =>
-                    {
-                        except.extend(shape.properties.iter().map(|(name, _)| name.as_str()));
-                    }
-                    _ => except.push(&other.name),
-                }
-            }
-            let properties: Vec<(&'static str, runtime_params::Scalar)> = object
-                .properties
-                .iter()
-                .map(|(name, kind)| (name.as_str(), scalar(*kind)))
-                .collect();
-            // Made once per parameter, for the life of the mock (see `load`).
-            Shape::Object(Box::leak(Box::new(runtime_params::Entries {
-                properties: Box::leak(properties.into_boxed_slice()),
-                others: object.others.map(scalar),
-                except: Box::leak(except.into_boxed_slice()),
-            })))
-        }
-    }
-}
-
-/// `emit::server::params::style_tokens`, as a value.
-fn style(parameter: &openapi_crates_codegen::model::Parameter) -> Style {
-    let explode = parameter.explode;
-    let list = !matches!(parameter.shape, ParameterShape::Object(_));
-    match parameter.style {
-        ParameterStyle::Form => Style::Form { explode },
-        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
-            Style::Form { explode: true }
-        }
-        ParameterStyle::DeepObject if list => Style::Form { explode: true },
-        ParameterStyle::SpaceDelimited => Style::SpaceDelimited,
-        ParameterStyle::PipeDelimited => Style::PipeDelimited,
-        ParameterStyle::DeepObject => Style::DeepObject,
-        ParameterStyle::Simple => Style::Simple { explode },
-        ParameterStyle::Label => Style::Label { explode },
-        ParameterStyle::Matrix => Style::Matrix { explode },
     }
 }
 
@@ -633,7 +541,7 @@ impl State {
         if plan.has_path_parameters
             && let Err(rejection) = &path
         {
-            return openapi_crates_server_runtime::raw_path_rejected(rejection);
+            return openapi_crates_runtime::raw_path_rejected(rejection);
         }
         let token = match plan.security {
             Security::Public => None,
@@ -642,7 +550,7 @@ impl State {
                 Err(response) => return response,
             },
             Security::Schemes(schemes) => {
-                if let Err(response) = openapi_crates_server_runtime::Credential::find(
+                if let Err(response) = openapi_crates_runtime::Credential::find(
                     &parts.headers,
                     parts.uri.query(),
                     schemes,
@@ -654,7 +562,7 @@ impl State {
                     .headers
                     .get(axum::http::header::AUTHORIZATION)
                     .and_then(|value| value.to_str().ok())
-                    .and_then(openapi_crates_server_runtime::parse_bearer)
+                    .and_then(openapi_crates_runtime::parse_bearer)
             }
         };
         if self.check_scopes
@@ -671,14 +579,14 @@ impl State {
             if plan.raw_path {
                 raw = raw.with_raw_path(parts.uri.path(), &operation.path);
             }
-            for parameter in &plan.parameters {
-                let run = parameter.check.map(|check| rule(&self.checks, check));
+            for ParameterPlan { parameter, check } in &plan.parameters {
+                let run = check.map(|check| rule(&self.checks, check));
                 let check: Option<RuleCheck<'_>> = run.as_ref().map(|run| run as RuleCheck<'_>);
                 raw.json(
                     parameter.location,
-                    parameter.name,
+                    &parameter.name,
                     parameter.style,
-                    parameter.shape,
+                    &parameter.shape,
                     parameter.required,
                     check,
                 );
@@ -691,7 +599,7 @@ impl State {
         let headers = match &operation.request_body {
             None => request.into_parts().0.headers,
             Some(body) => {
-                if !body.required && openapi_crates_server_runtime::has_no_body(request.headers()) {
+                if !body.required && openapi_crates_runtime::has_no_body(request.headers()) {
                     request.into_parts().0.headers
                 } else {
                     let kind = match body.single() {
@@ -703,10 +611,7 @@ impl State {
                                 .map(|kind| kind.media_types.iter().map(String::as_str).collect())
                                 .collect();
                             let kinds: Vec<&[&str]> = kinds.iter().map(Vec::as_slice).collect();
-                            match openapi_crates_server_runtime::body_kind(
-                                request.headers(),
-                                &kinds,
-                            ) {
+                            match openapi_crates_runtime::body_kind(request.headers(), &kinds) {
                                 Ok(index) => &body.kinds[index],
                                 Err(response) => return response,
                             }
@@ -733,15 +638,12 @@ impl State {
         let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
         let Some(schema) = &kind.schema else {
             let (headers, bytes) =
-                openapi_crates_server_runtime::read_raw_body(request, &accepted).await?;
+                openapi_crates_runtime::read_raw_body(request, &accepted).await?;
             if let Some(parts) = &kind.parts
                 && let Some(check) = self.checks.validator(parts)
-                && openapi_crates_server_runtime::has_content_type(
-                    &headers,
-                    &["multipart/form-data"],
-                )
+                && openapi_crates_runtime::has_content_type(&headers, &["multipart/form-data"])
             {
-                let value = openapi_crates_server_runtime::multipart_to_shaped_value(
+                let value = openapi_crates_runtime::multipart_to_shaped_value(
                     &headers,
                     &bytes,
                     self.forms.root(parts),
@@ -751,8 +653,8 @@ impl State {
             }
             return Ok(headers);
         };
-        let (headers, bytes) = openapi_crates_server_runtime::read_bytes(request).await?;
-        let value = openapi_crates_server_runtime::decode_shaped_body(
+        let (headers, bytes) = openapi_crates_runtime::read_bytes(request).await?;
+        let value = openapi_crates_runtime::decode_shaped_body(
             &headers,
             &bytes,
             &accepted,
@@ -771,7 +673,7 @@ impl State {
         self.checks
             .run(check, value, &Location::Body, &mut violations);
         if !violations.is_empty() {
-            return Err(openapi_crates_server_runtime::validation_failed(violations));
+            return Err(openapi_crates_runtime::validation_failed(violations));
         }
         Ok(())
     }

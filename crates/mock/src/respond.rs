@@ -8,8 +8,8 @@ use openapi_crates_codegen::diagnostic::pointer_join;
 use openapi_crates_codegen::model::{
     self, ErrorShape, HeaderKind, Method, Operation, Status, refs,
 };
-use openapi_crates_server_runtime::RouterError;
-use openapi_crates_server_runtime::checks::{Location, Violations};
+use openapi_crates_runtime::RouterError;
+use openapi_crates_runtime::checks::{Location, Violations};
 use serde_json::Value;
 
 use crate::State;
@@ -149,7 +149,7 @@ pub(crate) fn respond(
         Ok(chosen) => chosen,
         Err(refusal) => return refusal,
     };
-    let status = openapi_crates_server_runtime::status(code);
+    let status = openapi_crates_runtime::status(code);
     let Some(response) = response else {
         return reply(status, Body::empty());
     };
@@ -516,7 +516,7 @@ fn examples(
 fn rules_broken(state: &'static State, schema: &str, value: &Value) -> Violations {
     let mut out = Violations::new();
     if let Some(check) = state.checks.validator(schema) {
-        let value = openapi_crates_server_runtime::json::Value::from(value.clone());
+        let value = openapi_crates_runtime::json::Value::from(value.clone());
         state.checks.run(check, &value, &Location::Body, &mut out);
     }
     out

@@ -5,7 +5,7 @@
 //! generated server does when `authorize` refuses: 401 for a token it
 //! cannot read, 403 `insufficient_scope` for one without the scopes.
 
-use openapi_crates_server_runtime::AuthError;
+use openapi_crates_runtime::AuthError;
 
 /// Whether `token` holds one of the scopes the operation lists
 /// (`model::Operation::required_scopes`, which the generated server hands

@@ -15,7 +15,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use openapi_crates_server_runtime::ServeOptions;
+use openapi_crates_runtime::ServeOptions;
 use tenant_api_server::types;
 use tenant_reference_server::{AppState, Config, TokenIssuer, app};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -44,7 +44,7 @@ async fn run() {
     }));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
-    tokio::spawn(openapi_crates_server_runtime::serve(
+    tokio::spawn(openapi_crates_runtime::serve(
         listener,
         app(Arc::clone(&state)),
         ServeOptions::default(),

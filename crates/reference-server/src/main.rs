@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use openapi_crates_server_runtime::ServeOptions;
+use openapi_crates_runtime::ServeOptions;
 use tenant_reference_server::{
     AppState, Config, DEVELOPMENT_KEY, Fixtures, RateLimit, TokenIssuer, app,
 };
@@ -156,7 +156,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
         .header_timeout(Duration::from_secs(args.header_timeout))
         .request_timeout(Duration::from_secs(args.request_timeout))
         .max_connections(args.max_connections);
-    openapi_crates_server_runtime::serve_with_shutdown(
+    openapi_crates_runtime::serve_with_shutdown(
         listener,
         app(Arc::new(AppState::new(config))),
         options,

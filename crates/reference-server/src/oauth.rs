@@ -143,7 +143,7 @@ pub async fn token(
 }
 
 fn parse_form(body: &[u8]) -> Result<TokenRequest, String> {
-    let fields = openapi_crates_server_runtime::form_to_value(body)
+    let fields = openapi_crates_runtime::form_to_value(body)
         .map_err(|err| format!("Invalid form body: {err}"))?
         .to_json();
     let serde_json::Value::Object(fields) = fields else {

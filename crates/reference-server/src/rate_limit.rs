@@ -82,7 +82,7 @@ pub async fn enforce(State(state): State<Arc<AppState>>, request: Request, next:
         return next.run(request).await;
     };
     // The router's own parser, so every spelling it accepts is limited too.
-    let client = openapi_crates_server_runtime::bearer_token(request.headers())
+    let client = openapi_crates_runtime::bearer_token(request.headers())
         .ok()
         .and_then(|token| state.issuer.verify(token).ok())
         .map(|claims| claims.azp);

@@ -32,7 +32,7 @@ pub struct ReferenceService {
 /// The API's error body, as the router's own errors write it, in the type
 /// the operations' responses carry.
 pub fn error_body(status: StatusCode, message: impl Into<String>, code: &str) -> types::Error {
-    let body = openapi_crates_server_runtime::ErrorBody::new(status, message, code);
+    let body = openapi_crates_runtime::ErrorBody::new(status, message, code);
     types::Error {
         status_code: i64::from(body.status_code),
         error: body.error,

@@ -1,4 +1,13 @@
-//! The request plumbing every generated server crate shares.
+//! The spec-independent code every generated crate shares.
+//!
+//! [`wire`] is how parameters travel: the one definition of a parameter's
+//! location, style and shape, which the generator's model lowers each
+//! parameter into and every generated crate, the mock and `spec-diff` read.
+//! It needs nothing but the standard library, so the generator itself
+//! depends on this crate with `default-features = false`.
+//!
+//! The `server` feature (on by default) adds the request plumbing every
+//! generated server crate shares.
 //!
 //! Generated server crates hold what depends on the spec (the trait, the
 //! response enums, the routes and the validators compiled from the schemas);
@@ -21,39 +30,53 @@
 // and returned straight to axum, never stored: boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
-mod auth;
-mod body;
-pub mod checks;
-mod chosen;
-mod errors;
-pub mod form;
-pub mod json;
-pub mod params;
-mod response;
-mod router_error;
-mod routing;
-mod serve;
+pub mod wire;
 
-pub use auth::{
-    AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
-    bearer_token, parse_bearer,
-};
-pub use body::{
-    FORM, Headers, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,
-    form_to_value, has_content_type, has_no_body, into_typed, into_typed_by,
-    multipart_to_shaped_value, multipart_to_value, read_body, read_bytes, read_checked_raw_body,
-    read_optional_body, read_optional_checked_raw_body, read_optional_raw_body, read_raw_body,
-};
-pub use checks::{Location, Violation, Violations};
-pub use chosen::{any_response, default_response, range_response, raw_response};
-pub use errors::{
-    ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,
-    path_rejected, raw_path_rejected, status, validation_failed,
-};
-pub use response::{json_response, json_response_as};
-pub use router_error::{
-    MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_LENGTH, RouterError, RouterErrorFuture,
-    RouterErrorLayer, RouterErrorService,
-};
-pub use routing::query_has;
-pub use serve::{ServeOptions, serve, serve_with_shutdown};
+/// Items of the `server` feature: the request plumbing of axum servers.
+macro_rules! server {
+    ($($item:item)*) => {
+        $(
+            #[cfg(feature = "server")]
+            $item
+        )*
+    };
+}
+
+server! {
+    mod auth;
+    mod body;
+    pub mod checks;
+    mod chosen;
+    mod errors;
+    pub mod form;
+    pub mod json;
+    pub mod params;
+    mod response;
+    mod router_error;
+    mod routing;
+    mod serve;
+
+    pub use auth::{
+        AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
+        bearer_token, parse_bearer,
+    };
+    pub use body::{
+        FORM, Headers, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,
+        form_to_value, has_content_type, has_no_body, into_typed, into_typed_by,
+        multipart_to_shaped_value, multipart_to_value, read_body, read_bytes, read_checked_raw_body,
+        read_optional_body, read_optional_checked_raw_body, read_optional_raw_body, read_raw_body,
+    };
+    pub use checks::{Location, Violation, Violations};
+    pub use chosen::{any_response, default_response, range_response, raw_response};
+    pub use errors::{
+        ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,
+        path_rejected, raw_path_rejected, status, validation_failed,
+    };
+    pub use response::{json_response, json_response_as};
+    pub use router_error::{
+        MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_LENGTH, RouterError, RouterErrorFuture,
+        RouterErrorLayer, RouterErrorService,
+    };
+    pub use routing::query_has;
+    pub use serve::{ServeOptions, serve, serve_with_shutdown};
+}

@@ -30,91 +30,7 @@ use crate::json::{Object, Value};
 /// types crate.
 pub type Json = serde_json::Value;
 
-/// How one piece of text (a value, an item, an entry's value) is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scalar {
-    String,
-    Integer,
-    Number,
-    Boolean,
-    /// JSON text.
-    Json,
-}
-
-/// What a parameter's text is read as.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Shape {
-    Scalar(Scalar),
-    /// A list, its items written as the [`Style`] says.
-    List(Scalar),
-    /// An object, its entries written as the [`Style`] says.
-    Object(&'static Entries),
-}
-
-/// The entries an object-valued parameter takes, and how each is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Entries {
-    /// Declared properties and how each is read.
-    pub properties: &'static [(&'static str, Scalar)],
-    /// How other entries are read; `None` when an exploded `form` object
-    /// takes only its declared properties. Other styles give every entry to
-    /// the object, and one it does not declare is read as text (for the
-    /// checks to refuse, if the schema says so).
-    pub others: Option<Scalar>,
-    /// Query (or cookie) names of the operation's other parameters, which an
-    /// exploded `form` object taking other entries leaves alone (with their
-    /// `name[..]` keys).
-    pub except: &'static [&'static str],
-}
-
-/// OpenAPI's `style`, with `explode` where it matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Style {
-    /// `name=value`; lists repeated (`explode`) or `name=a,b`; objects as
-    /// their own pairs (`explode`) or `name=k,v,..` (query, cookie).
-    Form { explode: bool },
-    /// `name=a%20b`; objects `name=k%20v` (query).
-    SpaceDelimited,
-    /// `name=a|b`; objects `name=k|v` (query).
-    PipeDelimited,
-    /// `name[k]=v` (query).
-    DeepObject,
-    /// `a,b`; objects `k,v,..` or, exploded, `k=v,..` (path, header).
-    Simple { explode: bool },
-    /// `.a,b` or, exploded, `.a.b`; objects `.k,v` or `.k=v.k2=v2` (path).
-    Label { explode: bool },
-    /// `;name=a,b` or, exploded, `;name=a;name=b`; objects `;name=k,v` or
-    /// `;k=v;k2=v2` (path).
-    Matrix { explode: bool },
-}
-
-/// Where a parameter travels (OpenAPI's `in`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum In {
-    Path,
-    Query,
-    Header,
-    Cookie,
-}
-
-impl In {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            In::Path => "path",
-            In::Query => "query",
-            In::Header => "header",
-            In::Cookie => "cookie",
-        }
-    }
-
-    /// The style of a parameter that names none.
-    pub fn default_style(self) -> Style {
-        match self {
-            In::Path | In::Header => Style::Simple { explode: false },
-            In::Query | In::Cookie => Style::Form { explode: true },
-        }
-    }
-}
+pub use crate::wire::{Entries, In, Name, Scalar, Shape, Style};
 
 /// The rule checks of a parameter's schema, as generated for bodies.
 pub type Check = fn(&Value<'_>, &Location, &mut Violations);
@@ -140,14 +56,6 @@ pub struct Parameters<'r> {
     /// The cookies' pairs as they came, once a cookie is read.
     cookies: Option<Vec<(&'r str, &'r str)>>,
     violations: Violations,
-}
-
-impl Shape {
-    pub const STRING: Shape = Shape::Scalar(Scalar::String);
-    pub const INTEGER: Shape = Shape::Scalar(Scalar::Integer);
-    pub const NUMBER: Shape = Shape::Scalar(Scalar::Number);
-    pub const BOOLEAN: Shape = Shape::Scalar(Scalar::Boolean);
-    pub const JSON: Shape = Shape::Scalar(Scalar::Json);
 }
 
 /// What a parameter gave: nothing, or its value as JSON (`Err` once its
@@ -197,7 +105,7 @@ impl<'r> Parameters<'r> {
     pub fn path<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -215,7 +123,7 @@ impl<'r> Parameters<'r> {
     pub fn query<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -232,7 +140,7 @@ impl<'r> Parameters<'r> {
     pub fn required_query<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -249,7 +157,7 @@ impl<'r> Parameters<'r> {
     pub fn header<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -266,7 +174,7 @@ impl<'r> Parameters<'r> {
     pub fn required_header<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -283,7 +191,7 @@ impl<'r> Parameters<'r> {
     pub fn cookie<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -300,7 +208,7 @@ impl<'r> Parameters<'r> {
     pub fn required_cookie<T: DeserializeOwned + Default>(
         &mut self,
         name: &'static str,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(
@@ -319,7 +227,7 @@ impl<'r> Parameters<'r> {
         location: In,
         name: &'static str,
         style: Style,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(location, name, style, shape, false, rule(&check))
@@ -331,7 +239,7 @@ impl<'r> Parameters<'r> {
         location: In,
         name: &'static str,
         style: Style,
-        shape: Shape,
+        shape: &Shape,
         check: Option<Check>,
     ) -> T {
         self.get(location, name, style, shape, true, rule(&check))
@@ -349,7 +257,7 @@ impl<'r> Parameters<'r> {
         location: In,
         name: &'static str,
         style: Style,
-        shape: Shape,
+        shape: &Shape,
         required: bool,
         check: Option<RuleCheck<'_>>,
     ) -> Option<Json> {
@@ -383,7 +291,7 @@ impl<'r> Parameters<'r> {
         location: In,
         name: &'static str,
         style: Style,
-        shape: Shape,
+        shape: &Shape,
         required: bool,
         check: Option<RuleCheck<'_>>,
     ) -> T {
@@ -449,7 +357,7 @@ impl<'r> Parameters<'r> {
 
     /// The text of path parameter `name`: as it came when the style splits
     /// it and the route's template is known, else as axum decoded it.
-    fn path_text(&self, name: &str, style: Style, shape: Shape) -> Option<PathText<'r>> {
+    fn path_text(&self, name: &str, style: Style, shape: &Shape) -> Option<PathText<'r>> {
         let splits = !matches!((style, shape), (Style::Simple { .. }, Shape::Scalar(_)));
         if splits && let Some((path, template)) = self.raw_path {
             return raw_segment(path, template, name).map(PathText::Raw);
@@ -545,7 +453,7 @@ fn read_pairs<'r>(
     form_encoded: bool,
     name: &str,
     style: Style,
-    shape: Shape,
+    shape: &Shape,
     at: &Location,
     out: &mut Violations,
 ) -> Read<'r> {
@@ -567,7 +475,7 @@ fn read_pairs<'r>(
         // `Query` and most servers do.
         Shape::Scalar(scalar) => match named().next() {
             None => Ok(None),
-            Some(text) => read_scalar(decode(text), scalar, at, out).map(Some),
+            Some(text) => read_scalar(decode(text), *scalar, at, out).map(Some),
         },
         Shape::List(scalar) => {
             let texts: Vec<Cow<'r, str>> = match delimiter {
@@ -580,7 +488,7 @@ fn read_pairs<'r>(
             if texts.is_empty() {
                 return Ok(None);
             }
-            read_items(texts, scalar, at, out).map(Some)
+            read_items(texts, *scalar, at, out).map(Some)
         }
         Shape::Object(entries) => {
             let found: Pairs<'r> = match (style, delimiter) {
@@ -607,7 +515,7 @@ fn read_pairs<'r>(
                             .properties
                             .iter()
                             .any(|(property, _)| property == key)
-                            || (entries.others.is_some() && !excepted(entries.except, key))
+                            || (entries.others.is_some() && !excepted(&entries.except, key))
                     })
                     .map(|(key, value)| (key, decode(value)))
                     .collect(),
@@ -621,9 +529,9 @@ fn read_pairs<'r>(
 }
 
 /// Whether `key` is one of `names`, or a `name[..]` key of one.
-fn excepted(names: &[&str], key: &str) -> bool {
+fn excepted(names: &[Name], key: &str) -> bool {
     names.iter().any(|name| {
-        key.strip_prefix(name)
+        key.strip_prefix(name.as_ref())
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('['))
     })
 }
@@ -634,7 +542,7 @@ fn excepted(names: &[&str], key: &str) -> bool {
 fn read_header<'r>(
     headers: &'r HeaderMap,
     name: &str,
-    shape: Shape,
+    shape: &Shape,
     style: Style,
     at: &Location,
     out: &mut Violations,
@@ -649,7 +557,7 @@ fn read_header<'r>(
     }
     if let Shape::Scalar(scalar) = shape {
         let first = lines.next().unwrap_or_default();
-        return read_scalar(Cow::Borrowed(first), scalar, at, out).map(Some);
+        return read_scalar(Cow::Borrowed(first), *scalar, at, out).map(Some);
     }
     let pieces = lines
         .flat_map(|line| line.split(','))
@@ -665,7 +573,7 @@ fn read_path<'r>(
     text: PathText<'r>,
     name: &str,
     style: Style,
-    shape: Shape,
+    shape: &Shape,
     at: &Location,
     out: &mut Violations,
 ) -> Read<'r> {
@@ -674,7 +582,7 @@ fn read_path<'r>(
             // Axum decoded it: a scalar in the `simple` style, or a route
             // whose template the caller did not give.
             return match shape {
-                Shape::Scalar(scalar) => read_scalar(text, scalar, at, out).map(Some),
+                Shape::Scalar(scalar) => read_scalar(text, *scalar, at, out).map(Some),
                 _ => {
                     let pieces: Vec<Cow<'r, str>> = text
                         .split(',')
@@ -693,7 +601,7 @@ fn read_path<'r>(
                 return malformed(at, "must start with `.` (label style)", out);
             };
             match shape {
-                Shape::Scalar(scalar) => read_scalar(decode(rest), scalar, at, out).map(Some),
+                Shape::Scalar(scalar) => read_scalar(decode(rest), *scalar, at, out).map(Some),
                 _ if rest.is_empty() => {
                     read_simple(std::iter::empty(), explode, shape, at, out).map(Some)
                 }
@@ -725,7 +633,7 @@ fn read_path<'r>(
             match shape {
                 Shape::Scalar(scalar) => {
                     let text = values.first().copied().unwrap_or_default();
-                    read_scalar(decode(text), scalar, at, out).map(Some)
+                    read_scalar(decode(text), *scalar, at, out).map(Some)
                 }
                 // `;name` alone is the empty list.
                 Shape::List(_) if explode && values != [""] => {
@@ -739,7 +647,7 @@ fn read_path<'r>(
             }
         }
         _ => match shape {
-            Shape::Scalar(scalar) => read_scalar(decode(text), scalar, at, out).map(Some),
+            Shape::Scalar(scalar) => read_scalar(decode(text), *scalar, at, out).map(Some),
             _ => {
                 let explode = matches!(style, Style::Simple { explode: true });
                 read_simple(split(text, ",").map(decode), explode, shape, at, out).map(Some)
@@ -761,16 +669,16 @@ fn split<'r>(text: &'r str, delimiter: &'r str) -> impl Iterator<Item = &'r str>
 fn read_simple<'r>(
     pieces: impl Iterator<Item = Cow<'r, str>>,
     explode: bool,
-    shape: Shape,
+    shape: &Shape,
     at: &Location,
     out: &mut Violations,
 ) -> Result<Value<'r>, ()> {
     match shape {
         Shape::Scalar(scalar) => {
             let text: Vec<Cow<'r, str>> = pieces.collect();
-            read_scalar(Cow::Owned(text.join(",")), scalar, at, out)
+            read_scalar(Cow::Owned(text.join(",")), *scalar, at, out)
         }
-        Shape::List(scalar) => read_items(pieces.collect(), scalar, at, out),
+        Shape::List(scalar) => read_items(pieces.collect(), *scalar, at, out),
         Shape::Object(entries) => {
             let found = if explode {
                 let mut found = Vec::new();
@@ -862,11 +770,7 @@ fn read_entries<'r>(
             continue;
         }
         let scalar = entries
-            .properties
-            .iter()
-            .find(|(property, _)| *property == key)
-            .map(|(_, scalar)| *scalar)
-            .or(entries.others)
+            .scalar_of(key.as_ref())
             .unwrap_or(Scalar::String);
         match read_scalar(text, scalar, &at.property(key.as_ref()), out) {
             Ok(value) => object.push(key, value),
@@ -928,6 +832,8 @@ fn wrong_kind(at: &Location, scalar: Scalar, out: &mut Violations) {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow::Borrowed;
+
     use super::*;
     use crate::checks;
 
@@ -954,12 +860,12 @@ mod tests {
         let headers = HeaderMap::new();
         let query = "take=10&flag=true&q=a+b%21&ids=1&ids=2";
         let mut params = Parameters::new(None, Some(query), &headers);
-        let take: Option<i64> = params.query("take", Shape::INTEGER, None);
-        let flag: bool = params.required_query("flag", Shape::BOOLEAN, None);
-        let q: String = params.required_query("q", Shape::STRING, None);
-        let ids: Vec<i64> = params.query("ids", Shape::List(Scalar::Integer), None);
-        let weight: Option<f64> = params.query("weight", Shape::NUMBER, None);
-        let fields: Vec<String> = params.query("fields", Shape::List(Scalar::String), None);
+        let take: Option<i64> = params.query("take", &Shape::INTEGER, None);
+        let flag: bool = params.required_query("flag", &Shape::BOOLEAN, None);
+        let q: String = params.required_query("q", &Shape::STRING, None);
+        let ids: Vec<i64> = params.query("ids", &Shape::List(Scalar::Integer), None);
+        let weight: Option<f64> = params.query("weight", &Shape::NUMBER, None);
+        let fields: Vec<String> = params.query("fields", &Shape::List(Scalar::String), None);
         assert!(params.finish().is_ok());
         assert_eq!(
             (take, flag, q.as_str(), ids),
@@ -972,10 +878,10 @@ mod tests {
     fn every_broken_parameter_is_reported_with_in_and_name() {
         let headers = headers(&[("x-page", "two")]);
         let mut params = Parameters::new(None, Some("take=ten&ids=1&ids=x"), &headers);
-        let _: Option<i64> = params.query("take", Shape::INTEGER, None);
-        let _: Vec<i64> = params.query("ids", Shape::List(Scalar::Integer), None);
-        let _: i64 = params.required_header("X-Page", Shape::INTEGER, None);
-        let _: String = params.required_query("q", Shape::STRING, None);
+        let _: Option<i64> = params.query("take", &Shape::INTEGER, None);
+        let _: Vec<i64> = params.query("ids", &Shape::List(Scalar::Integer), None);
+        let _: i64 = params.required_header("X-Page", &Shape::INTEGER, None);
+        let _: String = params.required_query("q", &Shape::STRING, None);
         let found = details(&params.violations);
         let expected: Found = vec![
             (
@@ -1014,7 +920,7 @@ mod tests {
         }
         let headers = HeaderMap::new();
         let mut params = Parameters::new(None, Some("take=0"), &headers);
-        let take: Option<i64> = params.query("take", Shape::INTEGER, Some(take_rules));
+        let take: Option<i64> = params.query("take", &Shape::INTEGER, Some(take_rules));
         assert_eq!(take, None);
         assert_eq!(
             details(&params.violations),
@@ -1030,14 +936,14 @@ mod tests {
     fn a_number_too_large_for_its_type_is_refused_not_wrapped() {
         let headers = HeaderMap::new();
         let mut params = Parameters::new(None, Some("take=99999999999999999999"), &headers);
-        let take: Option<i64> = params.query("take", Shape::INTEGER, None);
+        let take: Option<i64> = params.query("take", &Shape::INTEGER, None);
         assert_eq!(take, None);
         assert_eq!(params.violations.len(), 1);
     }
     const POINT: Entries = Entries {
-        properties: &[("x", Scalar::Integer), ("y", Scalar::Integer)],
+        properties: Borrowed(&[(Borrowed("x"), Scalar::Integer), (Borrowed("y"), Scalar::Integer)]),
         others: None,
-        except: &[],
+        except: Borrowed(&[]),
     };
 
     fn read<T: DeserializeOwned + Default>(
@@ -1045,7 +951,7 @@ mod tests {
         location: In,
         name: &'static str,
         style: Style,
-        shape: Shape,
+        shape: &Shape,
     ) -> T {
         params.styled(location, name, style, shape, None)
     }
@@ -1061,25 +967,25 @@ mod tests {
             In::Query,
             "a",
             Style::Form { explode: false },
-            strings,
+            &strings,
         );
         let b: Vec<i64> = read(
             &mut params,
             In::Query,
             "b",
             Style::SpaceDelimited,
-            Shape::List(Scalar::Integer),
+            &Shape::List(Scalar::Integer),
         );
-        let c: Vec<String> = read(&mut params, In::Query, "c", Style::PipeDelimited, strings);
+        let c: Vec<String> = read(&mut params, In::Query, "c", Style::PipeDelimited, &strings);
         let d: Vec<String> = read(
             &mut params,
             In::Query,
             "d",
             Style::Form { explode: false },
-            strings,
+            &strings,
         );
-        let e: Vec<String> = read(&mut params, In::Query, "e", Style::PipeDelimited, strings);
-        let f: Vec<String> = read(&mut params, In::Query, "f", Style::PipeDelimited, strings);
+        let e: Vec<String> = read(&mut params, In::Query, "e", Style::PipeDelimited, &strings);
+        let f: Vec<String> = read(&mut params, In::Query, "f", Style::PipeDelimited, &strings);
         assert!(params.finish().is_ok());
         assert_eq!((a, b), (vec!["x,y".to_string(), "z".into()], vec![1, 2]));
         assert_eq!(c, ["p|q", "r s"]);
@@ -1091,36 +997,42 @@ mod tests {
         let headers = HeaderMap::new();
         let query = "p%5Bx%5D=1&p[y]=2&q=x,3,y,4&x=5&y=6&team+a=b&r=x|7|y|8";
         let mut params = Parameters::new(None, Some(query), &headers);
-        let point = Shape::Object(&POINT);
-        let deep: Option<Json> = read(&mut params, In::Query, "p", Style::DeepObject, point);
+        let point = Shape::Object(POINT);
+        let deep: Option<Json> = read(&mut params, In::Query, "p", Style::DeepObject, &point);
         let flat: Option<Json> = read(
             &mut params,
             In::Query,
             "q",
             Style::Form { explode: false },
-            point,
+            &point,
         );
         let spread: Option<Json> = read(
             &mut params,
             In::Query,
             "s",
             Style::Form { explode: true },
-            point,
+            &point,
         );
-        let piped: Option<Json> = read(&mut params, In::Query, "r", Style::PipeDelimited, point);
+        let piped: Option<Json> = read(&mut params, In::Query, "r", Style::PipeDelimited, &point);
         const MAP: Entries = Entries {
-            properties: &[],
+            properties: Borrowed(&[]),
             others: Some(Scalar::String),
-            except: &["p", "q", "r", "x", "y"],
+            except: Borrowed(&[
+                Borrowed("p"),
+                Borrowed("q"),
+                Borrowed("r"),
+                Borrowed("x"),
+                Borrowed("y"),
+            ]),
         };
         let map: Option<Json> = read(
             &mut params,
             In::Query,
             "m",
             Style::Form { explode: true },
-            Shape::Object(&MAP),
+            &Shape::Object(MAP),
         );
-        let absent: Option<Json> = read(&mut params, In::Query, "t", Style::DeepObject, point);
+        let absent: Option<Json> = read(&mut params, In::Query, "t", Style::DeepObject, &point);
         assert!(params.finish().is_ok());
         assert_eq!(deep, Some(serde_json::json!({"x": 1, "y": 2})));
         assert_eq!(flat, Some(serde_json::json!({"x": 3, "y": 4})));
@@ -1140,24 +1052,24 @@ mod tests {
             ("cookie", "theme=x,3,y,4; data=%7B%22k%22%3A%5B1%5D%7D"),
         ]);
         let mut params = Parameters::new(None, None, &headers);
-        let tags: Vec<String> = params.header("X-Tags", Shape::List(Scalar::String), None);
+        let tags: Vec<String> = params.header("X-Tags", &Shape::List(Scalar::String), None);
         let point: Option<Json> = read(
             &mut params,
             In::Header,
             "X-Point",
             Style::Simple { explode: true },
-            Shape::Object(&POINT),
+            &Shape::Object(POINT),
         );
-        let session: String = params.required_cookie("session", Shape::STRING, None);
-        let seen: Vec<i64> = params.cookie("seen", Shape::List(Scalar::Integer), None);
+        let session: String = params.required_cookie("session", &Shape::STRING, None);
+        let seen: Vec<i64> = params.cookie("seen", &Shape::List(Scalar::Integer), None);
         let theme: Option<Json> = read(
             &mut params,
             In::Cookie,
             "theme",
             Style::Form { explode: false },
-            Shape::Object(&POINT),
+            &Shape::Object(POINT),
         );
-        let data: Option<Json> = params.cookie("data", Shape::JSON, None);
+        let data: Option<Json> = params.cookie("data", &Shape::JSON, None);
         assert!(params.finish().is_ok());
         assert_eq!(tags, ["a,1", "b", "c%"]);
         assert_eq!(point, Some(serde_json::json!({"x": 1, "y": 2})));
@@ -1181,62 +1093,62 @@ mod tests {
         let template = "/t/{l}/{ls}/{m}/{e}/{p}/{q}/{s}/{o}";
         let mut params = Parameters::new(None, None, &headers).with_raw_path(path, template);
         let strings = Shape::List(Scalar::String);
-        let point = Shape::Object(&POINT);
+        let point = Shape::Object(POINT);
         let l: String = read(
             &mut params,
             In::Path,
             "l",
             Style::Label { explode: false },
-            Shape::STRING,
+            &Shape::STRING,
         );
         let ls: Vec<i64> = read(
             &mut params,
             In::Path,
             "ls",
             Style::Label { explode: true },
-            Shape::List(Scalar::Integer),
+            &Shape::List(Scalar::Integer),
         );
         let m: Vec<String> = read(
             &mut params,
             In::Path,
             "m",
             Style::Matrix { explode: true },
-            strings,
+            &strings,
         );
         let e: Vec<String> = read(
             &mut params,
             In::Path,
             "e",
             Style::Matrix { explode: true },
-            strings,
+            &strings,
         );
         let p: Json = read(
             &mut params,
             In::Path,
             "p",
             Style::Matrix { explode: false },
-            point,
+            &point,
         );
         let q: Json = read(
             &mut params,
             In::Path,
             "q",
             Style::Matrix { explode: true },
-            point,
+            &point,
         );
         let s: Vec<String> = read(
             &mut params,
             In::Path,
             "s",
             Style::Simple { explode: false },
-            strings,
+            &strings,
         );
         let o: Json = read(
             &mut params,
             In::Path,
             "o",
             Style::Simple { explode: true },
-            point,
+            &point,
         );
         assert!(params.finish().is_ok());
         assert_eq!((l.as_str(), ls), ("a.b", vec![1, 2]));
@@ -1263,41 +1175,41 @@ mod tests {
         let path = "/t/a/;other=1/.x=1.y=z";
         let mut params =
             Parameters::new(None, Some("q=x,1,y"), &headers).with_raw_path(path, "/t/{l}/{m}/{o}");
-        let point = Shape::Object(&POINT);
+        let point = Shape::Object(POINT);
         let _: String = read(
             &mut params,
             In::Path,
             "l",
             Style::Label { explode: false },
-            Shape::STRING,
+            &Shape::STRING,
         );
         let _: i64 = read(
             &mut params,
             In::Path,
             "m",
             Style::Matrix { explode: false },
-            Shape::INTEGER,
+            &Shape::INTEGER,
         );
         let _: Json = read(
             &mut params,
             In::Path,
             "o",
             Style::Label { explode: true },
-            point,
+            &point,
         );
         let _: Option<Json> = read(
             &mut params,
             In::Query,
             "q",
             Style::Form { explode: false },
-            point,
+            &point,
         );
         let _: Option<Json> = read(
             &mut params,
             In::Header,
             "x-point",
             Style::Simple { explode: false },
-            point,
+            &point,
         );
         let found: Vec<String> = params
             .violations

@@ -12,7 +12,7 @@ use axum::extract::Path;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use openapi_crates_server_runtime::{ErrorBody, ErrorItem};
+use openapi_crates_runtime::{ErrorBody, ErrorItem};
 use serde::Deserialize;
 use tenant_api_server::types;
 
@@ -27,7 +27,7 @@ fn error(status: StatusCode, message: String, code: &str) -> Response {
 // The refusal is returned straight to axum, as a hand-written handler would.
 #[allow(clippy::result_large_err)]
 fn authorize(headers: &HeaderMap) -> Result<(), Response> {
-    let token = openapi_crates_server_runtime::bearer_token(headers)?;
+    let token = openapi_crates_runtime::bearer_token(headers)?;
     if token == work::TOKEN {
         Ok(())
     } else {
@@ -130,17 +130,17 @@ async fn create_token_exchange_profile(headers: HeaderMap, body: Bytes) -> Respo
         .unwrap_or_default();
     let essence = content_type.split(';').next().unwrap_or_default().trim();
     let decoded: Result<CreateProfile, String> =
-        if essence.eq_ignore_ascii_case(openapi_crates_server_runtime::JSON) {
+        if essence.eq_ignore_ascii_case(openapi_crates_runtime::JSON) {
             serde_json::from_slice(&body).map_err(|err| format!("Invalid JSON body: {err}"))
-        } else if essence.eq_ignore_ascii_case(openapi_crates_server_runtime::FORM) {
+        } else if essence.eq_ignore_ascii_case(openapi_crates_runtime::FORM) {
             serde_urlencoded::from_bytes(&body).map_err(|err| format!("Invalid form body: {err}"))
         } else {
             return error(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
                 format!(
                     "Content-Type {content_type} is not supported; send one of: {}, {}",
-                    openapi_crates_server_runtime::JSON,
-                    openapi_crates_server_runtime::FORM
+                    openapi_crates_runtime::JSON,
+                    openapi_crates_runtime::FORM
                 ),
                 "unsupported_media_type",
             );

@@ -162,11 +162,11 @@ impl Generated {
                     };
                     optional(&kind, body.required)
                 });
-                use openapi_crates_codegen::model::ParameterLocation;
+                use openapi_crates_codegen::model::In;
                 let (path, others): (Vec<_>, Vec<_>) = op
                     .parameters
                     .iter()
-                    .partition(|parameter| parameter.location == ParameterLocation::Path);
+                    .partition(|parameter| parameter.location == In::Path);
                 let mut arguments: Vec<String> = path
                     .iter()
                     .map(|parameter| {

@@ -60,8 +60,8 @@ use std::sync::Arc;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use openapi_crates_server_runtime as runtime;
-pub use openapi_crates_server_runtime::{
+use openapi_crates_runtime as runtime;
+pub use openapi_crates_runtime::{
     AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions,
 };
 
@@ -686,8 +686,8 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
 /// Checks of request bodies against the spec's schemas, one function per
 /// schema a request body uses.
 mod validate {
-    use openapi_crates_server_runtime::checks::{self as check, Location, Violations};
-    use openapi_crates_server_runtime::json::Value;
+    use openapi_crates_runtime::checks::{self as check, Location, Violations};
+    use openapi_crates_runtime::json::Value;
 
     /// Checks a value against the `ActionDestination` schema.
     #[cfg(feature = "event-streams")]
@@ -1307,7 +1307,7 @@ mod validate {
 /// read before validation: numbers, booleans, null, lists and
 /// spread objects.
 mod form {
-    use openapi_crates_server_runtime::form::Shape;
+    use openapi_crates_runtime::form::Shape;
 
     /// The form shape of `CreateEventStreamRequest`.
     #[cfg(feature = "event-streams")]

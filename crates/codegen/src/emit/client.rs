@@ -12,12 +12,13 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
 use crate::diagnostic::Diagnostic;
+use crate::emit::bake::Bake;
 use crate::emit::features::Features;
 use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{
-    ApiModel, FORM, JSON, MULTIPART, Method, Operation, Parameter, ParameterLocation,
-    ParameterShape, ParameterStyle, Response, Scalar, Status, ValueType, is_json,
+    ApiModel, FORM, In, JSON, MULTIPART, Method, Operation, Parameter, Response, Scalar, Shape,
+    Status, ValueType, is_json,
 };
 use crate::naming;
 
@@ -1030,29 +1031,15 @@ fn object_type(parameter: &Parameter) -> Option<TokenStream> {
     }
 }
 
-/// The template's `Style` of a parameter. Delimited styles exploded are
-/// `form` exploded (repeated pairs), as is a `deepObject` list.
+/// The template's argument for how a parameter is written: its style, or
+/// `None` for JSON text (`content: application/json`).
 fn style_tokens(parameter: &Parameter) -> TokenStream {
-    let explode = parameter.explode;
-    let object = matches!(parameter.shape, ParameterShape::Object(_));
-    if parameter.shape == ParameterShape::Scalar(Scalar::Json) {
-        return quote!(crate::params::Style::Json);
+    if parameter.shape.is_json() {
+        return quote!(None);
     }
-    match parameter.style {
-        ParameterStyle::Form => quote!(crate::params::Style::Form { explode: #explode }),
-        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
-            quote!(crate::params::Style::Form { explode: true })
-        }
-        ParameterStyle::DeepObject if !object => {
-            quote!(crate::params::Style::Form { explode: true })
-        }
-        ParameterStyle::SpaceDelimited => quote!(crate::params::Style::SpaceDelimited),
-        ParameterStyle::PipeDelimited => quote!(crate::params::Style::PipeDelimited),
-        ParameterStyle::DeepObject => quote!(crate::params::Style::DeepObject),
-        ParameterStyle::Simple => quote!(crate::params::Style::Simple { explode: #explode }),
-        ParameterStyle::Label => quote!(crate::params::Style::Label { explode: #explode }),
-        ParameterStyle::Matrix => quote!(crate::params::Style::Matrix { explode: #explode }),
-    }
+    let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
+    let style = parameter.style.bake(&quote!(#runtime::wire));
+    quote!(Some(#style))
 }
 
 /// Makes the builder of `operation` write the parameters progenitor does
@@ -1136,12 +1123,12 @@ fn write_parameters(file: &mut syn::File, operation: &Operation) -> Result<(), S
 /// `crate::params`: a path segment before the URL is formatted, the query,
 /// headers and cookies once the request is built.
 fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), String> {
-    let in_location = |location: ParameterLocation| {
+    let in_location = |location: In| {
         ours.iter()
             .filter(move |parameter| parameter.location == location)
             .copied()
     };
-    let query_names: Vec<String> = in_location(ParameterLocation::Query)
+    let query_names: Vec<String> = in_location(In::Query)
         .map(|parameter| parameter.name.clone())
         .collect();
     let mut queries = QueryCalls {
@@ -1154,12 +1141,7 @@ fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), Stri
     }
     let header_names: Vec<&str> = ours
         .iter()
-        .filter(|parameter| {
-            matches!(
-                parameter.location,
-                ParameterLocation::Header | ParameterLocation::Cookie
-            )
-        })
+        .filter(|parameter| matches!(parameter.location, In::Header | In::Cookie))
         .map(|parameter| parameter.name.as_str())
         .collect();
     let before = block.stmts.len();
@@ -1172,7 +1154,7 @@ fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), Stri
         return Err("header appended to `header_map`".into());
     }
 
-    let path: Vec<&Parameter> = in_location(ParameterLocation::Path).collect();
+    let path: Vec<&Parameter> = in_location(In::Path).collect();
     if !path.is_empty() {
         let url = block
             .stmts
@@ -1209,7 +1191,7 @@ fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), Stri
 
     let others: Vec<TokenStream> = ours
         .iter()
-        .filter(|parameter| parameter.location != ParameterLocation::Path)
+        .filter(|parameter| parameter.location != In::Path)
         .map(|parameter| {
             let ident = naming::ident(&naming::method_name(&parameter.name));
             let name = &parameter.name;
@@ -1588,9 +1570,7 @@ fn example_call(model: &ApiModel) -> Option<(String, &Operation)> {
     let operation = model.operations.iter().find(|operation| {
         operation.request_body.is_none()
             && operation.parameters.iter().all(|parameter| {
-                !parameter.required
-                    || parameter.shape == ParameterShape::Scalar(Scalar::String)
-                        && parameter.check.is_any()
+                !parameter.required || parameter.shape == Shape::STRING && parameter.check.is_any()
             })
     })?;
     let mut call = format!(".{}()", naming::method_name(&operation.id));

@@ -53,7 +53,7 @@ pub enum Runtime {
     /// build where this repository is absent.
     Vendored,
     /// The runtime crate at this path, relative to the output root (or
-    /// absolute): this workspace's own `crates/server-runtime`, or a copy
+    /// absolute): this workspace's own `crates/runtime`, or a copy
     /// another API's generation vendored.
     Path(PathBuf),
 }
@@ -306,13 +306,15 @@ fn feature_table(features: &Features, types: Option<&str>, defaults: &[&str]) ->
 }
 
 /// `writes_parameters`: the client writes some parameters itself, through
-/// JSON (`templates/client_params.rs`).
+/// JSON (`templates/client_params.rs`), in the runtime's styles (its `wire`
+/// items alone, without the server's plumbing).
 pub fn client_manifest(
     crates: &CrateNames,
     package: Package<'_>,
     features: &Features,
     uses: TypeDependencies,
     writes_parameters: bool,
+    placement: &Placement<'_>,
 ) -> String {
     let mut dependencies = vec!["progenitor-client", "reqwest", "serde"];
     // Progenitor's client code names these directly when the types do (a
@@ -339,6 +341,13 @@ pub fn client_manifest(
         &dependencies,
         &registry_dependency("rustls", true),
     ));
+    if writes_parameters {
+        manifest.push_str(&path_dependency(
+            RUNTIME_CRATE,
+            &placement.runtime_from_crate(),
+            false,
+        ));
+    }
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
@@ -475,14 +484,22 @@ pub fn runtime_manifest(own: &str) -> String {
         .expect("dependencies")
         .iter()
         .collect();
+    if let Some(features) = own.get("features").and_then(toml::Value::as_table) {
+        out.push_str("\n[features]\n");
+        for (name, enables) in features {
+            out.push_str(&format!("{name} = {enables}\n"));
+        }
+    }
     out.push_str("\n[dependencies]\n");
     for (name, declared) in dependencies {
+        let table = declared.as_table();
+        let optional = declared.get("optional") == Some(&toml::Value::Boolean(true));
         assert!(
             declared.get("workspace").is_some()
-                && declared.as_table().is_some_and(|t| t.len() == 1),
+                && table.is_some_and(|t| t.len() == 1 + usize::from(optional)),
             "the runtime's dependency {name} is inherited from the workspace as it is"
         );
-        out.push_str(&registry_dependency(name, false));
+        out.push_str(&registry_dependency(name, optional));
     }
     out
 }
@@ -517,6 +534,10 @@ mod tests {
     #[test]
     fn the_client_depends_on_what_its_builders_name() {
         let crates = CrateNames::with_prefix("pets");
+        let placement = Placement {
+            crates_dir: Path::new("out"),
+            runtime: &Runtime::Vendored,
+        };
         let uses = TypeDependencies {
             chrono: true,
             regress: true,
@@ -529,7 +550,8 @@ mod tests {
                 PACKAGE,
                 &Features::default(),
                 uses,
-                false
+                false,
+                &placement,
             )),
             [
                 "chrono",
@@ -547,9 +569,11 @@ mod tests {
                 PACKAGE,
                 &Features::default(),
                 TypeDependencies::default(),
-                true
+                true,
+                &placement,
             )),
             [
+                "openapi-crates-runtime",
                 "pets-types",
                 "progenitor-client",
                 "reqwest",
@@ -603,11 +627,8 @@ mod tests {
             format!("../{RUNTIME_CRATE}")
         );
         assert_eq!(
-            runtime_path(
-                "generated",
-                Runtime::Path(PathBuf::from("crates/server-runtime"))
-            ),
-            "../../crates/server-runtime"
+            runtime_path("generated", Runtime::Path(PathBuf::from("crates/runtime"))),
+            "../../crates/runtime"
         );
         assert_eq!(
             runtime_path("../out", Runtime::Path(PathBuf::from("/opt/runtime"))),
@@ -635,7 +656,7 @@ mod tests {
 
     #[test]
     fn the_vendored_runtime_inherits_nothing() {
-        let manifest = runtime_manifest(include_str!("../../../server-runtime/Cargo.toml"));
+        let manifest = runtime_manifest(include_str!("../../../runtime/Cargo.toml"));
         assert!(!manifest.contains("workspace"), "{manifest}");
         let manifest: toml::Table = manifest.parse().unwrap();
         assert_eq!(manifest["package"]["name"].as_str(), Some(RUNTIME_CRATE));

@@ -13,6 +13,7 @@
 //! [`progenitor`] runs progenitor once for both the types and the client;
 //! [`manifest`] writes the crates' `Cargo.toml`s.
 
+pub(crate) mod bake;
 pub mod client;
 pub mod deserialize;
 pub mod features;
@@ -40,7 +41,7 @@ pub const CLIENT_CRATE: &str = "tenant-api-client";
 pub const SERVER_CRATE: &str = "tenant-api-server";
 /// The hand-written runtime the server crate depends on, as `progenitor-client`
 /// is for the client.
-pub const RUNTIME_CRATE: &str = "openapi-crates-server-runtime";
+pub const RUNTIME_CRATE: &str = "openapi-crates-runtime";
 
 pub use crate::naming::{CrateNames, crate_prefix_error};
 

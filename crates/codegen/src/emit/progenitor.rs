@@ -18,8 +18,8 @@ use crate::load::LoadedSpec;
 use crate::model::parameters::{non_null, resolve};
 use crate::model::refs;
 use crate::model::{
-    ApiModel, FORM, JSON, Operation, Parameter, ParameterLocation, Scalar, ValueType, essence,
-    is_json, json_response_body, names, parse_openapi, sent_media_type,
+    ApiModel, FORM, In, JSON, Operation, Parameter, Scalar, ValueType, essence, is_json,
+    json_response_body, names, parse_openapi, sent_media_type,
 };
 use crate::naming;
 use crate::vocabulary::{DEPRECATED, DIRECTIONS, DOCUMENTATION, METHODS, XML};
@@ -179,10 +179,7 @@ pub(crate) fn client_parameters<'a>(
 /// `to_string` (it has none): shown without the `null`, which a parameter
 /// says by its absence. `None` for every other parameter.
 fn scalar_without_null(document: &Value, parameter: &Value, model: &Parameter) -> Option<Value> {
-    if !matches!(
-        model.location,
-        ParameterLocation::Path | ParameterLocation::Header
-    ) {
+    if !matches!(model.location, In::Path | In::Header) {
         return None;
     }
     let mut raw = resolve(document, parameter)?.clone();
@@ -204,7 +201,7 @@ fn scalar_without_null(document: &Value, parameter: &Value, model: &Parameter) -
 fn parameter_view(document: &Value, parameter: &Value, model: &Parameter) -> Value {
     let raw = resolve(document, parameter).cloned().unwrap_or_default();
     let location = match model.location {
-        ParameterLocation::Cookie => ParameterLocation::Header,
+        In::Cookie => In::Header,
         other => other,
     };
     let schema = raw.get("schema").or_else(|| {

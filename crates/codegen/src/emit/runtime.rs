@@ -1,6 +1,7 @@
-//! The server runtime's source, carried by the generator so that it can
+//! The runtime's source, carried by the generator so that it can
 //! write a copy beside the crates it generates ([`Runtime::Vendored`]): a
-//! generated server then builds on a machine where only the package
+//! generated server (or a client that writes parameters in the runtime's
+//! styles) then builds on a machine where only the package
 //! registry is reachable and this repository is absent.
 //!
 //! The copy is the crate as this workspace builds and tests it, its manifest
@@ -17,10 +18,7 @@ use crate::format::GENERATED_MARKER;
 
 macro_rules! source {
     ($file:literal) => {
-        (
-            $file,
-            include_str!(concat!("../../../server-runtime/src/", $file)),
-        )
+        ($file, include_str!(concat!("../../../runtime/src/", $file)))
     };
 }
 
@@ -39,9 +37,10 @@ const SOURCES: &[(&str, &str)] = &[
     source!("router_error.rs"),
     source!("routing.rs"),
     source!("serve.rs"),
+    source!("wire.rs"),
 ];
 
-const MANIFEST: &str = include_str!("../../../server-runtime/Cargo.toml");
+const MANIFEST: &str = include_str!("../../../runtime/Cargo.toml");
 
 /// The files of the vendored runtime, relative to its directory, each
 /// under a header that says where it comes from.
@@ -74,7 +73,7 @@ mod tests {
 
     #[test]
     fn every_source_file_of_the_runtime_is_carried() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../server-runtime/src");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src");
         let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
@@ -83,7 +82,7 @@ mod tests {
         let carried: Vec<&str> = SOURCES.iter().map(|(name, _)| *name).collect();
         assert_eq!(
             carried, on_disk,
-            "list every file of crates/server-runtime/src in SOURCES"
+            "list every file of crates/runtime/src in SOURCES"
         );
     }
 }

@@ -138,7 +138,7 @@ pub struct ApiModel {
 }
 
 /// The body limit of a generated router unless a spec's bounds need more:
-/// `openapi_crates_server_runtime::RouterOptions::default().body_limit` (the mock's
+/// `openapi_crates_runtime::RouterOptions::default().body_limit` (the mock's
 /// tests check the two agree).
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 
@@ -315,17 +315,16 @@ pub struct Parameter {
     /// another parameter of the operation has the same identifier
     /// ([`names::parameter_code_names`]).
     pub code_name: String,
-    pub location: ParameterLocation,
+    pub location: In,
     /// Path parameters are always required.
     pub required: bool,
     pub description: Option<String>,
-    /// How the value is written as text (`style`; a parameter described
-    /// with `content` has its location's default).
-    pub style: ParameterStyle,
-    /// `explode`, or its default: `true` for `form`, `false` otherwise.
-    pub explode: bool,
+    /// How the value is written as text: `style` and `explode` lowered to
+    /// the text they write (a parameter described with `content` has its
+    /// location's default).
+    pub style: Style,
     /// What the text of the parameter is read as.
-    pub shape: ParameterShape,
+    pub shape: Shape,
     /// The Rust type the server gives the value.
     pub value: ValueType,
     /// The rules of its schema the server checks once the text is read
@@ -348,111 +347,24 @@ impl Parameter {
         ) {
             return false;
         }
-        let scalar = matches!(&self.shape, ParameterShape::Scalar(kind) if *kind != Scalar::Json);
-        let list = matches!(&self.shape, ParameterShape::List(kind) if *kind != Scalar::Json);
+        let scalar = matches!(&self.shape, Shape::Scalar(kind) if *kind != Scalar::Json);
+        let list = matches!(&self.shape, Shape::List(kind) if *kind != Scalar::Json);
         match self.location {
-            ParameterLocation::Path | ParameterLocation::Header => {
-                self.style == ParameterStyle::Simple && scalar
-            }
-            ParameterLocation::Query => {
-                self.style == ParameterStyle::Form && self.explode && (scalar || list)
-            }
-            ParameterLocation::Cookie => false,
+            In::Path | In::Header => matches!(self.style, Style::Simple { .. }) && scalar,
+            In::Query => self.style == Style::Form { explode: true } && (scalar || list),
+            In::Cookie => false,
         }
     }
 
-    /// Whether the parameter keeps its location's default style (and
-    /// `explode`).
+    /// Whether the parameter is written in its location's default style.
     pub fn has_default_style(&self) -> bool {
-        self.style == ParameterStyle::default_for(self.location)
-            && self.explode == (self.style == ParameterStyle::Form)
+        self.style == self.location.default_style()
     }
 }
 
-/// Where a parameter travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ParameterLocation {
-    Path,
-    Query,
-    Header,
-    Cookie,
-}
-
-impl ParameterLocation {
-    /// The spelling of OpenAPI's `in`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ParameterLocation::Path => "path",
-            ParameterLocation::Query => "query",
-            ParameterLocation::Header => "header",
-            ParameterLocation::Cookie => "cookie",
-        }
-    }
-}
-
-/// OpenAPI's `style`: how a value, a list or an object is written as text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ParameterStyle {
-    /// `name=value`; lists `name=a,b` or repeated, objects `name=k,v` or
-    /// `k=v&..` (query, cookie).
-    Form,
-    /// `name=a%20b` (query).
-    SpaceDelimited,
-    /// `name=a|b` (query).
-    PipeDelimited,
-    /// `name[k]=v` (query).
-    DeepObject,
-    /// `a,b`, objects `k,v` or `k=v,..` (path, header).
-    Simple,
-    /// `.a.b` or `.a,b` (path).
-    Label,
-    /// `;name=a;name=b` or `;name=a,b` (path).
-    Matrix,
-}
-
-impl ParameterStyle {
-    /// The style of a parameter that names none (or is described with
-    /// `content`).
-    pub fn default_for(location: ParameterLocation) -> Self {
-        match location {
-            ParameterLocation::Path | ParameterLocation::Header => ParameterStyle::Simple,
-            ParameterLocation::Query | ParameterLocation::Cookie => ParameterStyle::Form,
-        }
-    }
-}
-
-/// The type a parameter's text is read as.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ParameterShape {
-    Scalar(Scalar),
-    /// A list, its items written as the style says.
-    List(Scalar),
-    /// An object, its entries written as the style says.
-    Object(ObjectShape),
-}
-
-/// The entries an object-valued parameter may have, and how each is read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ObjectShape {
-    /// Declared properties, in spec order.
-    pub properties: Vec<(String, Scalar)>,
-    /// How other entries are read; `None` when the object takes only its
-    /// declared properties.
-    pub others: Option<Scalar>,
-}
-
-/// How one piece of text (a value, an item, an entry's value) is read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scalar {
-    String,
-    Integer,
-    Number,
-    Boolean,
-    /// JSON text: a `content: application/json` parameter, or a list item or
-    /// an entry whose schema is itself a list or an object, which no style
-    /// can write (the client writes them as JSON, a widespread convention).
-    Json,
-}
+/// A parameter's serialization is the runtime's own values: the model lowers
+/// each parameter into them once, and every consumer reads them as they are.
+pub use openapi_crates_runtime::wire::{Entries, In, Name, Scalar, Shape, Style};
 
 /// The Rust type the server reads a parameter's value as.
 #[derive(Debug, Clone, PartialEq, Eq)]

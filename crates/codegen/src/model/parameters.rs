@@ -49,14 +49,16 @@ pub(super) fn build_parameters(
         }
     }
     for name in &template_names {
-        if !result.iter().any(|parameter| {
-            parameter.location == ParameterLocation::Path && &parameter.name == name
-        }) && !parameters.iter().any(|(pointer, _)| {
-            // A broken declaration of it was reported already.
-            problems
-                .iter()
-                .any(|problem| problem.pointer.as_deref() == Some(pointer))
-        }) {
+        if !result
+            .iter()
+            .any(|parameter| parameter.location == In::Path && &parameter.name == name)
+            && !parameters.iter().any(|(pointer, _)| {
+                // A broken declaration of it was reported already.
+                problems
+                    .iter()
+                    .any(|problem| problem.pointer.as_deref() == Some(pointer))
+            })
+        {
             problems.push(spec.error_at(
                 site.pointer,
                 format!(
@@ -69,14 +71,13 @@ pub(super) fn build_parameters(
     if !problems.is_empty() {
         return Err(problems);
     }
+    spread_objects_leave_others_alone(&mut result);
     // Path parameters first, in path order (handlers receive them so), then
     // the others in document order.
     result.sort_by_key(|parameter| {
         template_names
             .iter()
-            .position(|name| {
-                parameter.location == ParameterLocation::Path && *name == parameter.name
-            })
+            .position(|name| parameter.location == In::Path && *name == parameter.name)
             .unwrap_or(usize::MAX)
     });
     Ok(result)
@@ -103,17 +104,17 @@ fn build_parameter(
         )?,
     };
     let refuse = |cause: String| Err(spec.error_at(parameter_pointer, cause));
-    let (data, location, style) = match &parameter {
+    let (data, location, declared) = match &parameter {
         OaParameter::Path {
             parameter_data,
             style,
         } => (
             parameter_data,
-            ParameterLocation::Path,
+            In::Path,
             match style {
-                openapiv3::PathStyle::Simple => ParameterStyle::Simple,
-                openapiv3::PathStyle::Label => ParameterStyle::Label,
-                openapiv3::PathStyle::Matrix => ParameterStyle::Matrix,
+                openapiv3::PathStyle::Simple => Declared::Simple,
+                openapiv3::PathStyle::Label => Declared::Label,
+                openapiv3::PathStyle::Matrix => Declared::Matrix,
             },
         ),
         OaParameter::Query {
@@ -122,37 +123,31 @@ fn build_parameter(
             ..
         } => (
             parameter_data,
-            ParameterLocation::Query,
+            In::Query,
             match style {
-                openapiv3::QueryStyle::Form => ParameterStyle::Form,
-                openapiv3::QueryStyle::SpaceDelimited => ParameterStyle::SpaceDelimited,
-                openapiv3::QueryStyle::PipeDelimited => ParameterStyle::PipeDelimited,
-                openapiv3::QueryStyle::DeepObject => ParameterStyle::DeepObject,
+                openapiv3::QueryStyle::Form => Declared::Form,
+                openapiv3::QueryStyle::SpaceDelimited => Declared::SpaceDelimited,
+                openapiv3::QueryStyle::PipeDelimited => Declared::PipeDelimited,
+                openapiv3::QueryStyle::DeepObject => Declared::DeepObject,
             },
         ),
-        OaParameter::Header { parameter_data, .. } => (
-            parameter_data,
-            ParameterLocation::Header,
-            ParameterStyle::Simple,
-        ),
-        OaParameter::Cookie { parameter_data, .. } => (
-            parameter_data,
-            ParameterLocation::Cookie,
-            ParameterStyle::Form,
-        ),
+        OaParameter::Header { parameter_data, .. } => {
+            (parameter_data, In::Header, Declared::Simple)
+        }
+        OaParameter::Cookie { parameter_data, .. } => (parameter_data, In::Cookie, Declared::Form),
     };
     // "If `in` is "header" and the name field is "Accept", "Content-Type"
     // or "Authorization", the parameter definition SHALL be ignored"
     // (OpenAPI 3.0 and 3.1): the media types and the security schemes say
     // those.
-    if location == ParameterLocation::Header
+    if location == In::Header
         && ["accept", "content-type", "authorization"]
             .iter()
             .any(|ignored| data.name.eq_ignore_ascii_case(ignored))
     {
         return Ok(None);
     }
-    let explode = data.explode.unwrap_or(style == ParameterStyle::Form);
+    let explode = data.explode.unwrap_or(declared == Declared::Form);
     let (schema_pointer, encoding) = match &data.format {
         ParameterSchemaOrContent::Schema(_) => (pointer_join(&raw_pointer, "schema"), None),
         ParameterSchemaOrContent::Content(content) => {
@@ -177,21 +172,24 @@ fn build_parameter(
     let kind = schema.map_or(Kind::Scalar(Scalar::String), |schema| {
         value_kind(&spec.document, schema)
     });
-    let (shape, value) = match encoding {
+    let (style, shape, value) = match encoding {
         // JSON text, whatever the value.
         Some(true) => (
-            ParameterShape::Scalar(Scalar::Json),
+            location.default_style(),
+            Shape::JSON,
             value_type(&spec.document, &kind, schema),
         ),
         // Text as it is, in any other media type.
         Some(false) => (
-            ParameterShape::Scalar(Scalar::String),
+            location.default_style(),
+            Shape::STRING,
             ValueType::Scalar(Scalar::String),
         ),
         None => {
-            let exploded_form = style == ParameterStyle::Form && explode;
+            let style = declared.lower(explode, kind == Kind::Object);
             (
-                shape_of(&spec.document, schema, &kind, exploded_form),
+                style,
+                shape_of(&spec.document, schema, &kind, style),
                 value_type(&spec.document, &kind, schema),
             )
         }
@@ -210,7 +208,7 @@ fn build_parameter(
     } else {
         check
     };
-    if location == ParameterLocation::Path {
+    if location == In::Path {
         if !data.required {
             return refuse(format!(
                 "path parameter `{}` must be `required: true`",
@@ -245,20 +243,53 @@ fn build_parameter(
         required: data.required,
         description: data.description.clone(),
         style,
-        explode,
         shape,
         value,
         check,
     }))
 }
 
+/// A `style` as a description declares it, before it is lowered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Declared {
+    Form,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
+    Simple,
+    Label,
+    Matrix,
+}
+
+impl Declared {
+    /// The style that is written, given `explode` and whether the value is
+    /// an object. Delimited styles exploded write what exploded `form`
+    /// writes (repeated pairs), as does a `deepObject` that is not an object
+    /// (a style for objects only); they are that.
+    fn lower(self, explode: bool, object: bool) -> Style {
+        match self {
+            Declared::Form => Style::Form { explode },
+            Declared::SpaceDelimited | Declared::PipeDelimited if explode => {
+                Style::Form { explode: true }
+            }
+            Declared::DeepObject if !object => Style::Form { explode: true },
+            Declared::SpaceDelimited => Style::SpaceDelimited,
+            Declared::PipeDelimited => Style::PipeDelimited,
+            Declared::DeepObject => Style::DeepObject,
+            Declared::Simple => Style::Simple { explode },
+            Declared::Label => Style::Label { explode },
+            Declared::Matrix => Style::Matrix { explode },
+        }
+    }
+}
+
 /// Whether some text of the shape is JSON, whose value may be of any type.
-fn reads_json(shape: &ParameterShape) -> bool {
+fn reads_json(shape: &Shape) -> bool {
     match shape {
-        ParameterShape::Scalar(scalar) | ParameterShape::List(scalar) => *scalar == Scalar::Json,
-        ParameterShape::Object(object) => {
-            object.others == Some(Scalar::Json)
-                || object
+        Shape::Scalar(scalar) | Shape::List(scalar) => *scalar == Scalar::Json,
+        Shape::Object(entries) => {
+            entries.others == Some(Scalar::Json)
+                || entries
                     .properties
                     .iter()
                     .any(|(_, scalar)| *scalar == Scalar::Json)
@@ -438,31 +469,58 @@ pub(crate) fn resolve<'a>(
 /// each is read. An exploded `form` object spreads its entries among the
 /// query's (or the cookies'), so it takes only its declared properties
 /// unless it says otherwise (`additionalProperties`, or none declared).
-fn shape_of(
-    document: &Value,
-    schema: Option<&Value>,
-    kind: &Kind,
-    exploded_form: bool,
-) -> ParameterShape {
+fn shape_of(document: &Value, schema: Option<&Value>, kind: &Kind, style: Style) -> Shape {
     match kind {
-        Kind::Scalar(scalar) => ParameterShape::Scalar(*scalar),
-        Kind::List(item) => ParameterShape::List(*item),
+        Kind::Scalar(scalar) => Shape::Scalar(*scalar),
+        Kind::List(item) => Shape::List(*item),
         Kind::Object => {
-            let mut shape = ObjectShape {
-                properties: Vec::new(),
-                others: None,
-            };
+            let mut properties = Vec::new();
             let mut additional = None;
             if let Some(schema) = schema {
-                collect_properties(document, schema, &mut shape.properties, &mut additional, 0);
+                collect_properties(document, schema, &mut properties, &mut additional, 0);
             }
-            shape.others = match additional {
+            let others = match additional {
                 Some(Some(scalar)) => Some(scalar),
                 Some(None) => None,
-                None if exploded_form && !shape.properties.is_empty() => None,
+                None if style == (Style::Form { explode: true }) && !properties.is_empty() => None,
                 None => Some(Scalar::String),
             };
-            ParameterShape::Object(shape)
+            Shape::Object(Entries {
+                properties: properties.into(),
+                others,
+                // Set once the operation's other parameters are known
+                // ([`spread_objects_leave_others_alone`]).
+                except: Default::default(),
+            })
+        }
+    }
+}
+
+/// An exploded `form` object open to other entries takes every pair of its
+/// location that no other parameter names (nor one of another exploded
+/// object's properties): those names are its `except`.
+fn spread_objects_leave_others_alone(parameters: &mut [Parameter]) {
+    for index in 0..parameters.len() {
+        let parameter = &parameters[index];
+        let spread = parameter.style == (Style::Form { explode: true })
+            && matches!(&parameter.shape, Shape::Object(entries) if entries.others.is_some());
+        if !spread {
+            continue;
+        }
+        let mut except: Vec<Name> = Vec::new();
+        for other in parameters.iter() {
+            if other.location != parameter.location || other.name == parameter.name {
+                continue;
+            }
+            match &other.shape {
+                Shape::Object(entries) if other.style == (Style::Form { explode: true }) => {
+                    except.extend(entries.properties.iter().map(|(name, _)| name.clone()));
+                }
+                _ => except.push(Name::Owned(other.name.clone())),
+            }
+        }
+        if let Shape::Object(entries) = &mut parameters[index].shape {
+            entries.except = except.into();
         }
     }
 }
@@ -473,7 +531,7 @@ fn shape_of(
 fn collect_properties(
     document: &Value,
     schema: &Value,
-    properties: &mut Vec<(String, Scalar)>,
+    properties: &mut Vec<(Name, Scalar)>,
     additional: &mut Option<Option<Scalar>>,
     depth: usize,
 ) {
@@ -487,7 +545,7 @@ fn collect_properties(
         for (name, property) in declared {
             if !properties.iter().any(|(seen, _)| seen == name) {
                 let kind = item_scalar(kind_at_depth(document, property, depth + 1));
-                properties.push((name.clone(), kind));
+                properties.push((Name::Owned(name.clone()), kind));
             }
         }
     }
@@ -619,36 +677,61 @@ mod tests {
             "type": "object",
             "properties": {"a": {"type": "integer"}, "b": {"type": "array"}},
         });
-        let shape =
-            |exploded_form| shape_of(&document, Some(&schema), &Kind::Object, exploded_form);
-        let properties = vec![
-            ("a".to_string(), Scalar::Integer),
-            ("b".to_string(), Scalar::Json),
-        ];
+        let shape = |style| shape_of(&document, Some(&schema), &Kind::Object, style);
+        let object = |properties: &[(&'static str, Scalar)], others| {
+            Shape::Object(Entries {
+                properties: properties
+                    .iter()
+                    .map(|(name, scalar)| (Name::Borrowed(name), *scalar))
+                    .collect(),
+                others,
+                except: Default::default(),
+            })
+        };
+        let properties = [("a", Scalar::Integer), ("b", Scalar::Json)];
         assert_eq!(
-            shape(true),
-            ParameterShape::Object(ObjectShape {
-                properties: properties.clone(),
-                others: None
-            }),
+            shape(Style::Form { explode: true }),
+            object(&properties, None),
             "an exploded form object takes only its properties from the query"
         );
         assert_eq!(
-            shape(false),
-            ParameterShape::Object(ObjectShape {
-                properties,
-                others: Some(Scalar::String)
-            })
+            shape(Style::DeepObject),
+            object(&properties, Some(Scalar::String))
         );
         let map = json!({"additionalProperties": {"type": "boolean"}});
         assert_eq!(
-            shape_of(&document, Some(&map), &Kind::Object, true),
-            ParameterShape::Object(ObjectShape {
-                properties: vec![],
-                others: Some(Scalar::Boolean)
-            })
+            shape_of(
+                &document,
+                Some(&map),
+                &Kind::Object,
+                Style::Form { explode: true }
+            ),
+            object(&[], Some(Scalar::Boolean))
         );
     }
+
+    #[test]
+    fn declared_styles_lower_to_the_text_they_write() {
+        assert_eq!(
+            Declared::SpaceDelimited.lower(true, false),
+            Style::Form { explode: true }
+        );
+        assert_eq!(
+            Declared::PipeDelimited.lower(false, false),
+            Style::PipeDelimited
+        );
+        assert_eq!(
+            Declared::DeepObject.lower(false, false),
+            Style::Form { explode: true },
+            "deepObject is for objects; a list in it is written as exploded form"
+        );
+        assert_eq!(Declared::DeepObject.lower(false, true), Style::DeepObject);
+        assert_eq!(
+            Declared::Matrix.lower(true, false),
+            Style::Matrix { explode: true }
+        );
+    }
+
     #[test]
     fn combinations_are_told_from_null_wrappers() {
         let document = json!({"components": {"schemas": {

@@ -5,7 +5,7 @@
 //! `allowReserved` and `allowEmptyValue`, which the generator does not read
 //! (absent, each is false).
 
-use openapi_crates_codegen::model::{self, ApiModel, ParameterShape, ParameterStyle};
+use openapi_crates_codegen::model::{self, ApiModel, Shape, Style};
 
 use super::parameters::content_media_type;
 use super::*;
@@ -53,8 +53,7 @@ impl<'v> Encoding<'v> {
 /// What the generator's model says of how a parameter is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Lowered {
-    style: ParameterStyle,
-    explode: bool,
+    style: Style,
     /// One value (not a list or an object), written alike exploded or not.
     single: bool,
 }
@@ -110,27 +109,27 @@ impl<'a> Walker<'a> {
                 self.lowered(Version::Head, ops.1, new_param),
             );
             if let (Some(a), Some(b)) = lowered {
-                if a.style != b.style {
+                if a.style.name() != b.style.name() {
                     self.report(
                         rules::REQUEST_PARAMETER_STYLE_CHANGED.usual(),
                         format!(
                             "{name} is written in style `{}` instead of `{}`",
-                            spelled(b.style),
-                            spelled(a.style)
+                            b.style.name(),
+                            a.style.name()
                         ),
                         (
                             Some(&keyword_pointer(old_param, old_at, "style")),
                             Some(&keyword_pointer(new_param, new_at, "style")),
                         ),
                     );
-                } else if a.explode != b.explode && !(a.single && b.single) {
+                } else if a.style.explode() != b.style.explode() && !(a.single && b.single) {
                     self.report(
                         rules::REQUEST_PARAMETER_EXPLODE_CHANGED.usual(),
                         format!(
                             "`explode` of {name} (style `{}`) is {} instead of {}",
-                            spelled(b.style),
-                            b.explode,
-                            a.explode
+                            b.style.name(),
+                            b.style.explode(),
+                            a.style.explode()
                         ),
                         (
                             Some(&keyword_pointer(old_param, old_at, "explode")),
@@ -192,8 +191,7 @@ impl<'a> Walker<'a> {
             })?;
             Some(Lowered {
                 style: parameter.style,
-                explode: parameter.explode,
-                single: matches!(parameter.shape, ParameterShape::Scalar(_)),
+                single: matches!(parameter.shape, Shape::Scalar(_)),
             })
         };
         match model.get_or_init(|| crate::model_of(spec)) {
@@ -203,17 +201,6 @@ impl<'a> Walker<'a> {
                 .and_then(find),
         }
     }
-}
-
-/// OpenAPI's name of a style: its variant's name, first letter lowered
-/// (`DeepObject` is `deepObject`).
-fn spelled(style: ParameterStyle) -> String {
-    let variant = format!("{style:?}");
-    let mut chars = variant.chars();
-    chars
-        .next()
-        .map(|first| first.to_ascii_lowercase().to_string() + chars.as_str())
-        .unwrap_or_default()
 }
 
 /// `op` of `spec` in a document of its own: its parameters, the component
@@ -264,13 +251,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn styles_are_spelled_as_openapi_spells_them() {
-        assert_eq!(spelled(ParameterStyle::DeepObject), "deepObject");
-        assert_eq!(spelled(ParameterStyle::Form), "form");
-        assert_eq!(spelled(ParameterStyle::SpaceDelimited), "spaceDelimited");
-    }
-
-    #[test]
     fn an_operation_is_lowered_alone_where_the_generator_refuses_its_version() {
         let yaml = r##"
 openapi: 3.0.3
@@ -306,8 +286,8 @@ components:
             .iter()
             .find(|parameter| parameter.name == "tags")
             .unwrap();
-        assert_eq!((tags.style, tags.explode), (ParameterStyle::Form, false));
-        assert!(matches!(tags.shape, ParameterShape::List(_)));
+        assert_eq!(tags.style, Style::Form { explode: false });
+        assert!(matches!(tags.shape, Shape::List(_)));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //!
 //! Only what depends on the spec is generated; the plumbing (error bodies,
 //! bearer tokens, body decoding, the rule checks) is the
-//! `openapi-crates-server-runtime` crate, which the generated crate depends on. One
+//! `openapi-crates-runtime` crate, which the generated crate depends on. One
 //! module per part of the generated crate:
 //!
 //! - `responses`: one enum per operation, one variant per status, and one

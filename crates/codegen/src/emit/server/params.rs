@@ -12,10 +12,9 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
+use crate::emit::bake::Bake;
 use crate::model::validation::Check;
-use crate::model::{
-    Operation, Parameter, ParameterLocation, ParameterShape, ParameterStyle, Scalar, ValueType,
-};
+use crate::model::{In, Operation, Parameter, Scalar, Shape, Style, ValueType};
 use crate::naming;
 
 /// The Rust name of a parameter: a trait method argument or a struct field.
@@ -28,7 +27,7 @@ pub(super) fn path_parameters(operation: &Operation) -> impl Iterator<Item = &Pa
     operation
         .parameters
         .iter()
-        .filter(|parameter| parameter.location == ParameterLocation::Path)
+        .filter(|parameter| parameter.location == In::Path)
 }
 
 /// The parameters carried by the operation's params struct.
@@ -36,7 +35,7 @@ fn other_parameters(operation: &Operation) -> impl Iterator<Item = &Parameter> {
     operation
         .parameters
         .iter()
-        .filter(|parameter| parameter.location != ParameterLocation::Path)
+        .filter(|parameter| parameter.location != In::Path)
 }
 
 /// `GetClientsParams`, when the operation has query or header parameters.
@@ -83,8 +82,8 @@ pub(super) fn rust_type(parameter: &Parameter) -> TokenStream {
 /// in the `simple` style.
 pub(super) fn path_strings_only(operation: &Operation) -> bool {
     operation.parameters.iter().all(|parameter| {
-        parameter.location == ParameterLocation::Path
-            && parameter.shape == ParameterShape::Scalar(Scalar::String)
+        parameter.location == In::Path
+            && parameter.shape == Shape::STRING
             && parameter.has_default_style()
             && parameter.check.is_any()
     })
@@ -95,9 +94,7 @@ pub(super) fn params_struct(operation: &Operation) -> TokenStream {
     let Some(ident) = params_struct_ident(operation) else {
         return quote!();
     };
-    let carried = if other_parameters(operation)
-        .any(|parameter| parameter.location == ParameterLocation::Cookie)
-    {
+    let carried = if other_parameters(operation).any(|parameter| parameter.location == In::Cookie) {
         "query, header and cookie"
     } else {
         "query and header"
@@ -194,34 +191,35 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
     if path_strings_only(operation) {
         return None;
     }
+    let wire = quote!(runtime::params);
     let read = |parameter: &Parameter| {
-        let shape = shape_tokens(operation, parameter);
+        let shape = parameter.shape.bake(&wire);
         let check = check_argument(operation, parameter);
         // `HeaderMap` looks names up without regard to case.
         let name = &parameter.name;
         if !parameter.has_default_style() {
-            let location = format_ident!("{}", format!("{:?}", parameter.location));
-            let style = style_tokens(parameter);
+            let location = parameter.location.bake(&wire);
+            let style = parameter.style.bake(&wire);
             let method = if parameter.required {
                 format_ident!("required_styled")
             } else {
                 format_ident!("styled")
             };
-            return quote!(raw.#method(runtime::params::In::#location, #name, #style, #shape, #check));
+            return quote!(raw.#method(#location, #name, #style, &#shape, #check));
         }
         let method = format_ident!(
             "{}",
             match (parameter.location, parameter.required) {
-                (ParameterLocation::Path, _) => "path",
-                (ParameterLocation::Query, false) => "query",
-                (ParameterLocation::Query, true) => "required_query",
-                (ParameterLocation::Header, false) => "header",
-                (ParameterLocation::Header, true) => "required_header",
-                (ParameterLocation::Cookie, false) => "cookie",
-                (ParameterLocation::Cookie, true) => "required_cookie",
+                (In::Path, _) => "path",
+                (In::Query, false) => "query",
+                (In::Query, true) => "required_query",
+                (In::Header, false) => "header",
+                (In::Header, true) => "required_header",
+                (In::Cookie, false) => "cookie",
+                (In::Cookie, true) => "required_cookie",
             }
         );
-        quote!(raw.#method(#name, #shape, #check))
+        quote!(raw.#method(#name, &#shape, #check))
     };
     // A required object has no `Default` to stand in while a broken
     // request is read to the end: it is read as an `Option`, taken out once
@@ -292,8 +290,8 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
     // they are decoded, which needs the path as it came.
     let raw_path = path_parameters(operation)
         .any(|parameter| {
-            parameter.style != ParameterStyle::Simple
-                || !matches!(parameter.shape, ParameterShape::Scalar(_))
+            !matches!(parameter.style, Style::Simple { .. })
+                || !matches!(parameter.shape, Shape::Scalar(_))
         })
         .then(|| {
             let template = &operation.path;
@@ -301,7 +299,6 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
         });
     Some(quote! {
         #path_source
-        use runtime::params::Shape;
         let mut raw = runtime::params::Parameters::new(path, request.uri().query(), request.headers())#raw_path;
         #(#bindings)*
         #params
@@ -310,86 +307,4 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
         }
         #(#unwraps)*
     })
-}
-
-fn scalar_tokens(scalar: Scalar) -> TokenStream {
-    let name = format_ident!("{scalar:?}");
-    quote!(runtime::params::Scalar::#name)
-}
-
-/// The runtime's `Shape` of the parameter.
-fn shape_tokens(operation: &Operation, parameter: &Parameter) -> TokenStream {
-    match &parameter.shape {
-        ParameterShape::Scalar(scalar) => {
-            let name = format_ident!("{}", format!("{scalar:?}").to_ascii_uppercase());
-            quote!(Shape::#name)
-        }
-        ParameterShape::List(scalar) => {
-            let scalar = scalar_tokens(*scalar);
-            quote!(Shape::List(#scalar))
-        }
-        ParameterShape::Object(object) => {
-            let properties = object.properties.iter().map(|(name, scalar)| {
-                let scalar = scalar_tokens(*scalar);
-                quote!((#name, #scalar))
-            });
-            let others = match object.others {
-                Some(scalar) => {
-                    let scalar = scalar_tokens(scalar);
-                    quote!(Some(#scalar))
-                }
-                None => quote!(None),
-            };
-            // An exploded `form` object open to other entries takes every
-            // pair of its location no other parameter names (nor one of
-            // another exploded object's properties).
-            let spread = parameter.style == ParameterStyle::Form
-                && parameter.explode
-                && object.others.is_some();
-            let mut except: Vec<&str> = Vec::new();
-            for other in &operation.parameters {
-                if !spread || other.location != parameter.location || other.name == parameter.name {
-                    continue;
-                }
-                match &other.shape {
-                    ParameterShape::Object(shape)
-                        if other.style == ParameterStyle::Form && other.explode =>
-                    {
-                        except.extend(shape.properties.iter().map(|(name, _)| name.as_str()));
-                    }
-                    _ => except.push(&other.name),
-                }
-            }
-            quote! {
-                Shape::Object(&runtime::params::Entries {
-                    properties: &[#(#properties),*],
-                    others: #others,
-                    except: &[#(#except),*],
-                })
-            }
-        }
-    }
-}
-
-/// The runtime's `Style` of a parameter outside its location's default.
-/// Delimited styles exploded are `form` exploded (repeated pairs), as is a
-/// `deepObject` list (a style for objects only).
-fn style_tokens(parameter: &Parameter) -> TokenStream {
-    let explode = parameter.explode;
-    let list = !matches!(parameter.shape, ParameterShape::Object(_));
-    match parameter.style {
-        ParameterStyle::Form => quote!(runtime::params::Style::Form { explode: #explode }),
-        ParameterStyle::SpaceDelimited | ParameterStyle::PipeDelimited if explode => {
-            quote!(runtime::params::Style::Form { explode: true })
-        }
-        ParameterStyle::DeepObject if list => {
-            quote!(runtime::params::Style::Form { explode: true })
-        }
-        ParameterStyle::SpaceDelimited => quote!(runtime::params::Style::SpaceDelimited),
-        ParameterStyle::PipeDelimited => quote!(runtime::params::Style::PipeDelimited),
-        ParameterStyle::DeepObject => quote!(runtime::params::Style::DeepObject),
-        ParameterStyle::Simple => quote!(runtime::params::Style::Simple { explode: #explode }),
-        ParameterStyle::Label => quote!(runtime::params::Style::Label { explode: #explode }),
-        ParameterStyle::Matrix => quote!(runtime::params::Style::Matrix { explode: #explode }),
-    }
 }

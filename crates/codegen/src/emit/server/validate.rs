@@ -3,7 +3,7 @@
 //! generated code has `value: &Value` (the runtime's JSON tree, borrowing
 //! from the body), `at: &Location` (where in the body the value is, spelled
 //! out only when a rule is broken) and `out: &mut Violations` in scope, and
-//! calls the rule checks of `openapi_crates_server_runtime::checks`.
+//! calls the rule checks of `openapi_crates_runtime::checks`.
 
 use proc_macro2::{Delimiter, Ident, TokenStream, TokenTree};
 use quote::{format_ident, quote};
