@@ -264,80 +264,156 @@ pub(crate) fn generate_loaded(
     }
 }
 
+/// The stages of one generation, each a function below: the model and
+/// progenitor's view of the document; both generators, on two threads; the
+/// edits of their output; the text of each crate; the files.
+///
+/// Memory and threads are decided here once. The peak comes with
+/// progenitor's output, so what is no longer read is dropped before it
+/// runs ([`Modelled::release`]). Two cores serve: the server is emitted
+/// while progenitor runs, and the crates are printed in pieces on both
+/// (tokens cannot cross threads, and typify's take ten times the memory of
+/// their text, so no crate is ever one syntax tree).
 fn generate_crates(
-    mut spec: load::LoadedSpec,
+    spec: load::LoadedSpec,
     options: &Options,
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
 ) -> Result<GeneratedTree, Diagnostics> {
-    let spec_path = spec.path.clone();
-    let spec_file = spec_path.as_path();
-    prepare_document(&mut spec);
-    let mut model = model::build_model(&spec)?;
-    if let Some(prefix) = &options.crate_prefix {
-        model.crates = emit::CrateNames::with_prefix(prefix);
-    }
-    let mut types_rewrite = emit::types::TypesRewrite::of(&model);
-    let writes_parameters = emit::client::writes_parameters(&model);
-    let openapi = emit::progenitor::openapi_view(&spec, &model)?;
-    // From here on, the spec serves for its path only, and the model's
-    // typed document is no longer read: neither should add to the peak,
-    // which comes with progenitor's output.
-    spec.document = serde_json::Value::Null;
-    spec.source_map = Default::default();
-    model.openapi = Default::default();
-    let model = model;
+    let mut modelled = Modelled::of(spec, options)?;
+    let view = modelled.view.take().expect("the view is taken once");
+    modelled.release();
     let features = match options.tag_features {
-        TagFeatures::PerTag => emit::features::Features::of(&model),
+        TagFeatures::PerTag => emit::features::Features::of(&modelled.model),
         TagFeatures::None => emit::features::Features::default(),
     };
-    let gated = features.gated();
-    // The server needs the model only: it is emitted and cut into text on the
-    // second core while progenitor runs on this one.
-    let (progenitor, server) = std::thread::scope(|scope| {
-        // Gating needs the server's tokens beside the others, so a gated
-        // server crosses back as text to parse.
+    let (progenitor, server) = generated(&modelled, view, features.gated());
+    let progenitor = progenitor.map_err(locate_failure)?;
+    let dependencies = progenitor.dependencies;
+    let code = edited(&mut modelled, &features, progenitor, server)?;
+    let texts = printed(&modelled, code)?;
+    Ok(crate_files(
+        &modelled,
+        options,
+        &features,
+        dependencies,
+        texts,
+    ))
+}
+
+/// What the generators start from: the prepared document, its model, and
+/// progenitor's view of it.
+struct Modelled {
+    spec: load::LoadedSpec,
+    model: model::ApiModel,
+    view: Option<emit::progenitor::View>,
+    types_rewrite: emit::types::TypesRewrite,
+    writes_parameters: bool,
+}
+
+impl Modelled {
+    fn of(mut spec: load::LoadedSpec, options: &Options) -> Result<Self, Diagnostics> {
+        prepare_document(&mut spec);
+        let mut model = model::build_model(&spec)?;
+        if let Some(prefix) = &options.crate_prefix {
+            model.crates = emit::CrateNames::with_prefix(prefix);
+        }
+        let types_rewrite = emit::types::TypesRewrite::of(&model);
+        let writes_parameters = emit::client::writes_parameters(&model);
+        let view = emit::progenitor::openapi_view(&spec, &model)?;
+        Ok(Self {
+            spec,
+            model,
+            view: Some(view),
+            types_rewrite,
+            writes_parameters,
+        })
+    }
+
+    /// From here on, the spec serves for its path only, and the model's
+    /// typed document is no longer read: neither should add to the peak,
+    /// which comes with progenitor's output.
+    fn release(&mut self) {
+        self.spec.document = serde_json::Value::Null;
+        self.spec.source_map = Default::default();
+        self.model.openapi = Default::default();
+    }
+}
+
+/// Progenitor's output, and the server: emitted and cut into text on the
+/// second core while progenitor runs on this one. Gating needs the server's
+/// tokens beside the others, so a gated server crosses back as text to
+/// parse (`Err`).
+fn generated(
+    modelled: &Modelled,
+    view: emit::progenitor::View,
+    gated: bool,
+) -> (
+    Result<emit::progenitor::ProgenitorOutput, Diagnostic>,
+    Result<format::Cut, String>,
+) {
+    std::thread::scope(|scope| {
         let server = scope.spawn(|| {
-            let tokens = emit::server::emit_server(&model);
+            let tokens = emit::server::emit_server(&modelled.model);
             if gated {
                 Err(tokens.to_string())
             } else {
                 Ok(format::cut(tokens))
             }
         });
-        let progenitor = emit::progenitor::run(&spec, openapi);
+        let progenitor = emit::progenitor::run(&modelled.spec, view);
         let server = server
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (progenitor, server)
-    });
-    let progenitor = match progenitor {
-        Ok(output) => output,
-        Err(failure) => {
-            return Err(locate_failure(failure).into());
-        }
-    };
-    let dependencies = progenitor.dependencies;
-    // Tokens cannot cross threads, and typify's take ten times the memory
-    // of their text: the types and the server are cut into pieces of text
-    // printed on both cores, while the client is printed on this one.
-    let client = emit::client::emit_client(&spec, &model, progenitor.client)?;
+    })
+}
+
+/// The code of the three crates, cut into pieces of text to print, but the
+/// client, printed whole on this thread.
+struct Code {
+    types: format::Cut,
+    client: syn::File,
+    server: format::Cut,
+}
+
+/// Progenitor's output edited (the client's syntax tree, the types' unused
+/// builders, serde's derives written out, one type per shape) and, with
+/// features per tag, every item gated.
+fn edited(
+    modelled: &mut Modelled,
+    features: &emit::features::Features,
+    progenitor: emit::progenitor::ProgenitorOutput,
+    server: Result<format::Cut, String>,
+) -> Result<Code, Diagnostics> {
+    let Modelled {
+        spec,
+        model,
+        types_rewrite,
+        ..
+    } = modelled;
+    let spec_file = spec.path.as_path();
+    let client = emit::client::emit_client(spec, model, progenitor.client)?;
     let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
     let types = emit::deserialize::written_out(types, &types_rewrite.rewritten_structs());
     let types = emit::same_shape::one_type_per_shape(types);
     let types = emit::types::emit_types(
-        &model,
+        model,
         types,
-        &types_rewrite,
+        types_rewrite,
         !builders.is_empty(),
         progenitor.dependencies.regress,
     );
-    let (types, client, server) = match server {
-        Ok(server) => (format::cut(types), client, server),
+    let code = match server {
+        Ok(server) => Code {
+            types: format::cut(types),
+            client,
+            server,
+        },
         Err(server) => {
             use emit::features::CrateKind;
             let gated = emit::features::gate(
-                &features,
+                features,
                 vec![
                     (CrateKind::Types, types),
                     (
@@ -360,29 +436,59 @@ fn generate_crates(
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("one stream per crate"));
             let client = syn::parse2(client).map_err(|err| format::unparsable(spec_file, &err))?;
-            (format::cut(types), client, format::cut(server))
+            Code {
+                types: format::cut(types),
+                client,
+                server: format::cut(server),
+            }
         }
     };
-    types_rewrite.find_unused_default_helpers(&types);
-    let rewrite_types =
-        |module: Option<&syn::Ident>, item: &mut syn::Item| types_rewrite.rewrite(module, item);
+    types_rewrite.find_unused_default_helpers(&code.types);
+    Ok(code)
+}
+
+/// The text of each crate: types, client, server.
+fn printed(modelled: &Modelled, code: Code) -> Result<[String; 3], Diagnostic> {
+    let spec_file = modelled.spec.path.as_path();
+    let rewrite_types = |module: Option<&syn::Ident>, item: &mut syn::Item| {
+        modelled.types_rewrite.rewrite(module, item)
+    };
     let crates = [
         format::CrateCode {
-            code: types,
+            code: code.types,
             rewrite: &rewrite_types,
         },
         format::CrateCode {
-            code: server,
+            code: code.server,
             rewrite: &|_, _| true,
         },
     ];
+    let client = code.client;
     let (printed, client) = format::format_crates(spec_file, &crates, || {
         format::format_file(spec_file, client)
     });
     let [types, server]: [String; 2] = printed?
         .try_into()
         .unwrap_or_else(|_| unreachable!("one text per crate"));
+    Ok([types, client, server])
+}
 
+/// The files of the output: each crate's manifest, `rustfmt.toml` and code,
+/// the vendored runtime and the workspace root as the output asks.
+fn crate_files(
+    modelled: &Modelled,
+    options: &Options,
+    features: &emit::features::Features,
+    dependencies: emit::progenitor::TypeDependencies,
+    [types, client, server]: [String; 3],
+) -> GeneratedTree {
+    let Modelled {
+        spec,
+        model,
+        writes_parameters,
+        ..
+    } = modelled;
+    let (spec_file, writes_parameters) = (spec.path.as_path(), *writes_parameters);
     let names = &model.crates;
     let version = emit::manifest::crate_version(&model.version);
     let package = emit::manifest::Package {
@@ -398,7 +504,7 @@ fn generate_crates(
     let crates = [
         (
             &names.types,
-            emit::manifest::types_manifest(names, package, &features, dependencies),
+            emit::manifest::types_manifest(names, package, features, dependencies),
             types,
         ),
         (
@@ -406,7 +512,7 @@ fn generate_crates(
             emit::manifest::client_manifest(
                 names,
                 package,
-                &features,
+                features,
                 dependencies,
                 writes_parameters,
                 &placement,
@@ -415,7 +521,7 @@ fn generate_crates(
         ),
         (
             &names.server,
-            emit::manifest::server_manifest(names, package, &features, &placement),
+            emit::manifest::server_manifest(names, package, features, &placement),
             server,
         ),
     ];
@@ -460,9 +566,9 @@ fn generate_crates(
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(GeneratedTree {
+    GeneratedTree {
         owned_dirs,
         files,
         warnings: Diagnostics::default(),
-    })
+    }
 }
