@@ -41,8 +41,8 @@ const PUBLIC: &str = "../shared/specs/public";
 /// operations. The check's cost grows with the generated code, which grows
 /// with the operations and the schemas they reach: on two cores, Box (296
 /// operations) takes under a minute and 2.2 GiB, DigitalOcean (659) about
-/// 70 s and 2.8 GiB (ARCHITECTURE.md has the figures), so every public
-/// description fits CI's time. Up to this size a description stays within
+/// 70 s and 2.8 GiB (`generated_check.sh --public` prints the figures), so
+/// every public description fits CI's time. Up to this size a description stays within
 /// the bench script's targets (4 minutes and 6 GiB for its check); a larger
 /// one is left to `crates/codegen/benches/generated_check.sh --public`.
 const CLIPPY_MAX_OPERATIONS: usize = 1000;

@@ -11,7 +11,7 @@ use workspace_tests::workspace_root;
 
 /// The README is the user's road, ARCHITECTURE the map: about 250 and 450
 /// lines, with room for a paragraph.
-const LINE_BUDGETS: &[(&str, usize)] = &[("README.md", 260), ("ARCHITECTURE.md", 500)];
+const LINE_BUDGETS: &[(&str, usize)] = &[("README.md", 260), ("ARCHITECTURE.md", 470)];
 
 /// Units of what benches measure; a figure in one of them is a reading
 /// that goes stale, which belongs in what the benches print.
