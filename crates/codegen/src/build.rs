@@ -24,8 +24,9 @@
 //! compiled (tags are not features of a crate the generator does not
 //! write), the client's TLS is whatever the crate's `reqwest` enables, and
 //! the crate depends on what the code names ([`Generated::dependencies`]:
-//! `serde`, `reqwest`, `progenitor-client`, ... and for the server `axum`
-//! and `openapi-crates-runtime`). The diagnostics are the
+//! `serde`, `reqwest`, `progenitor-client`, ..., for the server `axum` and
+//! `openapi-crates-runtime`, whose `client` feature a client needs where it
+//! writes parameters progenitor does not). The diagnostics are the
 //! command's: errors fail the build script, warnings reach cargo as
 //! `cargo::warning`. Cargo reruns the script when any file of the
 //! description changes.

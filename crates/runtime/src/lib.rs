@@ -7,7 +7,9 @@
 //! depends on this crate with `default-features = false`.
 //!
 //! The `server` feature (on by default) adds the request plumbing every
-//! generated server crate shares.
+//! generated server crate shares; the `client` feature what every generated
+//! client sends with: its hooks (`hooks::Transport`), the parameters
+//! progenitor's builders do not write (`client`) and multipart bodies.
 //!
 //! Generated server crates hold what depends on the spec (the trait, the
 //! response enums, the routes and the validators compiled from the schemas);
@@ -31,6 +33,22 @@
 #![allow(clippy::result_large_err)]
 
 pub mod wire;
+
+/// Items of the `client` feature: what a generated client sends with.
+macro_rules! client {
+    ($($item:item)*) => {
+        $(
+            #[cfg(feature = "client")]
+            $item
+        )*
+    };
+}
+
+client! {
+    pub mod client;
+    pub mod hooks;
+    pub mod multipart;
+}
 
 /// Items of the `server` feature: the request plumbing of axum servers.
 macro_rules! server {

@@ -23,8 +23,6 @@ use crate::model::{
 use crate::naming;
 
 const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
-const MULTIPART_TEMPLATE: &str = include_str!("../../templates/client_multipart.rs");
-const PARAMS_TEMPLATE: &str = include_str!("../../templates/client_params.rs");
 
 /// The client crate as a parsed file, handed to the formatter as it is, so
 /// the code is parsed once.
@@ -65,33 +63,15 @@ pub fn emit_client(
     for operation in &styled {
         write_parameters(&mut client, operation).map_err(internal)?;
     }
-    let params: Option<syn::Item> = if styled.is_empty() {
-        None
-    } else {
-        let items = parse_template(spec, "client_params.rs", PARAMS_TEMPLATE)?.items;
-        Some(syn::parse_quote! {
-            // Each client uses the styles its spec names, of all the template writes.
-            #[allow(dead_code)]
-            mod params {
-                #(#items)*
-            }
-        })
-    };
-    let multipart: Option<syn::Item> = if uploads.is_empty() {
-        None
-    } else {
-        // The template's doctest names the project's own client crate.
-        let source = MULTIPART_TEMPLATE.replace(
-            &crate_ident(crate::emit::CLIENT_CRATE).to_string(),
-            &crate_ident(&model.crates.client).to_string(),
-        );
-        let items = parse_template(spec, "client_multipart.rs", &source)?.items;
-        Some(syn::parse_quote! {
+    let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
+    let multipart: Option<syn::Item> = (!uploads.is_empty()).then(|| {
+        syn::parse_quote! {
+            /// `multipart/form-data` bodies, which progenitor cannot send.
             pub mod multipart {
-                #(#items)*
+                pub use #runtime::multipart::Form;
             }
-        })
-    };
+        }
+    });
 
     if !model.webhooks.is_empty() {
         subscriber(&mut client, model).map_err(internal)?;
@@ -135,7 +115,6 @@ pub fn emit_client(
     file.items.extend(tail.items);
     file.items.extend(errors);
     file.items.extend(multipart);
-    file.items.extend(params);
     Ok(file)
 }
 
@@ -524,7 +503,7 @@ impl syn::visit_mut::VisitMut for StatusArms {
 }
 
 /// The operations whose body is `multipart/form-data` only, which the
-/// client sends as a `multipart::Form` (`templates/client_multipart.rs`).
+/// client sends as a `multipart::Form` (the runtime's).
 fn upload_operations(model: &ApiModel) -> Vec<&Operation> {
     model
         .operations
@@ -1003,7 +982,7 @@ pub fn writes_parameters(model: &ApiModel) -> bool {
 }
 
 /// The operations with a parameter progenitor does not write as the spec
-/// says, which the client crate writes itself (`templates/client_params.rs`).
+/// says, which the client crate writes itself (`openapi_crates_runtime::client`).
 fn operations_writing_parameters(model: &ApiModel) -> Vec<&Operation> {
     model
         .operations
@@ -1044,7 +1023,7 @@ fn style_tokens(parameter: &Parameter) -> TokenStream {
 
 /// Makes the builder of `operation` write the parameters progenitor does
 /// not write as the spec says: an object's setter takes the object's type,
-/// and `send` writes each such parameter with `crate::params` in place of
+/// and `send` writes each such parameter with the runtime's `client` in place of
 /// progenitor's writing (a query pair, a header, a path segment).
 fn write_parameters(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
     let builder = naming::type_name(&operation.id);
@@ -1120,9 +1099,10 @@ fn write_parameters(file: &mut syn::File, operation: &Operation) -> Result<(), S
 }
 
 /// Takes progenitor's writing of `ours` out of `send` and writes them with
-/// `crate::params`: a path segment before the URL is formatted, the query,
+/// the runtime's `client`: a path segment before the URL is formatted, the query,
 /// headers and cookies once the request is built.
 fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), String> {
+    let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
     let in_location = |location: In| {
         ours.iter()
             .filter(move |parameter| parameter.location == location)
@@ -1182,7 +1162,7 @@ fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), Stri
             let name = &parameter.name;
             let style = style_tokens(parameter);
             statements.push(syn::parse_quote! {
-                let #ident = crate::params::path(#name, #style, &#ident).map_err(Error::InvalidRequest)?;
+                let #ident = #runtime::client::path(#name, #style, &#ident).map_err(Error::InvalidRequest)?;
             });
         }
         format.mac.tokens = tokens;
@@ -1219,7 +1199,7 @@ fn write_in_send(block: &mut syn::Block, ours: &[&Parameter]) -> Result<(), Stri
         block.stmts.insert(
             position + 1,
             syn::parse_quote! {
-                crate::params::Params::default()
+                #runtime::client::Params::default()
                     #(#others)*
                     .apply(&mut #request)
                     .map_err(Error::InvalidRequest)?;
@@ -1236,7 +1216,7 @@ fn local_named(statement: &syn::Stmt, name: &str) -> bool {
 }
 
 /// `tokens` with `encode_path(&ident.to_string())` replaced by `ident`, the
-/// path segment `crate::params::path` wrote; and whether it was there.
+/// path segment the runtime's `client::path` wrote; and whether it was there.
 fn unencoded_path(tokens: TokenStream, ident: &syn::Ident) -> (TokenStream, bool) {
     let mut found = false;
     let mut out: Vec<TokenTree> = Vec::new();

@@ -306,8 +306,8 @@ fn feature_table(features: &Features, types: Option<&str>, defaults: &[&str]) ->
 }
 
 /// `writes_parameters`: the client writes some parameters itself, through
-/// JSON (`templates/client_params.rs`), in the runtime's styles (its `wire`
-/// items alone, without the server's plumbing).
+/// JSON. Every client sends through the runtime's hooks (its `client`
+/// feature, without the server's plumbing).
 pub fn client_manifest(
     crates: &CrateNames,
     package: Package<'_>,
@@ -341,13 +341,11 @@ pub fn client_manifest(
         &dependencies,
         &registry_dependency("rustls", true),
     ));
-    if writes_parameters {
-        manifest.push_str(&path_dependency(
-            RUNTIME_CRATE,
-            &placement.runtime_from_crate(),
-            false,
-        ));
-    }
+    let runtime = placement.runtime_from_crate().display().to_string();
+    manifest.push_str(&format!(
+        "{RUNTIME_CRATE} = {{ path = {}, default-features = false, features = [\"client\"] }}\n",
+        quoted(&runtime.replace('\\', "/"))
+    ));
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
@@ -555,6 +553,7 @@ mod tests {
             )),
             [
                 "chrono",
+                "openapi-crates-runtime",
                 "pets-types",
                 "progenitor-client",
                 "reqwest",
