@@ -107,7 +107,7 @@ pub struct ApiModel {
     pub title: String,
     pub version: String,
     /// The SPDX expression of `info.license`, when it gives one
-    /// ([`license::spdx_license`]).
+    /// (`model::license`).
     pub license: Option<String>,
     pub description: Option<String>,
     /// The path of the first server URL, e.g. `/api/v2`; empty when none.
