@@ -21,4 +21,9 @@ fn main() {
             "serde"
         ]
     );
+    assert_eq!(
+        generated.runtime_features(),
+        ["client", "server", "types"],
+        "the runtime's features in Cargo.toml"
+    );
 }

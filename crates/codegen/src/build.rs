@@ -54,6 +54,7 @@ pub struct Builder {
 pub struct Generated {
     file: PathBuf,
     dependencies: Vec<&'static str>,
+    runtime_features: Vec<String>,
     warnings: Diagnostics,
 }
 
@@ -69,6 +70,13 @@ impl Generated {
     /// codegen` for the versions).
     pub fn dependencies(&self) -> &[&'static str] {
         &self.dependencies
+    }
+
+    /// The features of `openapi-crates-runtime` the generated code uses,
+    /// which the including crate's dependency on it must enable (`client`,
+    /// `types`, `server`, `patterns`).
+    pub fn runtime_features(&self) -> &[String] {
+        &self.runtime_features
     }
 
     /// What the generator read otherwise than written (also printed for
@@ -179,13 +187,16 @@ impl Builder {
                 format!("cannot write {}: {err}", path.display()),
             )
         })?;
-        let mut dependencies: Vec<&'static str> = tree
+        let manifests: Vec<&crate::GeneratedFile> = tree
             .files
             .iter()
             .filter(|file| file.path.ends_with("Cargo.toml"))
             .filter(|file| {
                 self.server || !file.path.starts_with(options.output.dir.join("api-server"))
             })
+            .collect();
+        let mut dependencies: Vec<&'static str> = manifests
+            .iter()
             .flat_map(|file| {
                 crate::emit::manifest::RUNTIME_CRATES
                     .iter()
@@ -197,12 +208,46 @@ impl Builder {
             .collect();
         dependencies.sort_unstable();
         dependencies.dedup();
+        let mut runtime_features: Vec<String> = manifests
+            .iter()
+            .flat_map(|file| runtime_features(&file.contents))
+            .collect();
+        runtime_features.sort_unstable();
+        runtime_features.dedup();
         Ok(Generated {
             file: path,
             dependencies,
+            runtime_features,
             warnings: tree.warnings,
         })
     }
+}
+
+/// The runtime features a generated manifest asks for (the server's
+/// default `server` included).
+fn runtime_features(manifest: &str) -> Vec<String> {
+    let manifest: toml::Table = manifest
+        .parse()
+        .expect("the generator writes manifests that parse");
+    let Some(runtime) = manifest["dependencies"].get(RUNTIME_CRATE) else {
+        return Vec::new();
+    };
+    let mut features: Vec<String> = runtime
+        .get("features")
+        .and_then(toml::Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(toml::Value::as_str)
+        .map(str::to_string)
+        .collect();
+    if runtime
+        .get("default-features")
+        .and_then(toml::Value::as_bool)
+        != Some(false)
+    {
+        features.push("server".to_string());
+    }
+    features
 }
 
 /// A generated crate's code as `pub mod name { ... }` at the root of the

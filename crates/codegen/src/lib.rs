@@ -397,13 +397,7 @@ fn edited(
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
     let types = emit::deserialize::written_out(types, &types_rewrite.rewritten_structs());
     let types = emit::same_shape::one_type_per_shape(types);
-    let types = emit::types::emit_types(
-        model,
-        types,
-        types_rewrite,
-        !builders.is_empty(),
-        progenitor.dependencies.regress,
-    );
+    let types = emit::types::emit_types(model, types, types_rewrite, !builders.is_empty());
     let code = match server {
         Ok(server) => Code {
             types: format::cut(types),
@@ -430,7 +424,6 @@ fn edited(
                         })?,
                     ),
                 ],
-                emit::types::ALWAYS_COMPILED,
             );
             let [types, client, server]: [proc_macro2::TokenStream; 3] = gated
                 .try_into()
@@ -504,7 +497,7 @@ fn crate_files(
     let crates = [
         (
             &names.types,
-            emit::manifest::types_manifest(names, package, features, dependencies),
+            emit::manifest::types_manifest(names, package, features, dependencies, &placement),
             types,
         ),
         (

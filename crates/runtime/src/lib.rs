@@ -9,7 +9,10 @@
 //! The `server` feature (on by default) adds the request plumbing every
 //! generated server crate shares; the `client` feature what every generated
 //! client sends with: its hooks (`hooks::Transport`), the parameters
-//! progenitor's builders do not write (`client`) and multipart bodies.
+//! progenitor's builders do not write (`client`) and multipart bodies. The
+//! `types` feature is what every generated types crate calls (`types`): the
+//! shared functions of its serde impls (`patterns` adds the matching of
+//! constrained strings' patterns).
 //!
 //! Generated server crates hold what depends on the spec (the trait, the
 //! response enums, the routes and the validators compiled from the schemas);
@@ -43,6 +46,10 @@ macro_rules! client {
         )*
     };
 }
+
+/// What a generated types crate calls (the `types` feature).
+#[cfg(feature = "types")]
+pub mod types;
 
 client! {
     pub mod client;

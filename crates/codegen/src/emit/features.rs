@@ -180,20 +180,12 @@ pub enum CrateKind {
 /// Gates the items of the crates given as tokens (see the module docs):
 /// each item no marked entry point of every feature reaches gets the
 /// `#[cfg]` of those that do, and each marker becomes its entry point's
-/// `#[cfg]`. The items of the modules named `always` are core wherever they
-/// are: code added after gating uses them (the types crate's `__checked`).
-pub fn gate(
-    features: &Features,
-    crates: Vec<(CrateKind, TokenStream)>,
-    always: &[&str],
-) -> Vec<TokenStream> {
+/// `#[cfg]`.
+pub fn gate(features: &Features, crates: Vec<(CrateKind, TokenStream)>) -> Vec<TokenStream> {
     if !features.gated() {
         return crates.into_iter().map(|(_, tokens)| tokens).collect();
     }
-    let mut graph = Graph {
-        always: always.iter().map(|name| name.to_string()).collect(),
-        ..Graph::default()
-    };
+    let mut graph = Graph::default();
     for (kind, tokens) in &crates {
         graph.kind = *kind;
         scan_items(tokens.clone(), &mut graph);
@@ -230,8 +222,6 @@ struct Unit {
     mentions: Vec<u32>,
     /// The features of a marked entry point.
     marked: Option<BTreeSet<String>>,
-    /// Whether it is in one of the modules [`gate`] is told are core.
-    core: bool,
     /// Whether it is an `impl` block, known by its type.
     is_impl: bool,
 }
@@ -241,9 +231,6 @@ struct Graph {
     names: HashMap<String, u32>,
     units: Vec<Unit>,
     kind: CrateKind,
-    always: Vec<String>,
-    /// Whether the items being scanned are in an `always` module.
-    in_core: bool,
     /// For each item, in order, whether it holds a marked entry point:
     /// [`apply_items`] rebuilds only those, and passes the others on.
     holds_entries: Vec<bool>,
@@ -279,7 +266,6 @@ impl Graph {
             key,
             mentions,
             marked,
-            core: self.in_core,
         });
     }
 
@@ -349,8 +335,7 @@ impl Graph {
         let core: Vec<usize> = (0..count)
             .filter(|&index| {
                 let unit = &self.units[index];
-                unit.core
-                    || (!reached[index] && unit.marked.is_none() && unit.kind != CrateKind::Types)
+                !reached[index] && unit.marked.is_none() && unit.kind != CrateKind::Types
             })
             .collect();
         let mut always = vec![false; count];
@@ -380,16 +365,10 @@ impl Graph {
 fn scan_items(tokens: TokenStream, graph: &mut Graph) {
     for item in split_items(tokens) {
         match module_body(item) {
-            Ok((header, body)) => {
-                let name = header.iter().rev().find_map(|token| match token {
-                    TokenTree::Ident(name) => Some(name.to_string()),
-                    _ => None,
-                });
-                graph.in_core = name.is_some_and(|name| graph.always.contains(&name));
+            Ok((_, body)) => {
                 for item in body {
                     scan_item(item, graph);
                 }
-                graph.in_core = false;
             }
             Err(item) => scan_item(item, graph),
         }
@@ -863,7 +842,6 @@ mod tests {
         let out = gate(
             &features,
             vec![(CrateKind::Types, types), (CrateKind::Client, client)],
-            &[],
         );
         (out[0].to_string(), out[1].to_string())
     }

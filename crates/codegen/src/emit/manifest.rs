@@ -230,11 +230,14 @@ fn is_semver(text: &str) -> bool {
         && build.is_none_or(|build| identifiers(build, false))
 }
 
+/// Every types crate calls the runtime's `types` helpers (its `__checked`),
+/// and its `patterns` matching when a constrained string has a `pattern`.
 pub fn types_manifest(
     crates: &CrateNames,
     package: Package<'_>,
     features: &Features,
     uses: TypeDependencies,
+    placement: &Placement<'_>,
 ) -> String {
     let mut dependencies = vec!["serde"];
     for (used, name) in [
@@ -256,8 +259,24 @@ pub fn types_manifest(
         ),
     );
     manifest.push_str(&registry_dependencies(&dependencies, ""));
+    let runtime_features = if uses.regress {
+        "\"types\", \"patterns\""
+    } else {
+        "\"types\""
+    };
+    manifest.push_str(&runtime_dependency(placement, runtime_features));
     manifest.push_str(&feature_table(features, None, &["all"]));
     manifest
+}
+
+/// The runtime as a generated crate depends on it: without the server's
+/// plumbing unless `features` asks for it.
+fn runtime_dependency(placement: &Placement<'_>, features: &str) -> String {
+    let runtime = placement.runtime_from_crate().display().to_string();
+    format!(
+        "{RUNTIME_CRATE} = {{ path = {}, default-features = false, features = [{features}] }}\n",
+        quoted(&runtime.replace('\\', "/"))
+    )
 }
 
 /// The `[features]` table: `default` (`defaults`), `all`, and one feature
@@ -341,11 +360,7 @@ pub fn client_manifest(
         &dependencies,
         &registry_dependency("rustls", true),
     ));
-    let runtime = placement.runtime_from_crate().display().to_string();
-    manifest.push_str(&format!(
-        "{RUNTIME_CRATE} = {{ path = {}, default-features = false, features = [\"client\"] }}\n",
-        quoted(&runtime.replace('\\', "/"))
-    ));
+    manifest.push_str(&runtime_dependency(placement, "\"client\""));
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
@@ -583,6 +598,13 @@ mod tests {
         );
     }
 
+    fn vendored() -> Placement<'static> {
+        Placement {
+            crates_dir: Path::new("out"),
+            runtime: &Runtime::Vendored,
+        }
+    }
+
     #[test]
     fn dependencies_are_written_in_full() {
         let manifest: toml::Table = types_manifest(
@@ -590,6 +612,7 @@ mod tests {
             PACKAGE,
             &Features::default(),
             TypeDependencies::default(),
+            &vendored(),
         )
         .parse()
         .unwrap();
@@ -599,6 +622,30 @@ mod tests {
             "the workspace's own declaration"
         );
         assert!(manifest["package"].get("edition").is_some());
+    }
+
+    #[test]
+    fn the_types_take_the_runtime_without_its_server() {
+        let runtime_features = |regress: bool| {
+            let uses = TypeDependencies {
+                regress,
+                ..TypeDependencies::default()
+            };
+            let manifest: toml::Table = types_manifest(
+                &CrateNames::with_prefix("pets"),
+                PACKAGE,
+                &Features::default(),
+                uses,
+                &vendored(),
+            )
+            .parse()
+            .unwrap();
+            let runtime = &manifest["dependencies"][RUNTIME_CRATE];
+            assert_eq!(runtime["default-features"].as_bool(), Some(false));
+            runtime["features"].as_array().unwrap().clone()
+        };
+        assert_eq!(runtime_features(false), ["types".into()]);
+        assert_eq!(runtime_features(true), ["types".into(), "patterns".into()]);
     }
 
     #[test]

@@ -40,6 +40,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("router_error.rs"),
     source!("routing.rs"),
     source!("serve.rs"),
+    source!("types.rs"),
     source!("wire.rs"),
 ];
 

@@ -20,14 +20,12 @@ use crate::naming;
 /// parsed: typify's output is most of the generated code, so it is parsed
 /// once, a few items at a time ([`crate::format::cut`]).
 /// `builders`: whether typify's `builder` module is left (see
-/// [`without_unused_builders`]); `patterns`: whether a constrained string
-/// has a `pattern` (the crate then depends on `regress`).
+/// [`without_unused_builders`]).
 pub fn emit_types(
     model: &ApiModel,
     types: TokenStream,
     rewrite: &TypesRewrite,
     builders: bool,
-    patterns: bool,
 ) -> TokenStream {
     let docs = crate_docs(model, builders);
     let nullable_module = if rewrite.nullable.is_empty() {
@@ -49,7 +47,7 @@ pub fn emit_types(
             }
         }
     };
-    let checked_module = checked_module(patterns);
+    let checked_module = checked_module();
     quote! {
         #(#![doc = #docs])*
         #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
@@ -150,10 +148,6 @@ fn is_builder_constructor(item: &[TokenTree]) -> bool {
             if public == "pub" && function == "fn" && name == "builder")
 }
 
-/// The modules of the types crate compiled whatever the features: the
-/// rewrite adds the uses of `__checked` after gating, where it cannot see them.
-pub const ALWAYS_COMPILED: &[&str] = &["__checked"];
-
 /// Typify's generic default helpers (`defaults::default_i64::<T, V>` and
 /// kin). It registers one for every integer or boolean default it meets,
 /// even where the field then takes no default (an `Option`, a number), and an
@@ -253,88 +247,20 @@ impl TypesRewrite {
     }
 }
 
-/// The switch [`take_checked_text`]'s newtypes read. The generated server
-/// turns it on while it types a request body its validator (compiled from
-/// the same schemas) found no fault with, so a constrained string's rules
-/// (lengths, a `pattern` run by regress) are checked once, not twice; client
-/// code never turns it on, so everything else deserializes with every check.
-fn checked_module(patterns: bool) -> TokenStream {
-    let matches = patterns.then(|| {
-        quote! {
-            /// Whether `value` matches the pattern `source`, compiled once
-            /// into `cell`: one function for every constrained string's
-            /// pattern, where each would otherwise instantiate a
-            /// `LazyLock` of its own.
-            pub fn matches(
-                cell: &'static ::std::sync::OnceLock<::regress::Regex>,
-                source: &str,
-                value: &str,
-            ) -> bool {
-                cell.get_or_init(|| ::regress::Regex::new(source).unwrap())
-                    .find(value)
-                    .is_some()
-            }
-        }
-    });
-    let written_out = super::deserialize::helpers();
+/// The runtime's `types` module, under the name the rewritten impls call
+/// (`crate::__checked::text`, the written-out serde impls' helpers) and the
+/// generated server reaches (`types::__checked::assume_checked`). A `use`
+/// is compiled whatever the features, as its users are added after gating.
+fn checked_module() -> TokenStream {
+    let runtime = super::crate_ident(super::RUNTIME_CRATE);
     quote! {
-            /// For the generated server only: typing a request body it has
-            /// already checked against the spec's rules.
-            #[doc(hidden)]
-            pub mod __checked {
-                ::std::thread_local! {
-                    static CHECKED: ::std::cell::Cell<bool> = const { ::std::cell::Cell::new(false) };
-                }
-
-                /// Runs `typing` with constrained-string newtypes taking their
-                /// text without checking it again. Only sound where every
-                /// string `typing` reads was checked against its newtype's
-                /// rules: the generated server calls it on a validated body.
-                pub fn assume_checked<R>(typing: impl FnOnce() -> R) -> R {
-                    struct Restore(bool);
-                    impl Drop for Restore {
-                        fn drop(&mut self) {
-                            CHECKED.with(|checked| checked.set(self.0));
-                        }
-                    }
-                    let _restore = Restore(CHECKED.with(|checked| checked.replace(true)));
-                    typing()
-                }
-
-                /// Whether the text being deserialized was checked already.
-                pub fn assumed() -> bool {
-                    CHECKED.with(::std::cell::Cell::get)
-                }
-
-                /// A constrained string's `Deserialize`, one function for
-                /// every such newtype: its text, checked by its `FromStr`
-                /// unless [`assume_checked`] runs.
-                pub fn text<'de, T, D>(
-                    deserializer: D,
-                    unchecked: fn(::std::string::String) -> T,
-                ) -> ::std::result::Result<T, D::Error>
-                where
-                    T: ::std::str::FromStr<Err = crate::error::ConversionError>,
-                    D: ::serde::Deserializer<'de>,
-                {
-                    let text = <::std::string::String as ::serde::Deserialize>::deserialize(deserializer)?;
-                    if assumed() {
-                        return Ok(unchecked(text));
-                    }
-                    text.parse().map_err(|e: crate::error::ConversionError| {
-                        <D::Error as ::serde::de::Error>::custom(e.to_string())
-                    })
-                }
-
-                #matches
-
-                #written_out
-            }
+        #[doc(hidden)]
+        pub use ::#runtime::types as __checked;
     }
 }
 
 /// Typify's constrained-string newtypes deserialize a `String` and parse it
-/// (lengths, pattern). Within [`checked_module`]'s `assume_checked` they keep
+/// (lengths, pattern). Within the runtime's `types::assume_checked` they keep
 /// the deserialized text as it is; elsewhere they parse it as before. An
 /// impl of another shape is left alone.
 fn take_checked_text(block: &mut syn::ItemImpl, typify_body: &str) {

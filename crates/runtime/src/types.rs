@@ -1,0 +1,491 @@
+//! What a generated types crate calls: the shared functions of the serde
+//! impls the generator writes out instead of deriving, and the switch that
+//! lets the generated server type a request body it has already checked.
+//!
+//! The types crate re-exports this module as its hidden `__checked`, so
+//! its impls name `crate::__checked::field` and the server
+//! `types::__checked::assume_checked`. Every function here is generic and
+//! small: each field's read is one call, instantiated once per field type
+//! in the crate that calls it, where serde's derive writes the same steps
+//! out inline for every field of every struct (most of a large types
+//! crate's compile time).
+//!
+//! The impls keep serde's behaviour: the same messages for a missing,
+//! duplicate or unknown field, `Option`s absent as `None`, the same
+//! `deserialize_enum` call and variant indices, the same fields written in
+//! the same order with the same length.
+
+use std::cell::Cell;
+use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use serde::de::{self, DeserializeSeed, EnumAccess, MapAccess, VariantAccess, Visitor};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+thread_local! {
+    static CHECKED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `typing` with constrained-string newtypes taking their text
+/// without checking it again. Only sound where every string `typing` reads
+/// was checked against its newtype's rules: the generated server calls it
+/// on a body its validator (compiled from the same schemas) found no fault
+/// with, so a string's lengths and `pattern` are checked once, not twice.
+/// Client code never calls it, so everything else deserializes with every
+/// check.
+pub fn assume_checked<R>(typing: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            CHECKED.with(|checked| checked.set(self.0));
+        }
+    }
+    let _restore = Restore(CHECKED.with(|checked| checked.replace(true)));
+    typing()
+}
+
+/// Whether the text being deserialized was checked already.
+pub fn assumed() -> bool {
+    CHECKED.with(Cell::get)
+}
+
+/// A constrained string's `Deserialize`, one function for every such
+/// newtype: its text, checked by its `FromStr` unless [`assume_checked`]
+/// runs, when `unchecked` wraps it as it is.
+pub fn text<'de, T, D>(deserializer: D, unchecked: fn(String) -> T) -> Result<T, D::Error>
+where
+    T: FromStr<Err: fmt::Display>,
+    D: Deserializer<'de>,
+{
+    let text = String::deserialize(deserializer)?;
+    if assumed() {
+        return Ok(unchecked(text));
+    }
+    text.parse().map_err(de::Error::custom)
+}
+
+/// Whether `value` matches the ECMA-262 pattern `source`, compiled once
+/// into `cell`: one function for every constrained string's pattern, where
+/// each would otherwise instantiate a `LazyLock` of its own.
+///
+/// # Panics
+///
+/// When `source` does not compile: the generator checks every pattern
+/// before it writes one.
+#[cfg(feature = "patterns")]
+pub fn matches(
+    cell: &'static std::sync::OnceLock<regress::Regex>,
+    source: &str,
+    value: &str,
+) -> bool {
+    cell.get_or_init(|| regress::Regex::new(source).expect("the generator checked the pattern"))
+        .find(value)
+        .is_some()
+}
+
+/// A struct's field name or an enum's variant name read as its index in
+/// `names`, with serde's messages; a field the struct ignores is
+/// `usize::MAX`.
+pub struct Identifier {
+    names: &'static [&'static str],
+    kind: IdentifierKind,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum IdentifierKind {
+    Field { deny: bool },
+    Variant,
+}
+
+impl Identifier {
+    /// A field of a struct whose `names` are its fields; `deny`: an unknown
+    /// one is an error.
+    pub fn field(names: &'static [&'static str], deny: bool) -> Self {
+        Identifier {
+            names,
+            kind: IdentifierKind::Field { deny },
+        }
+    }
+
+    fn what(&self) -> &'static str {
+        match self.kind {
+            IdentifierKind::Field { .. } => "field",
+            IdentifierKind::Variant => "variant",
+        }
+    }
+
+    fn unknown<E: de::Error>(&self, value: &str) -> Result<usize, E> {
+        match self.kind {
+            IdentifierKind::Field { deny: false } => Ok(usize::MAX),
+            IdentifierKind::Field { deny: true } => Err(E::unknown_field(value, self.names)),
+            IdentifierKind::Variant => Err(E::unknown_variant(value, self.names)),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Identifier {
+    type Value = usize;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Identifier {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} identifier", self.what())
+    }
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<usize, E> {
+        match usize::try_from(value) {
+            Ok(index) if index < self.names.len() => Ok(index),
+            _ if self.kind == (IdentifierKind::Field { deny: false }) => Ok(usize::MAX),
+            _ => Err(E::invalid_value(
+                de::Unexpected::Unsigned(value),
+                &format!("{} index 0 <= i < {}", self.what(), self.names.len()).as_str(),
+            )),
+        }
+    }
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<usize, E> {
+        match self.names.iter().position(|name| *name == value) {
+            Some(index) => Ok(index),
+            None => self.unknown(value),
+        }
+    }
+    fn visit_bytes<E: de::Error>(self, value: &[u8]) -> Result<usize, E> {
+        match self.names.iter().position(|name| name.as_bytes() == value) {
+            Some(index) => Ok(index),
+            None => self.unknown(&String::from_utf8_lossy(value)),
+        }
+    }
+}
+
+/// A struct being serialized: its fields written one call each, the first
+/// error kept (nothing more is written after it) and returned by
+/// [`Object::end`].
+pub struct Object<S: SerializeStruct> {
+    state: S,
+    error: Option<S::Error>,
+}
+
+impl<S: SerializeStruct> Object<S> {
+    /// Starts the struct `name` of `fields` fields, those `skipped` true
+    /// left out of its length.
+    pub fn new<Z>(
+        serializer: Z,
+        name: &'static str,
+        fields: usize,
+        skipped: &[bool],
+    ) -> Result<Self, S::Error>
+    where
+        Z: Serializer<SerializeStruct = S, Ok = S::Ok, Error = S::Error>,
+    {
+        let len = fields - skipped.iter().filter(|skip| **skip).count();
+        Ok(Object {
+            state: serializer.serialize_struct(name, len)?,
+            error: None,
+        })
+    }
+
+    pub fn field<T: Serialize + ?Sized>(&mut self, name: &'static str, value: &T) {
+        if self.error.is_none() {
+            self.error = self.state.serialize_field(name, value).err();
+        }
+    }
+
+    /// A field with `skip_serializing_if`, `skip` its answer.
+    pub fn field_unless<T: Serialize + ?Sized>(
+        &mut self,
+        skip: bool,
+        name: &'static str,
+        value: &T,
+    ) {
+        if !skip {
+            self.field(name, value);
+        } else if self.error.is_none() {
+            self.error = self.state.skip_field(name).err();
+        }
+    }
+
+    pub fn end(self) -> Result<S::Ok, S::Error> {
+        match self.error {
+            Some(error) => Err(error),
+            None => self.state.end(),
+        }
+    }
+}
+
+/// Reads a field's value into `slot`; a second one is an error.
+pub fn field<'de, T: Deserialize<'de>, M: MapAccess<'de>>(
+    slot: &mut Option<T>,
+    name: &'static str,
+    map: &mut M,
+) -> Result<(), M::Error> {
+    if slot.is_some() {
+        return Err(<M::Error as de::Error>::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// Skips the value of a field the struct does not know.
+pub fn ignore<'de, M: MapAccess<'de>>(map: &mut M) -> Result<(), M::Error> {
+    map.next_value::<de::IgnoredAny>().map(drop)
+}
+
+/// A required field's value: absent, an error, except that an `Option` is
+/// `None` (as serde's derive reads it).
+pub fn required<'de, T: Deserialize<'de>, E: de::Error>(
+    slot: Option<T>,
+    name: &'static str,
+) -> Result<T, E> {
+    match slot {
+        Some(value) => Ok(value),
+        None => T::deserialize(Missing(name, PhantomData)),
+    }
+}
+
+struct Missing<E>(&'static str, PhantomData<E>);
+
+impl<'de, E: de::Error> Deserializer<'de> for Missing<E> {
+    type Error = E;
+    fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, E> {
+        Err(E::missing_field(self.0))
+    }
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_none()
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The index in `variants` of a unit variant of the enum `name`, read as
+/// serde's derive reads it.
+pub fn unit_variant<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+    variants: &'static [&'static str],
+) -> Result<usize, D::Error> {
+    deserializer.deserialize_enum(name, variants, UnitVariant { name, variants })
+}
+
+struct UnitVariant {
+    name: &'static str,
+    variants: &'static [&'static str],
+}
+
+impl<'de> Visitor<'de> for UnitVariant {
+    type Value = usize;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "enum {}", self.name)
+    }
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<usize, A::Error> {
+        let (index, variant) = data.variant_seed(Identifier {
+            names: self.variants,
+            kind: IdentifierKind::Variant,
+        })?;
+        variant.unit_variant()?;
+        Ok(index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A struct and an enum with impls written as the generator writes
+    //! them, read and written beside serde's derive of the same types.
+
+    use super::*;
+
+    #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+    #[serde(deny_unknown_fields)]
+    struct Derived {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nick: Option<String>,
+        count: Option<u32>,
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Written {
+        name: String,
+        nick: Option<String>,
+        count: Option<u32>,
+    }
+
+    impl<'de> Deserialize<'de> for Written {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            const FIELDS: &[&str] = &["name", "nick", "count"];
+            struct WrittenVisitor;
+            impl<'de> Visitor<'de> for WrittenVisitor {
+                type Value = Written;
+                fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.write_str("struct Derived")
+                }
+                fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Written, M::Error> {
+                    let (mut name, mut nick, mut count) = (None, None, None);
+                    while let Some(key) = map.next_key_seed(Identifier::field(FIELDS, true))? {
+                        match key {
+                            0 => field(&mut name, "name", &mut map),
+                            1 => field(&mut nick, "nick", &mut map),
+                            2 => field(&mut count, "count", &mut map),
+                            _ => ignore(&mut map),
+                        }?;
+                    }
+                    Ok(Written {
+                        name: required(name, "name")?,
+                        nick: nick.unwrap_or_default(),
+                        count: count.flatten(),
+                    })
+                }
+            }
+            deserializer.deserialize_struct("Derived", FIELDS, WrittenVisitor)
+        }
+    }
+
+    impl Serialize for Written {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let skipped = [false, self.nick.is_none(), false];
+            let mut object = Object::new(serializer, "Derived", 3, &skipped)?;
+            object.field("name", &self.name);
+            object.field_unless(skipped[1], "nick", &self.nick);
+            object.field("count", &self.count);
+            object.end()
+        }
+    }
+
+    /// Both readings of `json`: the values (as text) or the messages.
+    fn read_both(json: &str) -> (Result<String, String>, Result<String, String>) {
+        let derived = serde_json::from_str::<Derived>(json)
+            .map(|value| format!("{} {:?} {:?}", value.name, value.nick, value.count))
+            .map_err(|error| error.to_string());
+        let written = serde_json::from_str::<Written>(json)
+            .map(|value| format!("{} {:?} {:?}", value.name, value.nick, value.count))
+            .map_err(|error| error.to_string());
+        (derived, written)
+    }
+
+    #[test]
+    fn written_impls_read_as_serde_derives() {
+        for json in [
+            r#"{"name": "a"}"#,
+            r#"{"name": "a", "nick": "b", "count": 3}"#,
+            r#"{"name": "a", "count": null}"#,
+            r#"{"nick": "b"}"#,
+            r#"{"name": "a", "name": "b"}"#,
+            r#"{"name": "a", "colour": "red"}"#,
+            r#"{"name": 1}"#,
+        ] {
+            let (derived, written) = read_both(json);
+            assert_eq!(derived, written, "{json}");
+        }
+        // The messages checked above are serde's own.
+        let (_, missing) = read_both(r#"{"nick": "b"}"#);
+        assert!(missing.unwrap_err().starts_with("missing field `name`"));
+        let (_, unknown) = read_both(r#"{"name": "a", "colour": "red"}"#);
+        assert!(
+            unknown
+                .unwrap_err()
+                .starts_with("unknown field `colour`, expected one of")
+        );
+        // Unlike the derive, not from an array: no OpenAPI object is one.
+        let (_, array) = read_both(r#"["a", null, null]"#);
+        assert!(array.unwrap_err().starts_with("invalid type: sequence"));
+    }
+
+    #[test]
+    fn written_impls_write_as_serde_derives() {
+        for (name, nick, count) in [("a", None, None), ("a", Some("b"), Some(3))] {
+            let derived = Derived {
+                name: name.into(),
+                nick: nick.map(Into::into),
+                count,
+            };
+            let written = Written {
+                name: name.into(),
+                nick: nick.map(Into::into),
+                count,
+            };
+            assert_eq!(
+                serde_json::to_string(&derived).unwrap(),
+                serde_json::to_string(&written).unwrap()
+            );
+        }
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    enum Colour {
+        Red,
+        Green,
+    }
+
+    #[test]
+    fn unit_variants_read_as_serde_derives() {
+        const VARIANTS: &[&str] = &["Red", "Green"];
+        #[derive(Debug)]
+        struct Index(usize);
+        impl<'de> Deserialize<'de> for Index {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                unit_variant(deserializer, "Colour", VARIANTS).map(Index)
+            }
+        }
+        for json in [r#""Green""#, r#""Blue""#, "3"] {
+            let derived = serde_json::from_str::<Colour>(json).map_err(|e| e.to_string());
+            let written = serde_json::from_str::<Index>(json).map_err(|e| e.to_string());
+            match (derived, written) {
+                (Ok(colour), Ok(Index(index))) => {
+                    assert_eq!(VARIANTS[index], format!("{colour:?}"))
+                }
+                (Err(derived), Err(written)) => assert_eq!(derived, written, "{json}"),
+                other => panic!("{json}: {other:?}"),
+            }
+        }
+    }
+
+    /// A constrained string as typify writes it: its `FromStr` checks.
+    #[derive(Debug)]
+    struct Short(String);
+
+    impl FromStr for Short {
+        type Err = &'static str;
+        fn from_str(text: &str) -> Result<Self, Self::Err> {
+            if text.len() > 3 {
+                return Err("longer than 3 characters");
+            }
+            Ok(Short(text.to_string()))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Short {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            text(deserializer, Short)
+        }
+    }
+
+    #[test]
+    fn constrained_strings_are_checked_unless_the_server_checked_them() {
+        let long = r#""abcdef""#;
+        let error = serde_json::from_str::<Short>(long).unwrap_err();
+        assert!(error.to_string().starts_with("longer than 3 characters"));
+        let taken = assume_checked(|| serde_json::from_str::<Short>(long)).unwrap();
+        assert_eq!(taken.0, "abcdef");
+        // The switch is off again once the typing is done, even after a
+        // panic inside it.
+        assert!(!assumed());
+        let _ = std::panic::catch_unwind(|| assume_checked(|| panic!("typing failed")));
+        assert!(!assumed());
+        assert!(serde_json::from_str::<Short>(long).is_err());
+    }
+
+    #[cfg(feature = "patterns")]
+    #[test]
+    fn patterns_match_as_ecma_262_does() {
+        static CELL: std::sync::OnceLock<regress::Regex> = std::sync::OnceLock::new();
+        // `\d` is ASCII in ECMA-262 (and in regress), not Unicode's digits.
+        assert!(matches(&CELL, r"^\d+$", "123"));
+        assert!(!matches(&CELL, r"^\d+$", "١٢٣"));
+    }
+}
