@@ -1,5 +1,5 @@
 //! Writes the crate progenitor alone generates for the spec: the same
-//! JSON-only view our progenitor run gets (`emit::progenitor::progenitor_view`),
+//! JSON-only view our progenitor run gets (`emit::view::progenitor_view`),
 //! progenitor's default settings, and the dependencies `cargo progenitor`
 //! writes (reqwest without default features, so without TLS). It is the
 //! yardstick for the build time of `tenant-api-client`:
@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use openapi_crates_codegen::emit::progenitor::progenitor_view;
+use openapi_crates_codegen::emit::view::progenitor_view;
 use openapi_crates_codegen::load::{LoadedSpec, load_spec};
 use openapi_crates_codegen::model::parse_openapi;
 

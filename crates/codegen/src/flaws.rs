@@ -1233,7 +1233,7 @@ impl<'a> Admission<'a> {
             return Err(format!("`pattern: {pattern}` does not match it"));
         }
         let format = object.get("format").and_then(Value::as_str);
-        if !crate::emit::progenitor::native_text_parses(format, text) {
+        if !crate::emit::view::native_text_parses(format, text) {
             return Err(format!("not a `{}`", format.unwrap_or_default()));
         }
         Ok(())

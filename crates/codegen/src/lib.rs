@@ -305,7 +305,7 @@ fn generate_crates(
 struct Modelled {
     spec: load::LoadedSpec,
     model: model::ApiModel,
-    view: Option<emit::progenitor::View>,
+    view: Option<emit::view::View>,
     types_rewrite: emit::types::TypesRewrite,
     writes_parameters: bool,
 }
@@ -319,7 +319,7 @@ impl Modelled {
         }
         let types_rewrite = emit::types::TypesRewrite::of(&model);
         let writes_parameters = emit::client::writes_parameters(&model);
-        let view = emit::progenitor::openapi_view(&spec, &model)?;
+        let view = emit::view::openapi_view(&spec, &model)?;
         Ok(Self {
             spec,
             model,
@@ -345,7 +345,7 @@ impl Modelled {
 /// parse (`Err`).
 fn generated(
     modelled: &Modelled,
-    view: emit::progenitor::View,
+    view: emit::view::View,
     gated: bool,
 ) -> (
     Result<emit::progenitor::ProgenitorOutput, Diagnostic>,

@@ -14,7 +14,7 @@
 //! `foo_bar`, enum values `asc` and `ASC`). [`distinct`] and
 //! [`variant_names`] give them distinct names, deterministically in document
 //! order, which every side then converts by the same rule; where the spec
-//! name is a wire name, it stays the wire name (see `emit::progenitor`).
+//! name is a wire name, it stays the wire name (see `emit::view`).
 
 use std::collections::BTreeSet;
 

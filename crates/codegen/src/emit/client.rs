@@ -121,7 +121,7 @@ pub fn emit_client(
 /// The error responses of `operation` when they carry different JSON bodies
 /// (a rate limit's beside the API's error, or a body and none): progenitor
 /// gives an operation one error type, so its view of them is bytes
-/// (`emit::progenitor`), and the client decodes each status with its own
+/// (`emit::view`), and the client decodes each status with its own
 /// type into an enum instead. `None` where they share one body, or where one
 /// is not JSON (bytes are what the caller gets then).
 fn typed_errors(operation: &Operation) -> Option<Vec<&Response>> {
@@ -548,7 +548,7 @@ fn builder_send<'a>(
 /// (`application/merge-patch+json`) or another one passed as bytes
 /// (`application/xml`, `text/csv`), which progenitor's view of the spec sends
 /// as `application/json` or `application/octet-stream`
-/// (`emit::progenitor::progenitor_view`).
+/// (`emit::view::progenitor_view`).
 fn sent_as_specified(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
     let method = match operation.method {
         Method::Options => Some(quote::quote!(OPTIONS)),
@@ -655,7 +655,7 @@ impl syn::visit_mut::VisitMut for SentAsSpecified<'_> {
 }
 
 /// Makes the builder of `operation`, which progenitor generated for an
-/// `application/octet-stream` body (`emit::progenitor::progenitor_view`),
+/// `application/octet-stream` body (`emit::view::progenitor_view`),
 /// take a `multipart::Form` and send it with the form's content type.
 fn multipart_body(file: &mut syn::File, operation: &Operation) -> Result<(), String> {
     let builder = naming::type_name(&operation.id);
@@ -906,10 +906,10 @@ fn replace_in_literals(tokens: TokenStream, from: &str, to: &str) -> TokenStream
 }
 
 /// `tokens` with the fragment the view gave a webhook's key where an API
-/// path key is its route (`/events#webhook`, `emit::progenitor`) taken out
+/// path key is its route (`/events#webhook`, `emit::view`) taken out
 /// of string literals: no request carries it, and the docs name the route.
 fn without_view_fragment(tokens: TokenStream, route: &str) -> TokenStream {
-    let marked = format!("{route}{}", crate::emit::progenitor::WEBHOOK_FRAGMENT);
+    let marked = format!("{route}{}", crate::emit::view::WEBHOOK_FRAGMENT);
     map_literals(tokens, &|text| {
         let mut out = String::new();
         let mut rest = text;
@@ -998,7 +998,7 @@ fn operations_writing_parameters(model: &ApiModel) -> Vec<&Operation> {
 }
 
 /// The type of an object-valued parameter, which progenitor was shown as
-/// text (`emit::progenitor::client_parameters`).
+/// text (`emit::view::client_parameters`).
 fn object_type(parameter: &Parameter) -> Option<TokenStream> {
     match &parameter.value {
         ValueType::Named(name) => {
@@ -1502,7 +1502,7 @@ of this workspace does exactly that).",
 }
 
 /// Whether the operation's success (or error) responses carry different
-/// bodies, which progenitor's view gives it as bytes (`emit::progenitor`).
+/// bodies, which progenitor's view gives it as bytes (`emit::view`).
 fn has_mixed_bodies(operation: &crate::model::Operation, success: bool) -> bool {
     // A JSON body by its schema, bytes, or none.
     let mut schemas: Vec<(&Option<String>, bool)> = operation

@@ -24,6 +24,7 @@ pub mod runtime;
 pub mod same_shape;
 pub mod server;
 pub mod types;
+pub mod view;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;

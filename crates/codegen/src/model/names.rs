@@ -15,7 +15,7 @@
 //! point where the spec wrote the old one. Parameter and property names are
 //! wire names: the document keeps them, the model gives each parameter the
 //! name its identifiers are made from ([`parameter_code_names`]), and
-//! `emit::progenitor` gives progenitor the same names while the wire keeps
+//! `emit::view` gives progenitor the same names while the wire keeps
 //! the spec's.
 
 use serde_json::{Map, Value};
