@@ -42,19 +42,49 @@ pub fn method_name(name: &str) -> String {
 
 /// The cargo feature of tag `name`: kebab case, ASCII letters and digits
 /// only (`Token Exchange Profiles` and `token_exchange_profiles` are
-/// `token-exchange-profiles`), `tag` when nothing is left.
+/// `token-exchange-profiles`), a plural acronym one word (`Floating IPs`
+/// is `floating-ips`), `tag` when nothing is left.
 pub fn feature_name(name: &str) -> String {
     use heck::ToKebabCase;
-    let ascii: String = name
+    let ascii: Vec<char> = name
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
         .collect();
-    let kebab = ascii.to_kebab_case();
+    let kebab = plural_acronyms_as_words(&ascii).to_kebab_case();
     if kebab.is_empty() {
         "tag".to_string()
     } else {
         kebab
     }
+}
+
+/// `IPs` as `Ips`: heck splits an upper-case run before a lower-case
+/// letter (`HTTPServer` is `http-server`), which cuts a plural acronym's `s`
+/// off as a word of its own (`i-ps`). An `s` ending a run of two or more
+/// capitals, at the end of a word or before a capital or a digit, stays
+/// with the run.
+fn plural_acronyms_as_words(text: &[char]) -> String {
+    let mut out: Vec<char> = text.to_vec();
+    let mut run_start = None;
+    for (index, &c) in text.iter().enumerate() {
+        if c.is_ascii_uppercase() {
+            run_start.get_or_insert(index);
+            continue;
+        }
+        let ends_word = text
+            .get(index + 1)
+            .is_none_or(|next| !next.is_ascii_lowercase());
+        if let Some(start) = run_start.take()
+            && c == 's'
+            && index - start >= 2
+            && ends_word
+        {
+            for letter in &mut out[start + 1..index] {
+                *letter = letter.to_ascii_lowercase();
+            }
+        }
+    }
+    out.into_iter().collect()
 }
 
 /// The name of a type the server emitter derives from an operation, such as
@@ -410,6 +440,25 @@ mod tests {
         assert!(crate_prefix_error("my_api-2").is_none());
         for bad in ["", "2api", "my api", "my/api", "ä"] {
             assert!(crate_prefix_error(bad).is_some(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn feature_names_keep_plural_acronyms_whole() {
+        for (tag, feature) in [
+            ("Floating IPs", "floating-ips"),
+            ("ReservedIPs", "reserved-ips"),
+            ("APIs", "apis"),
+            ("SSHKeys", "ssh-keys"),
+            ("HTTPServer", "http-server"),
+            ("OAuth Clients", "o-auth-clients"),
+            ("IPsec", "i-psec"),
+            ("VPC NAT Gateways", "vpc-nat-gateways"),
+            ("1-Click Applications", "1-click-applications"),
+            ("Token Exchange Profiles", "token-exchange-profiles"),
+            ("!!", "tag"),
+        ] {
+            assert_eq!(feature_name(tag), feature, "{tag}");
         }
     }
 
