@@ -42,8 +42,9 @@ pub fn method_name(name: &str) -> String {
 
 /// The cargo feature of tag `name`: kebab case, ASCII letters and digits
 /// only (`Token Exchange Profiles` and `token_exchange_profiles` are
-/// `token-exchange-profiles`), a plural acronym one word (`Floating IPs`
-/// is `floating-ips`), `tag` when nothing is left.
+/// `token-exchange-profiles`), an acronym's plural or version one word with
+/// it (`Floating IPs` is `floating-ips`, `Reserved IPv6` `reserved-ipv6`),
+/// `tag` when nothing is left.
 pub fn feature_name(name: &str) -> String {
     use heck::ToKebabCase;
     let ascii: Vec<char> = name
@@ -58,11 +59,11 @@ pub fn feature_name(name: &str) -> String {
     }
 }
 
-/// `IPs` as `Ips`: heck splits an upper-case run before a lower-case
-/// letter (`HTTPServer` is `http-server`), which cuts a plural acronym's `s`
-/// off as a word of its own (`i-ps`). An `s` ending a run of two or more
-/// capitals, at the end of a word or before a capital or a digit, stays
-/// with the run.
+/// `IPs` as `Ips`, `IPv6` as `Ipv6`: heck splits an upper-case run before a
+/// lower-case letter (`HTTPServer` is `http-server`), which cuts an
+/// acronym's plural `s` or version letter off as a word of its own (`i-ps`,
+/// `i-pv6`). A run of two or more capitals keeps the lower-case letters
+/// after it when they are a lone `s` or are followed by a digit.
 fn plural_acronyms_as_words(text: &[char]) -> String {
     let mut out: Vec<char> = text.to_vec();
     let mut run_start = None;
@@ -71,14 +72,16 @@ fn plural_acronyms_as_words(text: &[char]) -> String {
             run_start.get_or_insert(index);
             continue;
         }
-        let ends_word = text
-            .get(index + 1)
-            .is_none_or(|next| !next.is_ascii_lowercase());
-        if let Some(start) = run_start.take()
-            && c == 's'
-            && index - start >= 2
-            && ends_word
-        {
+        let Some(start) = run_start.take() else {
+            continue;
+        };
+        let tail = text[index..]
+            .iter()
+            .take_while(|c| c.is_ascii_lowercase())
+            .count();
+        let after = text.get(index + tail);
+        let kept = (tail == 1 && c == 's') || (tail > 0 && after.is_some_and(char::is_ascii_digit));
+        if index - start >= 2 && kept {
             for letter in &mut out[start + 1..index] {
                 *letter = letter.to_ascii_lowercase();
             }
@@ -453,6 +456,8 @@ mod tests {
             ("HTTPServer", "http-server"),
             ("OAuth Clients", "o-auth-clients"),
             ("IPsec", "i-psec"),
+            ("Reserved IPv6 Actions", "reserved-ipv6-actions"),
+            ("APIv2Keys", "apiv2-keys"),
             ("VPC NAT Gateways", "vpc-nat-gateways"),
             ("1-Click Applications", "1-click-applications"),
             ("Token Exchange Profiles", "token-exchange-profiles"),
