@@ -259,10 +259,10 @@ pub fn types_manifest(
         ),
     );
     manifest.push_str(&registry_dependencies(&dependencies, ""));
-    let runtime_features = if uses.regress {
-        "\"types\", \"patterns\""
+    let runtime_features: &[&str] = if uses.regress {
+        &["types", "patterns"]
     } else {
-        "\"types\""
+        &["types"]
     };
     manifest.push_str(&runtime_dependency(placement, runtime_features));
     manifest.push_str(&feature_table(features, None, &["all"]));
@@ -271,11 +271,13 @@ pub fn types_manifest(
 
 /// The runtime as a generated crate depends on it: without the server's
 /// plumbing unless `features` asks for it.
-fn runtime_dependency(placement: &Placement<'_>, features: &str) -> String {
+fn runtime_dependency(placement: &Placement<'_>, features: &[&str]) -> String {
     let runtime = placement.runtime_from_crate().display().to_string();
+    let features: Vec<String> = features.iter().map(|feature| quoted(feature)).collect();
     format!(
-        "{RUNTIME_CRATE} = {{ path = {}, default-features = false, features = [{features}] }}\n",
-        quoted(&runtime.replace('\\', "/"))
+        "{RUNTIME_CRATE} = {{ path = {}, default-features = false, features = [{}] }}\n",
+        quoted(&runtime.replace('\\', "/")),
+        features.join(", ")
     )
 }
 
@@ -360,7 +362,7 @@ pub fn client_manifest(
         &dependencies,
         &registry_dependency("rustls", true),
     ));
-    manifest.push_str(&runtime_dependency(placement, "\"client\""));
+    manifest.push_str(&runtime_dependency(placement, &["client"]));
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
