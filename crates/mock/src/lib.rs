@@ -14,9 +14,10 @@
 //! runtime's own functions: the credential (401 without one; any
 //! well-formed credential is accepted), every parameter read in its style
 //! and checked ([`openapi_crates_runtime::params`]), the body read, decoded
-//! and checked; the model's validation [`Check`] trees are walked by
-//! `interpret`, which calls the same rule checks the generated validators
-//! call, so a broken request gets the same 400 with the same `errors[]`.
+//! and checked; the model's validation [`Check`] trees are applied by the
+//! runtime's `rules::Check::run`, which the generated validators call on the
+//! same trees, so a broken request gets the same 400 with the same
+//! `errors[]`.
 //! Errors the router answers itself take the shape the generated router
 //! gives them by default ([`ApiModel::error_shape`]).
 //!
@@ -33,8 +34,8 @@
 // server runtime: built once and returned straight to axum, never stored.
 #![allow(clippy::result_large_err)]
 
+mod checks;
 mod form;
-mod interpret;
 mod respond;
 mod scopes;
 mod synthesize;
@@ -59,7 +60,7 @@ use openapi_crates_runtime::{
     CredentialIn, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme, bearer_token,
 };
 
-use interpret::Checks;
+use checks::Checks;
 
 /// What the command line may say beyond the spec.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -187,6 +188,8 @@ impl Mock {
                 validators.push(validator);
             }
         }
+        // The runtime finds a schema's rules by name in the sorted list.
+        validators.sort_unstable_by(|a, b| a.schema.cmp(&b.schema));
         // A mock serves one description for the life of its process, as a
         // generated server's statics live for its: the runtime's `'static`
         // tables (security schemes, parameter shapes, patterns) are built

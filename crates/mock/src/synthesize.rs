@@ -15,7 +15,7 @@ use std::sync::RwLock;
 use openapi_crates_codegen::model::refs;
 use serde_json::{Map, Number, Value, json};
 
-use crate::interpret::Checks;
+use crate::checks::Checks;
 
 /// Below this depth every optional property is filled and lists get an
 /// item; beyond it only what the schema requires.
@@ -231,7 +231,7 @@ impl<'a> Synthesizer<'a> {
             let compiled = self.checks.pattern(pattern);
             for longer in [false, true] {
                 for text in from_pattern(pattern, longer, &mut self.rng) {
-                    if compiled.matches(&text) && fits(&text) {
+                    if compiled.compiled().matches(&text) && fits(&text) {
                         return Value::String(text);
                     }
                 }

@@ -1,5 +1,5 @@
-//! The rule checks generated validators call, one function per rule of
-//! JSON Schema the generator supports. Each takes the [`Location`] of the
+//! The rule checks [`crate::rules::Check::run`] calls, one function per
+//! rule of JSON Schema the generator supports. Each takes the [`Location`] of the
 //! value in the body and adds a message naming it and the rule to `out` when
 //! the value breaks it.
 
@@ -269,8 +269,8 @@ pub fn expect_boolean(value: &Value, at: &Location, out: &mut Violations) {
     }
 }
 
-pub fn required(object: &Object, at: &Location, names: &[&str], out: &mut Violations) {
-    for name in names {
+pub fn required(object: &Object, at: &Location, names: &[impl AsRef<str>], out: &mut Violations) {
+    for name in names.iter().map(AsRef::as_ref) {
         if !object.contains_key(name) {
             let at = at.property(name);
             out.add(&at, "required", format!("{} is required", describe(&at)));
@@ -278,9 +278,14 @@ pub fn required(object: &Object, at: &Location, names: &[&str], out: &mut Violat
     }
 }
 
-pub fn no_other_properties(object: &Object, at: &Location, known: &[&str], out: &mut Violations) {
+pub fn no_other_properties(
+    object: &Object,
+    at: &Location,
+    known: &[impl AsRef<str>],
+    out: &mut Violations,
+) {
     for name in object.keys() {
-        if !known.contains(&name) {
+        if !known.iter().any(|known| known.as_ref() == name) {
             additional_property(&at.property(name), out);
         }
     }
@@ -349,13 +354,14 @@ pub fn dependent_required(
     object: &Object,
     at: &Location,
     name: &str,
-    required: &[&str],
+    required: &[impl AsRef<str>],
     out: &mut Violations,
 ) {
     if !object.contains_key(name) {
         return;
     }
-    for missing in required.iter().filter(|other| !object.contains_key(other)) {
+    let required = required.iter().map(AsRef::as_ref);
+    for missing in required.filter(|other| !object.contains_key(other)) {
         let at = at.property(missing);
         out.add(
             &at,
@@ -393,9 +399,15 @@ pub fn max_length(text: &str, max: usize, at: &Location, out: &mut Violations) {
     }
 }
 
-pub fn one_of_values(text: &str, allowed: &[&str], at: &Location, out: &mut Violations) {
-    if !allowed.contains(&text) {
-        out.add(at, "enum", one_of(at, allowed));
+pub fn one_of_values(
+    text: &str,
+    allowed: &[impl AsRef<str>],
+    at: &Location,
+    out: &mut Violations,
+) {
+    if !allowed.iter().any(|allowed| allowed.as_ref() == text) {
+        let allowed: Vec<&str> = allowed.iter().map(AsRef::as_ref).collect();
+        out.add(at, "enum", one_of(at, &allowed));
     }
 }
 
@@ -543,14 +555,14 @@ fn same_json(a: &Value, b: &Value) -> bool {
 /// once from their JSON text. Generated validators keep one in a static.
 #[derive(Debug)]
 pub struct AllowedValues {
-    texts: Vec<&'static str>,
+    texts: Vec<Box<str>>,
     values: Vec<Value<'static>>,
 }
 
 impl AllowedValues {
     /// Reads each of `texts` as JSON. The generator writes them from the
     /// spec's values, so generated code never reaches the panic.
-    pub fn new(texts: &[&'static str]) -> Self {
+    pub fn new(texts: &[&str]) -> Self {
         let values = texts
             .iter()
             .map(|text| {
@@ -560,7 +572,7 @@ impl AllowedValues {
             })
             .collect();
         Self {
-            texts: texts.to_vec(),
+            texts: texts.iter().map(|text| Box::from(*text)).collect(),
             values,
         }
     }
@@ -579,7 +591,8 @@ fn one_of(at: &Location, allowed: &[&str]) -> String {
 /// The value must equal one of the `allowed` values.
 pub fn allowed_value(value: &Value, allowed: &AllowedValues, at: &Location, out: &mut Violations) {
     if !allowed.values.iter().any(|other| same_json(value, other)) {
-        out.add(at, "enum", one_of(at, &allowed.texts));
+        let texts: Vec<&str> = allowed.texts.iter().map(|text| &**text).collect();
+        out.add(at, "enum", one_of(at, &texts));
     }
 }
 
@@ -721,7 +734,7 @@ pub fn exclusive_maximum(number: f64, max: f64, at: &Location, out: &mut Violati
 /// the generated types read it). Generated validators keep one in a static.
 #[derive(Debug)]
 pub struct Pattern {
-    source: &'static str,
+    source: Box<str>,
     engine: Engine,
 }
 
@@ -737,11 +750,11 @@ enum Engine {
 impl Pattern {
     /// Compiles `source` with regress. The generator refuses a spec whose
     /// pattern does not compile, so generated code never reaches the panic.
-    pub fn new(source: &'static str) -> Self {
+    pub fn new(source: &str) -> Self {
         let regex = regress::Regex::new(source)
             .unwrap_or_else(|err| panic!("invalid pattern {source:?}: {err}"));
         Self {
-            source,
+            source: source.into(),
             engine: Engine::Regress(regex),
         }
     }
@@ -751,11 +764,11 @@ impl Pattern {
     /// exactly the same strings: the generator translates only a grammar
     /// whose meaning is the same in both (`model::pattern` in the generator).
     /// `source` is still what messages name.
-    pub fn translated(source: &'static str, translated: &str) -> Self {
+    pub fn translated(source: &str, translated: &str) -> Self {
         let regex = regex::Regex::new(translated)
             .unwrap_or_else(|err| panic!("invalid pattern {translated:?}: {err}"));
         Self {
-            source,
+            source: source.into(),
             engine: Engine::Regex(regex),
         }
     }

@@ -15,12 +15,12 @@
 //! constrained strings' patterns).
 //!
 //! Generated server crates hold what depends on the spec (the trait, the
-//! response enums, the routes and the validators compiled from the schemas);
+//! response enums, the routes and each schema's rules as [`rules`] values);
 //! everything that does not depend on it lives here, as ordinary, tested Rust:
 //! the API's error body, reading credentials (bearer tokens, API keys), body
 //! decoding by content type
-//! (JSON, or a form with bracket notation), and the rule checks the generated
-//! validators call. It plays the part `progenitor-client` plays for
+//! (JSON, or a form with bracket notation), and the one reading of the rules
+//! ([`rules::Check::run`], with the rule checks it calls). It plays the part `progenitor-client` plays for
 //! progenitor's clients.
 //!
 //! Hand-written code around a generated server (a reference implementation, a
@@ -35,6 +35,7 @@
 // and returned straight to axum, never stored: boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod rules;
 pub mod wire;
 
 /// Items of the `client` feature: what a generated client sends with.

@@ -683,66 +683,52 @@ async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     api.get_push_notification_apns_provider(context).await.into_response()
 }
 
-/// Checks of request bodies against the spec's schemas, one function per
-/// schema a request body uses.
+/// Checks of request bodies and parameters against the spec's
+/// schemas: each schema's rules, built on first use, and a function
+/// applying them.
 mod validate {
-    use openapi_crates_runtime::checks::{self as check, Location, Violations};
+    use std::sync::LazyLock;
+    use openapi_crates_runtime::checks::{Location, Violations};
     use openapi_crates_runtime::json::Value;
+    use openapi_crates_runtime::rules as rule;
 
-    /// Checks a value against the `ActionDestination` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn action_destination(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["type", "configuration"], out);
-            if let Some(value) = object.get("type") {
-                let at = &at.property("type");
-                action_destination_type(value, at, out);
-            }
-            if let Some(value) = object.get("configuration") {
-                let at = &at.property("configuration");
-                action_destination_configuration(value, at, out);
-            }
-        }
-    }
+    static ACTION_DESTINATION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["type", "configuration"]),
+        properties: Vec::from([
+            (
+                "type".into(),
+                rule::Check::Linked(rule::Link(|| &ACTION_DESTINATION_TYPE)),
+            ),
+            (
+                "configuration".into(),
+                rule::Check::Linked(rule::Link(|| &ACTION_DESTINATION_CONFIGURATION)),
+            ),
+        ]),
+        known: rule::names(&["type", "configuration"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `ActionDestinationConfiguration` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn action_destination_configuration(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["action_id"], out);
-            if let Some(value) = object.get("action_id") {
-                let at = &at.property("action_id");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static ACTION_DESTINATION_CONFIGURATION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["action_id"]),
+        properties: Vec::from([
+            ("action_id".into(), rule::Check::String(rule::StringCheck::default())),
+        ]),
+        known: rule::names(&["action_id"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `ActionDestinationType` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn action_destination_type(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["action"], at, out);
-        }
-    }
+    static ACTION_DESTINATION_TYPE: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["action"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `AwsRegion` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn aws_region(value: &Value, at: &Location, out: &mut Violations) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(
-                text,
+    static AWS_REGION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(
+            rule::names(
                 &[
                     "af-south-1",
                     "ap-east-1",
@@ -781,79 +767,70 @@ mod validate {
                     "us-west-1",
                     "us-west-2",
                 ],
-                at,
-                out,
-            );
-        }
-    }
+            ),
+        ),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `BasicWebhookAuthorizationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn basic_webhook_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "username", "password"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                basic_webhook_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("username") {
-                let at = &at.property("username");
-                webhook_username(value, at, out);
-            }
-            if let Some(value) = object.get("password") {
-                let at = &at.property("password");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static BASIC_WEBHOOK_AUTHORIZATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["method", "username", "password"]),
+        properties: Vec::from([
+            (
+                "method".into(),
+                rule::Check::Linked(rule::Link(|| &BASIC_WEBHOOK_AUTHORIZATION_METHOD)),
+            ),
+            ("username".into(), rule::Check::Linked(rule::Link(|| &WEBHOOK_USERNAME))),
+            ("password".into(), rule::Check::String(rule::StringCheck::default())),
+        ]),
+        known: rule::names(&["method", "username", "password"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `BasicWebhookAuthorizationMethod` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn basic_webhook_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["basic"], at, out);
-        }
-    }
+    static BASIC_WEBHOOK_AUTHORIZATION_METHOD: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["basic"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `BearerWebhookAuthorizationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn bearer_webhook_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "token"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                bearer_webhook_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("token") {
-                let at = &at.property("token");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static BEARER_WEBHOOK_AUTHORIZATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["method", "token"]),
+        properties: Vec::from([
+            (
+                "method".into(),
+                rule::Check::Linked(rule::Link(|| &BEARER_WEBHOOK_AUTHORIZATION_METHOD)),
+            ),
+            ("token".into(), rule::Check::String(rule::StringCheck::default())),
+        ]),
+        known: rule::names(&["method", "token"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `BearerWebhookAuthorizationMethod` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn bearer_webhook_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["bearer"], at, out);
-        }
-    }
+    static BEARER_WEBHOOK_AUTHORIZATION_METHOD: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["bearer"])),
+        ..Default::default()
+    }));
+
+    #[cfg(feature = "event-streams")]
+    static CREATE_EVENT_STREAM_REQUEST: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["destination"]),
+        properties: Vec::from([
+            ("name".into(), rule::Check::Linked(rule::Link(|| &EVENT_STREAM_NAME))),
+            (
+                "subscriptions".into(),
+                rule::Check::Linked(rule::Link(|| &EVENT_STREAM_SUBSCRIPTIONS)),
+            ),
+            (
+                "destination".into(),
+                rule::Check::Linked(rule::Link(|| &EVENT_STREAM_DESTINATION_INPUT)),
+            ),
+            ("status".into(), rule::Check::Linked(rule::Link(|| &EVENT_STREAM_STATUS))),
+        ]),
+        known: rule::names(&["name", "subscriptions", "destination", "status"]),
+        ..Default::default()
+    }));
 
     /// Checks a value against the `CreateEventStreamRequest` schema.
     #[cfg(feature = "event-streams")]
@@ -862,26 +839,35 @@ mod validate {
         at: &Location,
         out: &mut Violations,
     ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["destination"], out);
-            if let Some(value) = object.get("name") {
-                let at = &at.property("name");
-                event_stream_name(value, at, out);
-            }
-            if let Some(value) = object.get("subscriptions") {
-                let at = &at.property("subscriptions");
-                event_stream_subscriptions(value, at, out);
-            }
-            if let Some(value) = object.get("destination") {
-                let at = &at.property("destination");
-                event_stream_destination_input(value, at, out);
-            }
-            if let Some(value) = object.get("status") {
-                let at = &at.property("status");
-                event_stream_status(value, at, out);
-            }
-        }
+        CREATE_EVENT_STREAM_REQUEST.run(&(), value, at, out);
     }
+
+    #[cfg(feature = "token-exchange-profiles")]
+    static CREATE_TOKEN_EXCHANGE_PROFILE_REQUEST: LazyLock<rule::Check> = LazyLock::new(||
+    rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["name", "subject_token_type", "action_id", "type"]),
+        properties: Vec::from([
+            (
+                "name".into(),
+                rule::Check::Linked(rule::Link(|| &TOKEN_EXCHANGE_PROFILE_NAME)),
+            ),
+            (
+                "subject_token_type".into(),
+                rule::Check::Linked(rule::Link(|| &SUBJECT_TOKEN_TYPE)),
+            ),
+            (
+                "action_id".into(),
+                rule::Check::Linked(rule::Link(|| &TOKEN_EXCHANGE_ACTION_ID)),
+            ),
+            (
+                "type".into(),
+                rule::Check::Linked(rule::Link(|| &TOKEN_EXCHANGE_PROFILE_TYPE)),
+            ),
+        ]),
+        known: rule::names(&["name", "subject_token_type", "action_id", "type"]),
+        additional: rule::Additional::Forbidden,
+        ..Default::default()
+    }));
 
     /// Checks a value against the `CreateTokenExchangeProfileRequest` schema.
     #[cfg(feature = "token-exchange-profiles")]
@@ -890,417 +876,263 @@ mod validate {
         at: &Location,
         out: &mut Violations,
     ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(
-                object,
-                at,
-                &["name", "subject_token_type", "action_id", "type"],
-                out,
-            );
-            if let Some(value) = object.get("name") {
-                let at = &at.property("name");
-                token_exchange_profile_name(value, at, out);
-            }
-            if let Some(value) = object.get("subject_token_type") {
-                let at = &at.property("subject_token_type");
-                subject_token_type(value, at, out);
-            }
-            if let Some(value) = object.get("action_id") {
-                let at = &at.property("action_id");
-                token_exchange_action_id(value, at, out);
-            }
-            if let Some(value) = object.get("type") {
-                let at = &at.property("type");
-                token_exchange_profile_type(value, at, out);
-            }
-            check::no_other_properties(
-                object,
-                at,
-                &["name", "subject_token_type", "action_id", "type"],
-                out,
-            );
-        }
+        CREATE_TOKEN_EXCHANGE_PROFILE_REQUEST.run(&(), value, at, out);
     }
 
-    /// Checks a value against the `CustomHeaderWebhookAuthorizationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn custom_header_webhook_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["method", "header_key", "header_value"], out);
-            if let Some(value) = object.get("method") {
-                let at = &at.property("method");
-                custom_header_webhook_authorization_method(value, at, out);
-            }
-            if let Some(value) = object.get("header_key") {
-                let at = &at.property("header_key");
-                webhook_header_key(value, at, out);
-            }
-            if let Some(value) = object.get("header_value") {
-                let at = &at.property("header_value");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static CUSTOM_HEADER_WEBHOOK_AUTHORIZATION_INPUT: LazyLock<rule::Check> = LazyLock::new(||
+    rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["method", "header_key", "header_value"]),
+        properties: Vec::from([
+            (
+                "method".into(),
+                rule::Check::Linked(
+                    rule::Link(|| &CUSTOM_HEADER_WEBHOOK_AUTHORIZATION_METHOD),
+                ),
+            ),
+            (
+                "header_key".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_HEADER_KEY)),
+            ),
+            ("header_value".into(), rule::Check::String(rule::StringCheck::default())),
+        ]),
+        known: rule::names(&["method", "header_key", "header_value"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `CustomHeaderWebhookAuthorizationMethod` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn custom_header_webhook_authorization_method(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["custom_header"], at, out);
-        }
-    }
+    static CUSTOM_HEADER_WEBHOOK_AUTHORIZATION_METHOD: LazyLock<rule::Check> = LazyLock::new(||
+    rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["custom_header"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventBridgeConfiguration` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_bridge_configuration(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["aws_account_id", "aws_region"], out);
-            if let Some(value) = object.get("aws_account_id") {
-                let at = &at.property("aws_account_id");
-                if let Some(text) = check::expect_string(value, at, out) {
-                    {
-                        static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                        check::Pattern::translated("^[0-9]{12}$", "^[0-9]{12}$"));
-                        check::pattern(text, &PATTERN, at, out);
-                    }
-                }
-            }
-            if let Some(value) = object.get("aws_region") {
-                let at = &at.property("aws_region");
-                aws_region(value, at, out);
-            }
-            if let Some(value) = object.get("aws_partner_event_source") {
-                let at = &at.property("aws_partner_event_source");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static EVENT_BRIDGE_CONFIGURATION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["aws_account_id", "aws_region"]),
+        properties: Vec::from([
+            (
+                "aws_account_id".into(),
+                rule::Check::String(rule::StringCheck {
+                    pattern: Some(
+                        rule::PatternRule::new("^[0-9]{12}$", Some("^[0-9]{12}$".into())),
+                    ),
+                    ..Default::default()
+                }),
+            ),
+            ("aws_region".into(), rule::Check::Linked(rule::Link(|| &AWS_REGION))),
+            (
+                "aws_partner_event_source".into(),
+                rule::Check::String(rule::StringCheck::default()),
+            ),
+        ]),
+        known: rule::names(
+            &["aws_account_id", "aws_region", "aws_partner_event_source"],
+        ),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventBridgeDestination` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_bridge_destination(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["type", "configuration"], out);
-            if let Some(value) = object.get("type") {
-                let at = &at.property("type");
-                event_bridge_destination_type(value, at, out);
-            }
-            if let Some(value) = object.get("configuration") {
-                let at = &at.property("configuration");
-                event_bridge_configuration(value, at, out);
-            }
-        }
-    }
+    static EVENT_BRIDGE_DESTINATION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["type", "configuration"]),
+        properties: Vec::from([
+            (
+                "type".into(),
+                rule::Check::Linked(rule::Link(|| &EVENT_BRIDGE_DESTINATION_TYPE)),
+            ),
+            (
+                "configuration".into(),
+                rule::Check::Linked(rule::Link(|| &EVENT_BRIDGE_CONFIGURATION)),
+            ),
+        ]),
+        known: rule::names(&["type", "configuration"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventBridgeDestinationType` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_bridge_destination_type(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["eventbridge"], at, out);
-        }
-    }
+    static EVENT_BRIDGE_DESTINATION_TYPE: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["eventbridge"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventStreamDestinationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_stream_destination_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            match object.get("type") {
-                Some(Value::String(kind)) => {
-                    match kind.as_ref() {
-                        "webhook" => webhook_destination_input(value, at, out),
-                        "eventbridge" => event_bridge_destination(value, at, out),
-                        "action" => action_destination(value, at, out),
-                        other => {
-                            check::one_of_values(
-                                other,
-                                &["webhook", "eventbridge", "action"],
-                                &at.property("type"),
-                                out,
-                            )
-                        }
-                    }
-                }
-                _ => check::required_string(object, at, "type", out),
-            }
-        }
-    }
+    static EVENT_STREAM_DESTINATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Discriminated {
+        property: "type".into(),
+        mapping: Vec::from([
+            (
+                "webhook".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_DESTINATION_INPUT)),
+            ),
+            (
+                "eventbridge".into(),
+                rule::Check::Linked(rule::Link(|| &EVENT_BRIDGE_DESTINATION)),
+            ),
+            ("action".into(), rule::Check::Linked(rule::Link(|| &ACTION_DESTINATION))),
+        ]),
+    });
 
-    /// Checks a value against the `EventStreamName` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_stream_name(value: &Value, at: &Location, out: &mut Violations) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::min_length(text, 1usize, at, out);
-            check::max_length(text, 128usize, at, out);
-        }
-    }
+    static EVENT_STREAM_NAME: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        min_length: Some(1usize),
+        max_length: Some(128usize),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventStreamStatus` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_stream_status(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["enabled", "disabled"], at, out);
-        }
-    }
+    static EVENT_STREAM_STATUS: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["enabled", "disabled"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventStreamSubscription` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_stream_subscription(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["event_type"], out);
-            if let Some(value) = object.get("event_type") {
-                let at = &at.property("event_type");
-                check::expect_string(value, at, out);
-            }
-        }
-    }
+    static EVENT_STREAM_SUBSCRIPTION: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["event_type"]),
+        properties: Vec::from([
+            ("event_type".into(), rule::Check::String(rule::StringCheck::default())),
+        ]),
+        known: rule::names(&["event_type"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `EventStreamSubscriptions` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn event_stream_subscriptions(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(items) = check::expect_array(value, at, out) {
-            check::min_items(items, 1usize, at, out);
-            for (position, value) in items.iter().enumerate() {
-                let at = &at.item(position);
-                event_stream_subscription(value, at, out);
-            }
-        }
-    }
+    static EVENT_STREAM_SUBSCRIPTIONS: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Array(rule::ArrayCheck {
+        min_items: Some(1usize),
+        items: Box::new(rule::Check::Linked(rule::Link(|| &EVENT_STREAM_SUBSCRIPTION))),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `SubjectTokenType` schema.
     #[cfg(feature = "token-exchange-profiles")]
-    pub(crate) fn subject_token_type(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::min_length(text, 8usize, at, out);
-            check::max_length(text, 100usize, at, out);
-            check::format(text, "url", at, out);
-            {
-                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::translated(
-                    "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
-                    "^[A-Za-z][A-Za-z0-9\\+\\.\\-]*:([A-Za-z0-9\\._\\~:/\\?\\#\\[\\]@!\\$\\&'\\(\\)\\*\\+,;=\\-]|%[0-9A-Fa-f]{2})+$",
-                ));
-                check::pattern(text, &PATTERN, at, out);
-            }
-        }
-    }
+    static SUBJECT_TOKEN_TYPE: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        min_length: Some(8usize),
+        max_length: Some(100usize),
+        format: Some("url".into()),
+        pattern: Some(
+            rule::PatternRule::new(
+                "^[A-Za-z][A-Za-z0-9+.-]*:([A-Za-z0-9._~:/?#\\[\\]@!$&'()*+,;=-]|%[0-9A-Fa-f]{2})+$",
+                Some(
+                    "^[A-Za-z][A-Za-z0-9\\+\\.\\-]*:([A-Za-z0-9\\._\\~:/\\?\\#\\[\\]@!\\$\\&'\\(\\)\\*\\+,;=\\-]|%[0-9A-Fa-f]{2})+$"
+                        .into(),
+                ),
+            ),
+        ),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `TokenExchangeActionId` schema.
     #[cfg(feature = "token-exchange-profiles")]
-    pub(crate) fn token_exchange_action_id(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::min_length(text, 1usize, at, out);
-            check::max_length(text, 36usize, at, out);
-        }
-    }
+    static TOKEN_EXCHANGE_ACTION_ID: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        min_length: Some(1usize),
+        max_length: Some(36usize),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `TokenExchangeProfileName` schema.
     #[cfg(feature = "token-exchange-profiles")]
-    pub(crate) fn token_exchange_profile_name(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::min_length(text, 3usize, at, out);
-            check::max_length(text, 50usize, at, out);
-        }
-    }
+    static TOKEN_EXCHANGE_PROFILE_NAME: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        min_length: Some(3usize),
+        max_length: Some(50usize),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `TokenExchangeProfileType` schema.
     #[cfg(feature = "token-exchange-profiles")]
-    pub(crate) fn token_exchange_profile_type(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        let mut broken = Violations::new();
-        {
-            let out = &mut broken;
-            if let Some(text) = check::expect_string(value, at, out) {
-                check::one_of_values(text, &["custom_authentication"], at, out);
-            }
-        }
-        out.add_with_message(broken, "the type field must be custom");
-    }
+    static TOKEN_EXCHANGE_PROFILE_TYPE: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::WithMessage {
+        check: Box::new(
+            rule::Check::String(rule::StringCheck {
+                allowed: Some(rule::names(&["custom_authentication"])),
+                ..Default::default()
+            }),
+        ),
+        message: "the type field must be custom".into(),
+    });
 
-    /// Checks a value against the `WebhookAuthorizationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_authorization_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            match object.get("method") {
-                Some(Value::String(kind)) => {
-                    match kind.as_ref() {
-                        "basic" => basic_webhook_authorization_input(value, at, out),
-                        "bearer" => bearer_webhook_authorization_input(value, at, out),
-                        "custom_header" => {
-                            custom_header_webhook_authorization_input(value, at, out)
-                        }
-                        other => {
-                            check::one_of_values(
-                                other,
-                                &["basic", "bearer", "custom_header"],
-                                &at.property("method"),
-                                out,
-                            )
-                        }
-                    }
-                }
-                _ => check::required_string(object, at, "method", out),
-            }
-        }
-    }
+    static WEBHOOK_AUTHORIZATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Discriminated {
+        property: "method".into(),
+        mapping: Vec::from([
+            (
+                "basic".into(),
+                rule::Check::Linked(rule::Link(|| &BASIC_WEBHOOK_AUTHORIZATION_INPUT)),
+            ),
+            (
+                "bearer".into(),
+                rule::Check::Linked(rule::Link(|| &BEARER_WEBHOOK_AUTHORIZATION_INPUT)),
+            ),
+            (
+                "custom_header".into(),
+                rule::Check::Linked(
+                    rule::Link(|| &CUSTOM_HEADER_WEBHOOK_AUTHORIZATION_INPUT),
+                ),
+            ),
+        ]),
+    });
 
-    /// Checks a value against the `WebhookConfigurationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_configuration_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(
-                object,
-                at,
-                &["webhook_endpoint", "webhook_authorization"],
-                out,
-            );
-            if let Some(value) = object.get("webhook_endpoint") {
-                let at = &at.property("webhook_endpoint");
-                webhook_endpoint(value, at, out);
-            }
-            if let Some(value) = object.get("webhook_authorization") {
-                let at = &at.property("webhook_authorization");
-                webhook_authorization_input(value, at, out);
-            }
-        }
-    }
+    static WEBHOOK_CONFIGURATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["webhook_endpoint", "webhook_authorization"]),
+        properties: Vec::from([
+            (
+                "webhook_endpoint".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_ENDPOINT)),
+            ),
+            (
+                "webhook_authorization".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_AUTHORIZATION_INPUT)),
+            ),
+        ]),
+        known: rule::names(&["webhook_endpoint", "webhook_authorization"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `WebhookDestinationInput` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_destination_input(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(object) = check::expect_object(value, at, out) {
-            check::required(object, at, &["type", "configuration"], out);
-            if let Some(value) = object.get("type") {
-                let at = &at.property("type");
-                webhook_destination_type(value, at, out);
-            }
-            if let Some(value) = object.get("configuration") {
-                let at = &at.property("configuration");
-                webhook_configuration_input(value, at, out);
-            }
-        }
-    }
+    static WEBHOOK_DESTINATION_INPUT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::Object(rule::ObjectCheck {
+        required: rule::names(&["type", "configuration"]),
+        properties: Vec::from([
+            (
+                "type".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_DESTINATION_TYPE)),
+            ),
+            (
+                "configuration".into(),
+                rule::Check::Linked(rule::Link(|| &WEBHOOK_CONFIGURATION_INPUT)),
+            ),
+        ]),
+        known: rule::names(&["type", "configuration"]),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `WebhookDestinationType` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_destination_type(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::one_of_values(text, &["webhook"], at, out);
-        }
-    }
+    static WEBHOOK_DESTINATION_TYPE: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        allowed: Some(rule::names(&["webhook"])),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `WebhookEndpoint` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_endpoint(value: &Value, at: &Location, out: &mut Violations) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            {
-                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::new(
-                    "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
-                ));
-                check::pattern(text, &PATTERN, at, out);
-            }
-        }
-    }
+    static WEBHOOK_ENDPOINT: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        pattern: Some(
+            rule::PatternRule::new(
+                "^https://([A-Za-z0-9._~%!$&()*+,;=-]+|\\[[0-9A-Fa-f:.]+\\])(:[0-9]{1,5})?([/?#]\\S*)?$",
+                None,
+            ),
+        ),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `WebhookHeaderKey` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_header_key(
-        value: &Value,
-        at: &Location,
-        out: &mut Violations,
-    ) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::min_length(text, 1usize, at, out);
-            {
-                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::translated(
-                    "^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$",
-                    "^[a-zA-Z0-9!\\#\\$%\\&'\\*\\+\\.\\^_`\\|\\~\\-]+$",
-                ));
-                check::pattern(text, &PATTERN, at, out);
-            }
-        }
-    }
+    static WEBHOOK_HEADER_KEY: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        min_length: Some(1usize),
+        pattern: Some(
+            rule::PatternRule::new(
+                "^[a-zA-Z0-9!#$%&'*+.^_`|~-]+$",
+                Some("^[a-zA-Z0-9!\\#\\$%\\&'\\*\\+\\.\\^_`\\|\\~\\-]+$".into()),
+            ),
+        ),
+        ..Default::default()
+    }));
 
-    /// Checks a value against the `WebhookUsername` schema.
     #[cfg(feature = "event-streams")]
-    pub(crate) fn webhook_username(value: &Value, at: &Location, out: &mut Violations) {
-        if let Some(text) = check::expect_string(value, at, out) {
-            check::max_length(text, 128usize, at, out);
-            {
-                static PATTERN: ::std::sync::LazyLock<check::Pattern> = ::std::sync::LazyLock::new(||
-                check::Pattern::translated("^[^:]+$", "^[^:]+$"));
-                check::pattern(text, &PATTERN, at, out);
-            }
-        }
-    }
+    static WEBHOOK_USERNAME: LazyLock<rule::Check> = LazyLock::new(|| rule::Check::String(rule::StringCheck {
+        max_length: Some(128usize),
+        pattern: Some(rule::PatternRule::new("^[^:]+$", Some("^[^:]+$".into()))),
+        ..Default::default()
+    }));
 }
 
 /// How the text fields of form bodies (and multipart parts) are

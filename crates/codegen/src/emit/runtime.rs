@@ -39,6 +39,8 @@ const SOURCES: &[(&str, &str)] = &[
     source!("response.rs"),
     source!("router_error.rs"),
     source!("routing.rs"),
+    source!("rules.rs"),
+    source!("rules/run.rs"),
     source!("serve.rs"),
     source!("types.rs"),
     source!("wire.rs"),
@@ -77,11 +79,20 @@ mod tests {
 
     #[test]
     fn every_source_file_of_the_runtime_is_carried() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime/src");
+        let mut on_disk = Vec::new();
+        let mut pending = vec![root.clone()];
+        while let Some(dir) = pending.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    pending.push(path);
+                } else {
+                    let relative = path.strip_prefix(&root).unwrap();
+                    on_disk.push(relative.to_string_lossy().replace('\\', "/"));
+                }
+            }
+        }
         on_disk.sort();
         let carried: Vec<&str> = SOURCES.iter().map(|(name, _)| *name).collect();
         assert_eq!(

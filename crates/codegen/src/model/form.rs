@@ -257,8 +257,11 @@ fn shape_of<'c>(
         Check::Number(_) => FormShape::Scalar(FormScalar::Number),
         Check::Boolean => FormShape::Scalar(FormScalar::Boolean),
         Check::Values(values) => {
-            let (nulls, others): (Vec<_>, Vec<_>) =
-                values.iter().cloned().partition(Value::is_null);
+            let (nulls, others): (Vec<Value>, Vec<Value>) = values
+                .texts()
+                .iter()
+                .filter_map(|text| serde_json::from_str(text).ok())
+                .partition(Value::is_null);
             let scalar = values_scalar(&others).map_or(FormShape::Text, FormShape::Scalar);
             if nulls.is_empty() {
                 scalar
@@ -317,7 +320,13 @@ fn shape_of<'c>(
             }
         }
         Check::Discriminated { mapping, .. } => {
-            let mut names: Vec<&str> = mapping.iter().map(|(_, name)| name.as_str()).collect();
+            let mut names: Vec<&str> = mapping
+                .iter()
+                .filter_map(|(_, check)| match check {
+                    Check::Schema(name) => Some(name.as_str()),
+                    _ => None,
+                })
+                .collect();
             names.dedup();
             union(
                 names.into_iter().filter_map(validator),
@@ -334,6 +343,8 @@ fn shape_of<'c>(
         | Check::Conditional { .. }
         | Check::UnevaluatedProperties { .. }
         | Check::UnevaluatedItems { .. } => FormShape::Text,
+        // The model names its schemas; only generated code links them.
+        Check::Linked(_) => FormShape::Text,
     }
 }
 

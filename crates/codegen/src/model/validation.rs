@@ -19,500 +19,129 @@ use super::refs::{SCHEMA_REF_PREFIX, schema_name};
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::LoadedSpec;
 
-/// The checks of one named schema.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Validator {
-    /// The component schema's name.
-    pub schema: String,
-    pub check: Check,
-}
+pub use openapi_crates_runtime::rules::{
+    Additional, ArrayCheck, Bound, Check, Contains, Evaluated, IntegerFormat, NumberCheck,
+    ObjectCheck, PatternRule, StringCheck, Validator, Values,
+};
 
-/// What a value must satisfy.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub enum Check {
-    /// Anything goes.
-    #[default]
-    Any,
-    /// Nothing goes: a `false` schema (`not: {}` once lowered).
-    Never,
-    /// The checks of a named schema.
-    Schema(String),
-    /// Every one of these.
-    All(Vec<Check>),
-    Object(ObjectCheck),
-    Array(ArrayCheck),
-    String(StringCheck),
-    Number(NumberCheck),
-    Boolean,
-    /// The inner object, array, string or number check, applied only to a
-    /// value of that JSON type: keywords written without a `type` (an
-    /// `allOf` part `{maxLength: 255}`, an `anyOf` of `{required: [..]}`)
-    /// constrain the values they are about and let the others through.
-    IfType(Box<Check>),
-    /// `enum` (or a lowered `const`) with values other than strings: equal,
-    /// as JSON, to one of these (`1` and `1.0` are one number). The values
-    /// pin the value, so no other rule of its type is checked.
-    Values(Vec<Value>),
-    /// `not`: the value must fail `check`.
-    Not(Box<Check>),
-    /// `if`/`then`/`else`: `then` when the value passes `condition`, else
-    /// `otherwise`.
-    Conditional {
-        condition: Box<Check>,
-        then: Box<Check>,
-        otherwise: Box<Check>,
-    },
-    /// `unevaluatedProperties`: the properties of an object that none of
-    /// the schema's keywords (its own and those of the subschemas it
-    /// applies and the value passes) evaluated must pass `rest`.
-    UnevaluatedProperties {
-        evaluated: Evaluated,
-        rest: Additional,
-    },
-    /// `unevaluatedItems`, as [`Check::UnevaluatedProperties`] for the items
-    /// of a list.
-    UnevaluatedItems {
-        evaluated: Evaluated,
-        rest: Additional,
-    },
-    /// A `oneOf` with a discriminator: the property's value picks the schema.
-    Discriminated {
-        property: String,
-        /// Discriminator value and the schema it selects, in spec order.
-        mapping: Vec<(String, String)>,
-    },
-    /// A `oneOf` (`exactly_one`) or `anyOf` without a discriminator.
-    Alternatives {
-        exactly_one: bool,
-        variants: Vec<Check>,
-    },
-    /// `check`, but any failure is reported as the spec's own `message`
-    /// (`x-validation-message`).
-    WithMessage {
-        check: Box<Check>,
-        message: String,
-    },
-    /// `null`, or a value passing `check`.
-    Nullable(Box<Check>),
-}
-
-/// Which properties of an object (or items of a list) the keywords beside
-/// an `unevaluated*` keyword evaluated, as JSON Schema 2020-12 collects
-/// them: from the schema itself, its `allOf` parts and `$ref`s always, from
-/// an `anyOf`/`oneOf` variant, an `if`/`then`/`else` branch or a
-/// `dependentSchemas` entry only when it applies to the value.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Evaluated {
-    /// Every property or item (`additionalProperties`, `items`, a nested
-    /// `unevaluated*`).
-    Everything,
-    /// Properties by name (`properties`).
-    Names(Vec<String>),
-    /// Properties whose name matches one of these patterns
-    /// (`patternProperties`).
-    Patterns(Vec<String>),
-    /// The first items (`prefixItems`).
-    Prefix(usize),
-    /// The items passing this check (`contains`).
-    Matching(Box<Check>),
-    /// What `evaluated` names, when the value (the object or list itself)
-    /// passes `condition`.
-    When {
-        condition: Box<Check>,
-        evaluated: Box<Evaluated>,
-    },
-    /// Everything any of these names.
-    Union(Vec<Evaluated>),
-}
-
-impl Evaluated {
-    /// `parts` as one, `Everything` when one of them always is.
-    fn union(parts: Vec<Evaluated>) -> Evaluated {
-        let mut flat = Vec::new();
-        let mut names: Vec<String> = Vec::new();
-        let mut patterns: Vec<String> = Vec::new();
-        let mut prefix = 0;
-        let mut pending = parts;
-        while let Some(part) = pending.pop() {
-            match part {
-                Evaluated::Everything => return Evaluated::Everything,
-                Evaluated::Union(inner) => pending.extend(inner),
-                Evaluated::Names(more) => names.extend(more),
-                Evaluated::Patterns(more) => patterns.extend(more),
-                Evaluated::Prefix(length) => prefix = prefix.max(length),
-                part => flat.push(part),
-            }
-        }
-        flat.reverse();
-        names.sort_unstable();
-        names.dedup();
-        patterns.sort_unstable();
-        patterns.dedup();
-        // Cheapest tests first: names, positions, then patterns.
-        let mut leading = Vec::new();
-        if !names.is_empty() {
-            leading.push(Evaluated::Names(names));
-        }
-        if prefix > 0 {
-            leading.push(Evaluated::Prefix(prefix));
-        }
-        if !patterns.is_empty() {
-            leading.push(Evaluated::Patterns(patterns));
-        }
-        leading.extend(flat);
-        let mut flat = leading;
-        if flat.len() == 1 {
-            flat.pop().expect("one part")
-        } else {
-            Evaluated::Union(flat)
+/// `parts` as one, `Everything` when one of them always is.
+fn union(parts: Vec<Evaluated>) -> Evaluated {
+    let mut flat = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut patterns: Vec<PatternRule> = Vec::new();
+    let mut prefix = 0;
+    let mut pending = parts;
+    while let Some(part) = pending.pop() {
+        match part {
+            Evaluated::Everything => return Evaluated::Everything,
+            Evaluated::Union(inner) => pending.extend(inner),
+            Evaluated::Names(more) => names.extend(more),
+            Evaluated::Patterns(more) => patterns.extend(more),
+            Evaluated::Prefix(length) => prefix = prefix.max(length),
+            part => flat.push(part),
         }
     }
-
-    /// Whether nothing is evaluated, whatever the value.
-    pub fn is_nothing(&self) -> bool {
-        matches!(self, Evaluated::Union(parts) if parts.is_empty())
+    flat.reverse();
+    names.sort_unstable();
+    names.dedup();
+    patterns.sort_unstable_by(|a, b| a.source().cmp(b.source()));
+    patterns.dedup();
+    // Cheapest tests first: names, positions, then patterns.
+    let mut leading = Vec::new();
+    if !names.is_empty() {
+        leading.push(Evaluated::Names(names));
     }
+    if prefix > 0 {
+        leading.push(Evaluated::Prefix(prefix));
+    }
+    if !patterns.is_empty() {
+        leading.push(Evaluated::Patterns(patterns));
+    }
+    leading.extend(flat);
+    let mut flat = leading;
+    if flat.len() == 1 {
+        flat.pop().expect("one part")
+    } else {
+        Evaluated::Union(flat)
+    }
+}
 
-    fn checks<'a>(&'a self, out: &mut Vec<&'a Check>) {
-        match self {
-            Evaluated::Everything
-            | Evaluated::Names(_)
-            | Evaluated::Patterns(_)
-            | Evaluated::Prefix(_) => {}
-            Evaluated::Matching(check) => out.push(check),
-            Evaluated::When {
-                condition,
-                evaluated,
-            } => {
-                out.push(condition);
-                evaluated.checks(out);
+/// A `pattern` the generator checked, with its spelling for the `regex`
+/// crate where [`super::pattern::to_regex`] proves both mean the same.
+pub fn pattern_rule(source: &str) -> PatternRule {
+    PatternRule::new(source, super::pattern::to_regex(source))
+}
+
+/// Whether the value may be a `oneOf` or `anyOf` (with a discriminator or
+/// without), here or in a schema `check` calls. Typify types one as an
+/// untagged enum, which tries its variants in turn: a string may be read as
+/// a newtype of a variant validation never checked it against, and that
+/// newtype's own check is what turns the variant away. Elsewhere, each
+/// string typed as a newtype was checked by validation against the rules of
+/// the same schema.
+pub fn has_variants(check: &Check, validators: &[Validator]) -> bool {
+    let mut seen: Vec<String> = Vec::new();
+    let mut pending = vec![check];
+    while let Some(check) = pending.pop() {
+        if has_variants_inline(check) {
+            return true;
+        }
+        let mut called = Vec::new();
+        check.schemas(&mut called);
+        for name in called {
+            if seen.contains(&name) {
+                continue;
             }
-            Evaluated::Union(parts) => parts.iter().for_each(|part| part.checks(out)),
+            if let Some(validator) = validators.iter().find(|v| v.schema == name) {
+                pending.push(&validator.check);
+            }
+            seen.push(name);
         }
     }
+    false
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ObjectCheck {
-    pub required: Vec<String>,
-    /// Declared properties with checks, in spec order.
-    pub properties: Vec<(String, Check)>,
-    /// Every declared property name, for `additionalProperties`.
-    pub known: Vec<String>,
-    /// `patternProperties`: each pattern (ECMA-262, not anchored, checked
-    /// to compile when the schemas are read) with the check of the
-    /// properties whose name it matches; every pattern is listed, since
-    /// `additionalProperties` skips the names they match.
-    pub patterns: Vec<(String, Check)>,
-    pub additional: Additional,
-    pub min_properties: Option<usize>,
-    pub max_properties: Option<usize>,
-    /// `propertyNames`: the check every property name (as a string) passes.
-    pub property_names: Option<Box<Check>>,
-    /// `dependentRequired`: when the first property is present, the others
-    /// must be too.
-    pub dependent_required: Vec<(String, Vec<String>)>,
-    /// `dependentSchemas`: when the property is present, the object passes
-    /// the check.
-    pub dependent_schemas: Vec<(String, Check)>,
-}
-
-/// What `additionalProperties` (or an `unevaluated*` keyword) says of the
-/// properties or items it is about.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub enum Additional {
-    #[default]
-    Allowed,
-    Forbidden,
-    Checked(Box<Check>),
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct ArrayCheck {
-    pub min_items: Option<usize>,
-    pub max_items: Option<usize>,
-    /// `prefixItems`: the checks of the first items, by position.
-    pub prefix: Vec<Check>,
-    /// The check of every item after the `prefix`.
-    pub items: Box<Check>,
-    /// `uniqueItems: true`: no two items are equal (as JSON).
-    pub unique: bool,
-    /// JSON Schema's `contains` (with `minContains`/`maxContains`).
-    pub contains: Option<Contains>,
-}
-
-/// How many items must pass `check`: at least `min` (1 unless
-/// `minContains` says otherwise), at most `max`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Contains {
-    pub check: Box<Check>,
-    pub min: usize,
-    pub max: Option<usize>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct StringCheck {
-    /// The `enum` values; lengths are not checked when set, since the values
-    /// pin the exact text.
-    pub allowed: Option<Vec<String>>,
-    pub min_length: Option<usize>,
-    pub max_length: Option<usize>,
-    pub format: Option<String>,
-    /// The `pattern` (ECMA-262, not anchored); checked to compile when the
-    /// schemas are read.
-    pub pattern: Option<String>,
-}
-
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct NumberCheck {
-    pub integer: bool,
-    pub minimum: Option<Bound>,
-    pub maximum: Option<Bound>,
-    /// `multipleOf`: a positive number the value divided by is an integer.
-    pub multiple_of: Option<f64>,
-    /// An integer `format` (`int32`, ...) with its range, checked like a
-    /// bound before typing: the types crate's type need not hold it (typify
-    /// follows the bounds where they disagree with the format), a parameter
-    /// is read as `i64` whatever its format, multipart parts are never
-    /// typed, and the mock reads no types.
-    pub format: Option<IntegerFormat>,
-}
-
-/// An integer `format` and the range of the Rust type it is read as.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IntegerFormat {
-    pub name: String,
-    pub min: i128,
-    pub max: i128,
-}
-
-impl IntegerFormat {
-    /// The range of an integer `format` (`int8` to `uint64`, typify's
-    /// names): checked whatever type typify picks, which follows the bounds
-    /// over the format where they disagree (`{format: uint8, maximum:
-    /// 1000}` is an `i64`), since the spec asks both.
-    fn of(name: &str) -> Option<Self> {
-        let (min, max): (i128, i128) = match name {
-            "int8" => (i8::MIN.into(), i8::MAX.into()),
-            "uint8" => (0, u8::MAX.into()),
-            "int16" => (i16::MIN.into(), i16::MAX.into()),
-            "uint16" => (0, u16::MAX.into()),
-            "int" | "int32" => (i32::MIN.into(), i32::MAX.into()),
-            "uint" | "uint32" => (0, u32::MAX.into()),
-            "int64" => (i64::MIN.into(), i64::MAX.into()),
-            "uint64" => (0, u64::MAX.into()),
-            _ => return None,
-        };
-        Some(IntegerFormat {
-            name: name.to_string(),
-            min,
-            max,
-        })
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Bound {
-    pub value: f64,
-    pub exclusive: bool,
-    /// The bound as the spec writes it where it is an integer past 2^53,
-    /// which `value` cannot hold exactly (`maximum: 18014398509481983`):
-    /// integers are then compared with it exactly.
-    pub exact: Option<i128>,
-}
-
-impl Check {
-    /// Whether the check accepts every value.
-    pub fn is_any(&self) -> bool {
-        matches!(self, Check::Any)
-    }
-
-    /// Whether the check accepts `null` alone (a bare `nullable`, 3.1's
-    /// `{type: "null"}` once lowered).
-    pub fn is_only_null(&self) -> bool {
-        matches!(self, Check::Nullable(inner) if **inner == Check::Never)
-    }
-
-    /// Whether the check asks no more than the JSON type of the value (which
-    /// reading a parameter's text as its type already guarantees).
-    pub fn is_type_only(&self) -> bool {
-        match self {
-            Check::Any | Check::Boolean => true,
-            Check::String(string) => {
-                string.allowed.is_none()
-                    && string.min_length.is_none()
-                    && string.max_length.is_none()
-                    && string.format.is_none()
-                    && string.pattern.is_none()
-            }
-            Check::Number(number) => {
-                number.minimum.is_none()
-                    && number.maximum.is_none()
-                    && number.multiple_of.is_none()
-                    && number.format.is_none()
-            }
-            Check::Array(array) => {
-                array.min_items.is_none()
-                    && array.max_items.is_none()
-                    && array.contains.is_none()
-                    && !array.unique
-                    && array.prefix.iter().all(Check::is_type_only)
-                    && array.items.is_type_only()
-            }
-            Check::Object(object) => *object == ObjectCheck::default(),
-            _ => false,
+/// [`has_variants`], not following the schemas this check calls.
+/// Only the checks of what typify types count: the subschemas of `not`,
+/// `if`/`then`/`else`, `prefixItems`, `dependentSchemas`,
+/// `propertyNames` and `unevaluated*` are the server's alone (the types
+/// are looser there), so no newtype stands in for them.
+fn has_variants_inline(check: &Check) -> bool {
+    match check {
+        Check::Alternatives { .. } | Check::Discriminated { .. } => true,
+        Check::Any
+        | Check::Never
+        | Check::Schema(_)
+        | Check::Linked(_)
+        | Check::String(_)
+        | Check::Number(_)
+        | Check::Boolean
+        | Check::Values(_)
+        | Check::Not(_)
+        | Check::Conditional { .. }
+        | Check::UnevaluatedProperties { .. }
+        | Check::UnevaluatedItems { .. } => false,
+        Check::All(checks) => checks.iter().any(has_variants_inline),
+        // Typify types the properties a pattern matches as the extra
+        // properties (`lower::loosen_for_types`).
+        Check::Object(object) => {
+            object
+                .properties
+                .iter()
+                .map(|(_, check)| check)
+                .chain(object.patterns.iter().map(|(_, check)| check))
+                .any(has_variants_inline)
+                || matches!(&object.additional, Additional::Checked(check) if has_variants_inline(check))
         }
-    }
-
-    /// Whether the value may be a `oneOf` or `anyOf` (with a discriminator
-    /// or without), here or in a schema this check calls. Typify types one
-    /// as an untagged enum, which tries its variants in turn: a string may
-    /// be read as a newtype of a variant validation never checked it
-    /// against, and that newtype's own check is what turns the variant away.
-    /// Elsewhere, each string typed as a newtype was checked by validation
-    /// against the rules of the same schema.
-    pub fn has_variants(&self, validators: &[Validator]) -> bool {
-        let mut seen: Vec<String> = Vec::new();
-        let mut pending = vec![self];
-        while let Some(check) = pending.pop() {
-            if check.has_variants_inline() {
-                return true;
-            }
-            let mut called = Vec::new();
-            check.schemas(&mut called);
-            for name in called {
-                if seen.contains(&name) {
-                    continue;
-                }
-                if let Some(validator) = validators.iter().find(|v| v.schema == name) {
-                    pending.push(&validator.check);
-                }
-                seen.push(name);
-            }
+        Check::Array(array) => {
+            has_variants_inline(&array.items)
+                || array
+                    .contains
+                    .as_ref()
+                    .is_some_and(|contains| has_variants_inline(&contains.check))
         }
-        false
-    }
-
-    /// [`Check::has_variants`], not following the schemas this check calls.
-    /// Only the checks of what typify types count: the subschemas of `not`,
-    /// `if`/`then`/`else`, `prefixItems`, `dependentSchemas`,
-    /// `propertyNames` and `unevaluated*` are the server's alone (the types
-    /// are looser there), so no newtype stands in for them.
-    fn has_variants_inline(&self) -> bool {
-        match self {
-            Check::Alternatives { .. } | Check::Discriminated { .. } => true,
-            Check::Any
-            | Check::Never
-            | Check::Schema(_)
-            | Check::String(_)
-            | Check::Number(_)
-            | Check::Boolean
-            | Check::Values(_)
-            | Check::Not(_)
-            | Check::Conditional { .. }
-            | Check::UnevaluatedProperties { .. }
-            | Check::UnevaluatedItems { .. } => false,
-            Check::All(checks) => checks.iter().any(Check::has_variants_inline),
-            // Typify types the properties a pattern matches as the extra
-            // properties (`lower::loosen_for_types`).
-            Check::Object(object) => {
-                object
-                    .properties
-                    .iter()
-                    .chain(&object.patterns)
-                    .any(|(_, check)| check.has_variants_inline())
-                    || matches!(&object.additional, Additional::Checked(check) if check.has_variants_inline())
-            }
-            Check::Array(array) => {
-                array.items.has_variants_inline()
-                    || array
-                        .contains
-                        .as_ref()
-                        .is_some_and(|contains| contains.check.has_variants_inline())
-            }
-            Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
-                check.has_variants_inline()
-            }
-        }
-    }
-
-    /// The checks directly inside this one.
-    fn children(&self) -> Vec<&Check> {
-        let mut children = Vec::new();
-        match self {
-            Check::Any
-            | Check::Never
-            | Check::Schema(_)
-            | Check::String(_)
-            | Check::Number(_)
-            | Check::Boolean
-            | Check::Values(_)
-            | Check::Discriminated { .. } => {}
-            Check::All(checks)
-            | Check::Alternatives {
-                variants: checks, ..
-            } => children.extend(checks),
-            Check::Object(object) => {
-                children.extend(object.properties.iter().map(|(_, check)| check));
-                children.extend(object.patterns.iter().map(|(_, check)| check));
-                children.extend(object.dependent_schemas.iter().map(|(_, check)| check));
-                children.extend(object.property_names.as_deref());
-                if let Additional::Checked(check) = &object.additional {
-                    children.push(check);
-                }
-            }
-            Check::Array(array) => {
-                children.extend(&array.prefix);
-                children.push(&array.items);
-                if let Some(contains) = &array.contains {
-                    children.push(&contains.check);
-                }
-            }
-            Check::Conditional {
-                condition,
-                then,
-                otherwise,
-            } => children.extend([&**condition, then, otherwise]),
-            Check::UnevaluatedProperties { evaluated, rest }
-            | Check::UnevaluatedItems { evaluated, rest } => {
-                evaluated.checks(&mut children);
-                if let Additional::Checked(check) = rest {
-                    children.push(check);
-                }
-            }
-            Check::WithMessage { check, .. }
-            | Check::Nullable(check)
-            | Check::IfType(check)
-            | Check::Not(check) => children.push(check),
-        }
-        children
-    }
-
-    /// The largest `maxLength` of the strings this check allows, named
-    /// schemas it calls not included.
-    pub(crate) fn largest_max_length(&self) -> Option<usize> {
-        let own = match self {
-            Check::String(string) if string.allowed.is_none() => string.max_length,
-            _ => None,
-        };
-        self.children()
-            .into_iter()
-            .filter_map(Check::largest_max_length)
-            .chain(own)
-            .max()
-    }
-
-    /// Adds the names of the schemas this check calls to `out`.
-    pub(crate) fn schemas(&self, out: &mut Vec<String>) {
-        match self {
-            Check::Schema(name) => out.push(name.clone()),
-            Check::Discriminated { mapping, .. } => {
-                out.extend(mapping.iter().map(|(_, schema)| schema.clone()))
-            }
-            check => check
-                .children()
-                .into_iter()
-                .for_each(|child| child.schemas(out)),
+        Check::WithMessage { check, .. } | Check::Nullable(check) | Check::IfType(check) => {
+            has_variants_inline(check)
         }
     }
 }
@@ -755,7 +384,9 @@ impl<'a> Compiler<'a> {
         });
         match (kind, values) {
             (Some("string"), values) => checks.push(string_check(object, values)),
-            (_, Some(values)) => checks.push(Check::Values(values)),
+            (_, Some(values)) => checks.push(Check::Values(Values::new(
+                values.iter().map(Value::to_string).collect(),
+            ))),
             (Some("object"), None) => checks.push(self.object(object, pointer)?),
             (Some("array"), None) => checks.push(self.array(object, pointer)?),
             (Some(kind @ ("integer" | "number")), None) => {
@@ -870,7 +501,10 @@ impl<'a> Compiler<'a> {
             for (key, target) in mapping {
                 let target_pointer = pointer_join(&format!("{pointer}/discriminator/mapping"), key);
                 let target = target.as_str().unwrap_or_default();
-                arms.push((key.clone(), self.schema_ref(target, &target_pointer)?));
+                arms.push((
+                    key.clone(),
+                    Check::Schema(self.schema_ref(target, &target_pointer)?),
+                ));
             }
             return Ok(Check::Discriminated {
                 property: property.to_string(),
@@ -950,7 +584,7 @@ impl<'a> Compiler<'a> {
         top: bool,
     ) -> Result<Evaluated, Diagnostic> {
         let Value::Object(object) = schema else {
-            return Ok(Evaluated::union(Vec::new()));
+            return Ok(union(Vec::new()));
         };
         let mut parts = Vec::new();
         if let Some(name) = object
@@ -975,7 +609,12 @@ impl<'a> Compiler<'a> {
                         .unwrap_or_default()
                 };
                 parts.push(Evaluated::Names(keys("properties")));
-                parts.push(Evaluated::Patterns(keys("patternProperties")));
+                parts.push(Evaluated::Patterns(
+                    keys("patternProperties")
+                        .iter()
+                        .map(|source| pattern_rule(source))
+                        .collect(),
+                ));
                 if object.contains_key("additionalProperties")
                     || !top && object.contains_key("unevaluatedProperties")
                 {
@@ -1043,14 +682,14 @@ impl<'a> Compiler<'a> {
                 let at = pointer_join(pointer, "then");
                 taken.push(self.evaluated_by(then, &at, members, visiting, false)?);
             }
-            parts.push(when(check.clone(), Evaluated::union(taken)));
+            parts.push(when(check.clone(), union(taken)));
             if let Some(otherwise) = object.get("else") {
                 let at = pointer_join(pointer, "else");
                 let evaluated = self.evaluated_by(otherwise, &at, members, visiting, false)?;
                 parts.push(when(Check::Not(Box::new(check)), evaluated));
             }
         }
-        Ok(Evaluated::union(parts))
+        Ok(union(parts))
     }
 
     fn object(&self, schema: &Map<String, Value>, pointer: &str) -> Result<Check, Diagnostic> {
@@ -1088,7 +727,7 @@ impl<'a> Compiler<'a> {
         if let Some(map) = schema.get("patternProperties").and_then(Value::as_object) {
             for (pattern, property) in map {
                 let at = pointer_join(&pointer_join(pointer, "patternProperties"), pattern);
-                patterns.push((pattern.clone(), self.check(property, &at)?));
+                patterns.push((pattern_rule(pattern), self.check(property, &at)?));
             }
         }
         let additional = match schema.get("additionalProperties") {
@@ -1208,7 +847,7 @@ fn when(condition: Check, evaluated: Evaluated) -> Evaluated {
     }
     match condition {
         Check::Any => evaluated,
-        Check::Never => Evaluated::union(Vec::new()),
+        Check::Never => union(Vec::new()),
         condition => Evaluated::When {
             condition: Box::new(condition),
             evaluated: Box::new(evaluated),
@@ -1258,7 +897,7 @@ fn string_check(schema: &Map<String, Value>, values: Option<Vec<Value>>) -> Chec
         pattern: schema
             .get("pattern")
             .and_then(Value::as_str)
-            .map(str::to_string),
+            .map(pattern_rule),
     })
 }
 
@@ -1408,20 +1047,29 @@ mod tests {
                 ..ObjectCheck::default()
             })
         };
-        assert!(!string.has_variants(&validators));
-        assert!(!object(Check::Schema("Leaf".into())).has_variants(&validators));
-        assert!(!Check::Schema("Loop".into()).has_variants(&validators));
-        assert!(choice.has_variants(&validators));
-        assert!(object(Check::Schema("Choice".into())).has_variants(&validators));
+        assert!(!has_variants(&string, &validators));
+        assert!(!has_variants(
+            &object(Check::Schema("Leaf".into())),
+            &validators
+        ));
+        assert!(!has_variants(&Check::Schema("Loop".into()), &validators));
+        assert!(has_variants(&choice, &validators));
+        assert!(has_variants(
+            &object(Check::Schema("Choice".into())),
+            &validators
+        ));
         assert!(
-            object(Check::Nullable(Box::new(choice.clone()))).has_variants(&validators),
+            has_variants(
+                &object(Check::Nullable(Box::new(choice.clone()))),
+                &validators
+            ),
             "in place"
         );
         let tagged = Check::Discriminated {
             property: "type".into(),
-            mapping: vec![("a".into(), "Leaf".into())],
+            mapping: vec![("a".into(), Check::Schema("Leaf".into()))],
         };
-        assert!(object(tagged).has_variants(&validators));
+        assert!(has_variants(&object(tagged), &validators));
     }
 
     #[test]
@@ -1458,7 +1106,10 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!(string.pattern.as_deref(), Some("^https://"));
+        assert_eq!(
+            string.pattern.as_ref().map(PatternRule::source),
+            Some("^https://")
+        );
     }
 
     #[test]
@@ -1516,7 +1167,10 @@ mod tests {
             check,
             Check::Discriminated {
                 property: "kind".into(),
-                mapping: vec![("a".into(), "A".into()), ("b".into(), "B".into())],
+                mapping: vec![
+                    ("a".into(), Check::Schema("A".into())),
+                    ("b".into(), Check::Schema("B".into()))
+                ],
             }
         );
     }
@@ -1539,11 +1193,11 @@ mod tests {
         assert_eq!(string.allowed, Some(vec!["x".to_string()]));
         assert_eq!(
             compile_schema(json!({"const": 3})),
-            Check::Values(vec![json!(3)])
+            Check::Values(Values::new(vec!["3".into()]))
         );
         assert!(matches!(
             compile_schema(json!({"const": null})),
-            Check::Nullable(inner) if *inner == Check::Values(Vec::new())
+            Check::Nullable(inner) if *inner == Check::Values(Values::new(Vec::new()))
         ));
     }
 
@@ -1743,12 +1397,14 @@ mod tests {
         ));
         assert_eq!(
             compile_schema(json!({"type": "integer", "enum": [1, 2], "minimum": 5})),
-            Check::Values(vec![json!(1), json!(2)]),
+            Check::Values(Values::new(vec!["1".into(), "2".into()])),
             "the values pin the number"
         );
         assert_eq!(
             compile_schema(json!({"enum": [{"a": 1}, null]})),
-            Check::Nullable(Box::new(Check::Values(vec![json!({"a": 1})])))
+            Check::Nullable(Box::new(Check::Values(Values::new(vec![
+                r#"{"a":1}"#.into()
+            ]))))
         );
         assert_eq!(
             compile_schema(json!({"if": {"required": ["a"]}, "then": {}, "else": {}})),
@@ -1807,7 +1463,7 @@ mod tests {
             Evaluated::Names(vec!["id".into(), "l".into(), "own".into()]),
             "own, `allOf` and `$ref` names, the cycle followed once"
         );
-        assert_eq!(parts[1], Evaluated::Patterns(vec!["^x-".into()]));
+        assert_eq!(parts[1], Evaluated::Patterns(vec![pattern_rule("^x-")]));
         let conditional: Vec<&Evaluated> = parts[2..]
             .iter()
             .map(|part| match part {

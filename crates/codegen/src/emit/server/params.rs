@@ -154,33 +154,20 @@ fn check_argument(operation: &Operation, parameter: &Parameter) -> TokenStream {
     }
 }
 
-/// The parameters' own check functions, for the `validate` module.
-pub(super) fn check_functions<'a>(
+/// The parameters with rules of their own, each with its check function
+/// for the `validate` module.
+pub(super) fn checked_parameters<'a>(
     operations: impl Iterator<Item = &'a Operation>,
-) -> Vec<TokenStream> {
-    let mut functions = Vec::new();
-    for operation in operations {
-        for parameter in &operation.parameters {
-            if matches!(parameter.check, Check::Any | Check::Schema(_)) {
-                continue;
-            }
-            let ident = check_ident(operation, parameter);
-            let checks = super::validate::render(&parameter.check);
-            let doc = format!(
-                " Checks the {} parameter `{}` of `{}`.",
-                parameter.location.as_str(),
-                parameter.name,
-                operation.id
-            );
-            functions.push(quote! {
-                #[doc = #doc]
-                pub(crate) fn #ident(value: &Value, at: &Location, out: &mut Violations) {
-                    #checks
-                }
-            });
-        }
-    }
-    functions
+) -> Vec<(&'a Operation, &'a Parameter, Ident)> {
+    operations
+        .flat_map(|operation| {
+            operation
+                .parameters
+                .iter()
+                .filter(|parameter| !matches!(parameter.check, Check::Any | Check::Schema(_)))
+                .map(move |parameter| (operation, parameter, check_ident(operation, parameter)))
+        })
+        .collect()
 }
 
 /// The statements that read, check and type every parameter of an

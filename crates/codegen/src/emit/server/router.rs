@@ -5,7 +5,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{Service, schema_type};
-use crate::model::validation::Check;
+use crate::model::validation::{Check, has_variants};
 use crate::model::{ApiModel, BodyKind, Credential, FORM, JSON, Method, Operation, RequestBody};
 use crate::naming;
 
@@ -178,11 +178,11 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
 }
 
 /// Whether the operation's body is typed with `typed_checked`: a body with
-/// no `oneOf` or `anyOf` anywhere (see [`Check::has_variants`]), where every
+/// no `oneOf` or `anyOf` anywhere (see [`has_variants`]), where every
 /// string typed as a newtype was checked against the same rules by the
 /// body's validator.
 fn typed_checked(model: &ApiModel, schema: &str) -> bool {
-    !Check::Schema(schema.to_string()).has_variants(&model.validators)
+    !has_variants(&Check::Schema(schema.to_string()), &model.validators)
 }
 
 /// Whether the handler needs the request beyond its headers (a body, or
