@@ -743,7 +743,11 @@ async fn a_missing_required_body_gets_400() {
 
 #[tokio::test]
 async fn bodies_over_the_limit_get_413() {
-    let server = TestServer::start_with(RouterOptions { body_limit: 256 }).await;
+    let server = TestServer::start_with(RouterOptions {
+        body_limit: 256,
+        ..RouterOptions::default()
+    })
+    .await;
     let mut body = stream_json();
     body["name"] = json!("n".repeat(300));
     let (status, response) = server.post_json("/event-streams", &body).await;

@@ -254,7 +254,10 @@ impl Mock {
     /// (`ApiModel::body_limit`).
     pub fn router_options(&self) -> RouterOptions {
         match self.state.spec.model.body_limit() {
-            Some(body_limit) => RouterOptions { body_limit },
+            Some(body_limit) => RouterOptions {
+                body_limit,
+                ..RouterOptions::default()
+            },
             None => RouterOptions::default(),
         }
     }
@@ -283,8 +286,9 @@ impl Mock {
     }
 
     /// The router serving every operation at its path under the server
-    /// URL's, with the generated router's answers to unknown paths (404),
-    /// methods (405) and bodies past `options.body_limit` (413).
+    /// URL's (or `options.base_path`), mounted as the generated router is
+    /// (`openapi_crates_runtime::mount`): its answers to unknown paths
+    /// (404), methods (405) and bodies past `options.body_limit` (413).
     pub fn router(&self, options: RouterOptions) -> Result<axum::Router, Diagnostic> {
         let state = self.state;
         let mut paths: Vec<&str> = Vec::new();
@@ -295,10 +299,7 @@ impl Mock {
         }
         let mut router = axum::Router::new();
         for path in paths {
-            let full = openapi_crates_codegen::model::route_path(&format!(
-                "{}{path}",
-                state.spec.model.base_path
-            ));
+            let full = openapi_crates_codegen::model::route_path(path);
             let on_path: Vec<&'static Plan> = state
                 .plans
                 .iter()
@@ -363,16 +364,17 @@ impl Mock {
             })?;
         }
         let shape = state.spec.model.error_shape;
-        Ok(router
-            .fallback(openapi_crates_runtime::not_found)
-            .method_not_allowed_fallback(openapi_crates_runtime::method_not_allowed)
-            .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-            .layer(RouterErrorLayer::new(
-                move |error: RouterError| match shape {
-                    ErrorShape::Platform => error.into_platform_response(),
-                    ErrorShape::Problem => error.into_problem_response(),
-                },
-            )))
+        let base_path = openapi_crates_codegen::model::route_path(&state.spec.model.base_path);
+        Ok(openapi_crates_runtime::mount(
+            router,
+            (),
+            &options,
+            &base_path,
+            move |error: RouterError| match shape {
+                ErrorShape::Platform => error.into_platform_response(),
+                ErrorShape::Problem => error.into_problem_response(),
+            },
+        ))
     }
 }
 

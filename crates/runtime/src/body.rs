@@ -35,17 +35,33 @@ impl<S: Send + Sync> FromRequestParts<S> for Headers {
     }
 }
 
-/// Settings of a generated router.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Settings of a generated router. Set the fields to change and take the
+/// rest from `Default` (`RouterOptions { base_path: Some("/tenants".into()),
+/// ..RouterOptions::default() }`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RouterOptions {
     /// The largest request body accepted, in bytes; larger ones get 413.
     pub body_limit: usize,
+    /// The path the API's routes are served under: `None` for the path of
+    /// the description's server URL (the server crate's `BASE_PATH`),
+    /// `Some("")` for the root. The router is nested there, so it can be
+    /// merged into an application beside other routes.
+    pub base_path: Option<String>,
+    /// Whether a path the API does not serve gets the API's 404 body. Under
+    /// a base path this answers the paths under it only; at the root it
+    /// answers every path, so an application merging the router beside a
+    /// fallback of its own sets this to `false` (axum refuses two). A
+    /// served path asked with a method it does not serve gets the API's 405
+    /// either way.
+    pub fallback: bool,
 }
 
 impl Default for RouterOptions {
     fn default() -> Self {
         Self {
             body_limit: 64 * 1024,
+            base_path: None,
+            fallback: true,
         }
     }
 }

@@ -56,6 +56,7 @@ client! {
     pub mod client;
     pub mod hooks;
     pub mod multipart;
+    pub mod timeouts;
 }
 
 /// Items of the `server` feature: the request plumbing of axum servers.
@@ -103,6 +104,6 @@ server! {
         MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_LENGTH, RouterError, RouterErrorFuture,
         RouterErrorLayer, RouterErrorService,
     };
-    pub use routing::query_has;
+    pub use routing::{mount, query_has};
     pub use serve::{ServeOptions, serve, serve_with_shutdown};
 }

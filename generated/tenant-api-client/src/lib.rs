@@ -50,24 +50,31 @@ pub struct Client {
     pub(crate) inner: crate::hooks::Hooks,
 }
 
+pub use openapi_crates_runtime::timeouts::Timeouts;
+
 impl Client {
-    /// Create a new client.
-    ///
-    /// `baseurl` is the base URL provided to the internal
-    /// `reqwest::Client`, and should include a scheme and hostname,
-    /// as well as port and a path stem if applicable.
+    /// A client of the API at `baseurl` (a scheme, a host, and the
+    /// port and path stem when there are any), with the default
+    /// [`Timeouts`]: 15 s to connect, 60 s between reads, no total, so
+    /// a streamed response is not cut.
     pub fn new(baseurl: &str, inner: crate::hooks::Hooks) -> Self {
+        Self::with_timeouts(baseurl, inner, Timeouts::default())
+    }
+
+    /// A client of the API at `baseurl` whose connections have
+    /// `timeouts`. For anything else a `reqwest::Client` can be set
+    /// to, build one and pass it to [`Client::new_with_client`].
+    pub fn with_timeouts(
+        baseurl: &str,
+        inner: crate::hooks::Hooks,
+        timeouts: Timeouts,
+    ) -> Self {
         #[cfg(feature = "rustls")] install_crypto_provider();
-
-        #[cfg(not(target_arch = "wasm32"))]
-        let client = {
-            let dur = ::std::time::Duration::from_secs(15u64);
-            reqwest::ClientBuilder::new().connect_timeout(dur).timeout(dur)
-        };
-
-        #[cfg(target_arch = "wasm32")]
-        let client = reqwest::ClientBuilder::new();
-        Self::new_with_client(baseurl, client.build().unwrap(), inner)
+        let client = timeouts
+            .apply(reqwest::ClientBuilder::new())
+            .build()
+            .expect("a reqwest::Client with these timeouts");
+        Self::new_with_client(baseurl, client, inner)
     }
 
     /// Construct a new client with an existing `reqwest::Client`,

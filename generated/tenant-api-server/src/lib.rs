@@ -4,13 +4,15 @@
 //! Server of the Tenant Management API (version 2.0).
 //!
 //! Implement [`TenantManagementApi`] and serve it with [`router`]. The router mounts
-//! every operation under `/api/v2`, checks the `Authorization: Bearer` header and
+//! every operation under `/api/v2` ([`BASE_PATH`]; [`RouterOptions::base_path`]
+//! moves it), checks the `Authorization: Bearer` header and
 //! asks [`TenantManagementApi::authorize`] about the token and the scopes the spec
 //! requires, decodes the body by `Content-Type` (JSON, and form-urlencoded where
 //! the spec offers it; 415 otherwise; 413 past the size limit), validates it
 //! against every constraint of the spec (400 naming the field and the rule), and
-//! only then calls your method. Unknown paths get 404 and wrong methods 405, all
-//! with the API's JSON error body.
+//! only then calls your method. Unknown paths under the base path get 404 and
+//! wrong methods 405, all with the API's JSON error body; `axum::Router::merge`
+//! puts the router beside other routes (see [`RouterOptions::fallback`]).
 //!
 //! ```rust
 //!  # #[cfg(feature = "all")]
@@ -64,6 +66,10 @@ use openapi_crates_runtime as runtime;
 pub use openapi_crates_runtime::{
     AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions,
 };
+
+/// The path of the description's server URL: the router serves the API
+/// under it unless `RouterOptions::base_path` says otherwise.
+pub const BASE_PATH: &str = "/api/v2";
 
 /// The API's types, defined once in the types crate and shared with the client.
 pub use ::tenant_api_types as types;
@@ -472,9 +478,11 @@ pub fn router<A: TenantManagementApi>(api: A) -> axum::Router {
     router_with_options(api, RouterOptions::default())
 }
 
-/// The router serving `api`: every operation of the spec, plus error
-/// bodies for unknown paths (404) and wrong methods (405). Every error
-/// the router answers by itself goes through the trait's `router_error`.
+/// The router serving `api`: every operation of the spec under the
+/// base path ([`BASE_PATH`] unless `options` sets one), plus error
+/// bodies for unknown paths under it (404) and wrong methods (405).
+/// Every error the router answers by itself goes through the trait's
+/// `router_error`.
 pub fn router_with_options<A: TenantManagementApi>(
     api: A,
     options: RouterOptions,
@@ -486,39 +494,37 @@ pub fn router_with_options<A: TenantManagementApi>(
     #[cfg(feature = "token-exchange-profiles")]
     let router = router
         .route(
-            "/api/v2/token-exchange-profiles",
+            "/token-exchange-profiles",
             axum::routing::post(handle_create_token_exchange_profile::<A>),
         );
     #[cfg(feature = "user-attribute-profiles")]
     let router = router
         .route(
-            "/api/v2/user-attribute-profiles/templates/{id}",
+            "/user-attribute-profiles/templates/{id}",
             axum::routing::get(handle_get_user_attribute_profile_template::<A>),
         );
     #[cfg(feature = "actions")]
     let router = router
         .route(
-            "/api/v2/actions/modules/{id}",
+            "/actions/modules/{id}",
             axum::routing::get(handle_get_action_module::<A>),
         );
     #[cfg(feature = "event-streams")]
     let router = router
-        .route(
-            "/api/v2/event-streams",
-            axum::routing::post(handle_create_event_stream::<A>),
-        );
+        .route("/event-streams", axum::routing::post(handle_create_event_stream::<A>));
     #[cfg(feature = "guardian")]
     let router = router
         .route(
-            "/api/v2/guardian/factors/push-notification/providers/apns",
+            "/guardian/factors/push-notification/providers/apns",
             axum::routing::get(handle_get_push_notification_apns_provider::<A>),
         );
-    router
-        .fallback(runtime::not_found)
-        .method_not_allowed_fallback(runtime::method_not_allowed)
-        .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-        .with_state(api)
-        .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+    runtime::mount(
+        router,
+        api,
+        &options,
+        BASE_PATH,
+        move |error| shaper.router_error(error),
+    )
 }
 
 /// Authenticates a request for `operation_id`, or gives the response refusing it.

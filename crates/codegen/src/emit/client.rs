@@ -36,7 +36,7 @@ pub fn emit_client(
         .map_err(|err| internal(format!("progenitor output does not parse: {err}")))?;
     mark_entry_points(&mut client, model);
     reexport_types(&mut client, &model.crates.types).map_err(internal)?;
-    provider_before_new(&mut client).map_err(internal)?;
+    timeouts_in_new(&mut client).map_err(internal)?;
     builder_without_unused_types(&mut client);
     syn::visit_mut::VisitMut::visit_file_mut(&mut StatusArms, &mut client);
     let uploads = upload_operations(model);
@@ -425,21 +425,58 @@ fn impls_of<'a>(
         })
 }
 
-/// Makes progenitor's `Client::new` install the crypto provider before it
-/// builds its `reqwest::Client`, so building one cannot panic.
-fn provider_before_new(file: &mut syn::File) -> Result<(), String> {
-    let new = impls_of(&mut file.items, "Client")
-        .flat_map(|block| block.items.iter_mut())
-        .find_map(|item| match item {
-            syn::ImplItem::Fn(function) if function.sig.ident == "new" => Some(function),
-            _ => None,
+/// Replaces progenitor's `Client::new`, whose `reqwest::Client` has a total
+/// timeout of 15 s that cuts any streamed response, by one taking the
+/// runtime's `timeouts::Timeouts` (`Client::with_timeouts`, the type
+/// re-exported beside the client); both install
+/// the crypto provider first, so building the `reqwest::Client` cannot panic.
+fn timeouts_in_new(file: &mut syn::File) -> Result<(), String> {
+    let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
+    let block = impls_of(&mut file.items, "Client")
+        .find(|block| {
+            block.items.iter().any(
+                |item| matches!(item, syn::ImplItem::Fn(function) if function.sig.ident == "new"),
+            )
         })
         .ok_or("progenitor output has no `Client::new`")?;
-    new.block.stmts.insert(
-        0,
-        syn::parse_quote! {
+    let at = block
+        .items
+        .iter()
+        .position(|item| matches!(item, syn::ImplItem::Fn(function) if function.sig.ident == "new"))
+        .ok_or("progenitor output has no `Client::new`")?;
+    let new: syn::ImplItem = syn::parse_quote! {
+        /// A client of the API at `baseurl` (a scheme, a host, and the
+        /// port and path stem when there are any), with the default
+        /// [`Timeouts`]: 15 s to connect, 60 s between reads, no total, so
+        /// a streamed response is not cut.
+        pub fn new(baseurl: &str, inner: crate::hooks::Hooks) -> Self {
+            Self::with_timeouts(baseurl, inner, Timeouts::default())
+        }
+    };
+    let with_timeouts: syn::ImplItem = syn::parse_quote! {
+        /// A client of the API at `baseurl` whose connections have
+        /// `timeouts`. For anything else a `reqwest::Client` can be set
+        /// to, build one and pass it to [`Client::new_with_client`].
+        pub fn with_timeouts(baseurl: &str, inner: crate::hooks::Hooks, timeouts: Timeouts) -> Self {
             #[cfg(feature = "rustls")]
             install_crypto_provider();
+            let client = timeouts
+                .apply(reqwest::ClientBuilder::new())
+                .build()
+                .expect("a reqwest::Client with these timeouts");
+            Self::new_with_client(baseurl, client, inner)
+        }
+    };
+    block.items.splice(at..=at, [new, with_timeouts]);
+    let position = file
+        .items
+        .iter()
+        .position(|item| matches!(item, syn::Item::Impl(_)))
+        .unwrap_or(file.items.len());
+    file.items.insert(
+        position,
+        syn::parse_quote! {
+            pub use #runtime::timeouts::Timeouts;
         },
     );
     Ok(())

@@ -42,6 +42,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("rules.rs"),
     source!("rules/run.rs"),
     source!("serve.rs"),
+    source!("timeouts.rs"),
     source!("types.rs"),
     source!("wire.rs"),
 ];

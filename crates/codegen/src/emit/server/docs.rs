@@ -43,11 +43,13 @@ pub(super) fn crate_docs(
             "
 
 Implement [`{trait_ident}`] and serve it with [`router`]. The router mounts
-every operation under `{base}`, {authentication} decodes the body by `Content-Type` (JSON, and form-urlencoded where
+every operation under `{base}` ([`BASE_PATH`]; [`RouterOptions::base_path`]
+moves it), {authentication} decodes the body by `Content-Type` (JSON, and form-urlencoded where
 the spec offers it; 415 otherwise; 413 past the size limit), validates it
 against every constraint of the spec (400 naming the field and the rule), and
-only then calls your method. Unknown paths get 404 and wrong methods 405, all
-with the API's JSON error body.
+only then calls your method. Unknown paths under the base path get 404 and
+wrong methods 405, all with the API's JSON error body; `axum::Router::merge`
+puts the router beside other routes (see [`RouterOptions::fallback`]).
 
 ```rust
 {open}use {crate_name}::{{{imports}, types}};

@@ -80,12 +80,6 @@ impl Service<'_> {
             quote::format_ident!("authenticate")
         }
     }
-
-    /// The path the routes are mounted under: the server URL's for the
-    /// API; none for webhooks, whose router a subscriber nests where it likes.
-    pub(super) fn base_path<'m>(&self, model: &'m ApiModel) -> &'m str {
-        if self.webhooks { "" } else { &model.base_path }
-    }
 }
 
 pub fn emit_server(model: &ApiModel) -> TokenStream {
@@ -134,6 +128,11 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     let runtime_crate = crate_ident(RUNTIME_CRATE);
 
     let docs = docs::crate_docs(model, &services, &views);
+    let base_path = crate::model::route_path(&model.base_path);
+    let base_path_doc = [
+        " The path of the description's server URL: the router serves the API",
+        " under it unless `RouterOptions::base_path` says otherwise.",
+    ];
     let shared_responses = responses::shared_responses(model);
     let response_enums = every_operation().map(responses::response_enum);
     let body_enums = every_operation().map(body_enum);
@@ -182,6 +181,9 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use #runtime_crate as runtime;
 
         pub use #runtime_crate::{AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions};
+
+        #(#[doc = #base_path_doc])*
+        pub const BASE_PATH: &str = #base_path;
 
         /// The API's types, defined once in the types crate and shared with the client.
         pub use ::#types_crate as types;

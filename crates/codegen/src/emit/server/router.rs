@@ -13,7 +13,7 @@ use crate::naming;
 /// carries the helpers every router shares.
 pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> TokenStream {
     let trait_ident = &service.trait_ident;
-    let (routes, dispatchers) = routes(model, service);
+    let (routes, dispatchers) = routes(service);
     let handlers = service
         .operations
         .iter()
@@ -28,7 +28,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                  of the spec's longest `maxLength` can take in JSON."
             );
             (
-                quote!(RouterOptions { body_limit: #limit }),
+                quote!(RouterOptions { body_limit: #limit, ..RouterOptions::default() }),
                 quote!(#[doc = ""] #[doc = #doc]),
             )
         }
@@ -94,10 +94,9 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         quote! {
             let router = axum::Router::new();
             #(#routes)*
-            router
         }
     } else {
-        quote!(axum::Router::new() #(#routes)*)
+        quote!(let router = axum::Router::new() #(#routes)*;)
     };
     let functions = if service.webhooks {
         let text = format!(
@@ -134,11 +133,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                 let api = Arc::new(webhooks);
                 let shaper = Arc::clone(&api);
                 #routed
-                    .fallback(runtime::not_found)
-                    .method_not_allowed_fallback(runtime::method_not_allowed)
-                    .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-                    .with_state(api)
-                    .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+                runtime::mount(router, api, &options, "", move |error| shaper.router_error(error))
             }
         }
     } else {
@@ -149,18 +144,16 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                 #with_options_ident(api, #default_options)
             }
 
-            /// The router serving `api`: every operation of the spec, plus error
-            /// bodies for unknown paths (404) and wrong methods (405). Every error
-            /// the router answers by itself goes through the trait's `router_error`.
+            /// The router serving `api`: every operation of the spec under the
+            /// base path ([`BASE_PATH`] unless `options` sets one), plus error
+            /// bodies for unknown paths under it (404) and wrong methods (405).
+            /// Every error the router answers by itself goes through the trait's
+            /// `router_error`.
             pub fn #with_options_ident<A: #trait_ident>(api: A, options: RouterOptions) -> axum::Router {
                 let api = Arc::new(api);
                 let shaper = Arc::clone(&api);
                 #routed
-                    .fallback(runtime::not_found)
-                    .method_not_allowed_fallback(runtime::method_not_allowed)
-                    .layer(axum::extract::DefaultBodyLimit::max(options.body_limit))
-                    .with_state(api)
-                    .layer(runtime::RouterErrorLayer::new(move |error| shaper.router_error(error)))
+                runtime::mount(router, api, &options, BASE_PATH, move |error| shaper.router_error(error))
             }
         }
     };
@@ -476,7 +469,7 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
 /// `.route(path, get(..).post(..))` calls to chain, one per path; where
 /// the API has features, statements `let router = router.route(..);`, one
 /// per path and method, each under its operations' features.
-fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+fn routes(service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let trait_ident = &service.trait_ident;
     let mut paths: Vec<&str> = Vec::new();
     for operation in service.operations {
@@ -487,7 +480,7 @@ fn routes(model: &ApiModel, service: &Service<'_>) -> (Vec<TokenStream>, Vec<Tok
     let mut dispatchers = Vec::new();
     let mut routes = Vec::new();
     for path in paths {
-        let full = crate::model::route_path(&format!("{}{path}", service.base_path(model)));
+        let full = crate::model::route_path(path);
         let on_path: Vec<&Operation> = service
             .operations
             .iter()
