@@ -8,10 +8,12 @@
 //!   at the tenant's `/oauth/token` for a token (audience: the management
 //!   API's `/api/v2/` URL), cached until shortly before it expires and
 //!   refreshed once however many calls need it at the same moment.
-//! - **Retries** per [`RetryPolicy`]: `429` always, `5xx` for `GET`, waiting
-//!   as `Retry-After` or `X-RateLimit-Reset` say, else exponential backoff
-//!   with jitter, capped. Never other `4xx`, and never a `POST` that may have
-//!   been applied, so a retry cannot create a duplicate.
+//! - **Retries** per [`RetryPolicy`], the generated client's own: a refused
+//!   connection and `429` always, `5xx` and lost connections for idempotent
+//!   requests (`GET`, `PUT`, `DELETE`, ...), waiting as `Retry-After` or
+//!   `X-RateLimit-Reset` say, else exponential backoff with jitter, capped.
+//!   Never other `4xx`, and never a `POST` that may have been applied, so a
+//!   retry cannot create a duplicate.
 //! - **Timeouts** (10 s to connect, 30 s per request by default), a
 //!   `User-Agent` naming this crate and version, and a `tracing` span per call.
 //! - **Forward compatibility**: unknown response fields are ignored, and
@@ -50,7 +52,6 @@
 //! # }
 //! ```
 
-mod retry;
 mod token;
 mod transport;
 
@@ -58,12 +59,11 @@ use std::fmt;
 use std::ops::Deref;
 use std::time::Duration;
 
-pub use retry::RetryPolicy;
-pub use tenant_api_client::{Error, ResponseValue, types};
+pub use tenant_api_client::{Error, ResponseValue, RetryPolicy, types};
 pub use token::Credentials;
 
 use token::TokenSource;
-use transport::ManagedTransport;
+use transport::BearerTransport;
 
 /// `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
@@ -189,15 +189,10 @@ impl TenantClientBuilder {
             audience,
             http.clone(),
         );
-        let transport = ManagedTransport {
-            tokens,
-            retry: self.retry,
-        };
-        let api = tenant_api_client::Client::new_with_client(
-            &format!("{origin}/api/v2"),
-            http,
-            tenant_api_client::Hooks::with_transport(transport),
-        );
+        let hooks = tenant_api_client::Hooks::with_transport(BearerTransport { tokens })
+            .with_retry(self.retry);
+        let api =
+            tenant_api_client::Client::new_with_client(&format!("{origin}/api/v2"), http, hooks);
         Ok(TenantClient { api })
     }
 }

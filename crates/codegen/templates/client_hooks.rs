@@ -1,24 +1,31 @@
 //! The client's hooks: progenitor's `ClientHooks` for this crate's `Client`,
-//! with the runtime's [`Hooks`] and [`Transport`].
+//! with the runtime's [`Hooks`]: its [`Transport`], its [`RetryPolicy`] and
+//! a `tracing` span per call, named by the operation's entry in the table
+//! below.
 
 use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
 
 use crate::Client;
 
-pub use openapi_crates_runtime::hooks::{BoxFuture, Hooks, Transport};
+pub use openapi_crates_runtime::hooks::{BoxFuture, ClientBuilder, GeneratedClient, Hooks, Operation, Transport};
+pub use openapi_crates_runtime::retry::RetryPolicy;
 
 impl ClientHooks<Hooks> for Client {
     async fn pre<E>(&self, request: &mut reqwest::Request, info: &OperationInfo) -> Result<(), Error<E>> {
-        match self.inner().transport() {
-            Some(transport) => transport.prepare(request, info.operation_id).await.map_err(Error::Custom),
-            None => Ok(()),
-        }
+        self.inner().prepare(request, operation(info.operation_id)).await.map_err(Error::Custom)
     }
 
     async fn exec(&self, request: reqwest::Request, info: &OperationInfo) -> reqwest::Result<reqwest::Response> {
-        match self.inner().transport() {
-            Some(transport) => transport.execute(self.client(), request, info.operation_id).await,
-            None => self.client().execute(request).await,
-        }
+        self.inner().execute(self.client(), request, operation(info.operation_id)).await
     }
+}
+
+impl GeneratedClient for Client {
+    fn with_timeouts(baseurl: &str, hooks: Hooks, timeouts: crate::Timeouts) -> Self {
+        Client::with_timeouts(baseurl, hooks, timeouts)
+    }
+}
+
+fn operation(id: &'static str) -> Operation {
+    Operation::find(OPERATIONS, id)
 }

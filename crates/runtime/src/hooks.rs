@@ -1,14 +1,22 @@
 //! How a generated client sends its requests, as one extension point.
 //!
 //! A generated `Client::new` takes a [`Hooks`]; `Hooks::default()` sends
-//! each request once, exactly as built. A [`Transport`] can add
-//! credentials, retry or trace, for every operation at once, without
-//! touching generated code. (The client crate implements progenitor's
-//! `ClientHooks` for its `Client` with these.)
+//! each request once, exactly as built, and `Client::builder` starts from
+//! [`ClientBuilder`]'s production defaults (timeouts and retries). A
+//! [`Transport`] can add credentials or change how requests are sent, for
+//! every operation at once, without touching generated code. Every call
+//! runs in a `tracing` span carrying OpenTelemetry's HTTP client fields, so
+//! `tracing-opentelemetry` exports it as it is. (The client crate implements
+//! progenitor's `ClientHooks` for its `Client` with these.)
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+
+use tracing::Instrument;
+
+use crate::retry::{Outcome, RetryPolicy, is_idempotent};
+use crate::timeouts::Timeouts;
 
 /// A boxed future, as [`Transport`]'s methods return.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -40,23 +48,228 @@ pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
     }
 }
 
-/// The client's hooks: no transport (send each request once) by default.
-#[derive(Clone, Debug, Default)]
+/// What a generated client knows of each operation besides the request:
+/// its table of these is what [`Hooks`] names spans and judges retries by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Operation {
+    /// The client method's name (progenitor's `operation_id`).
+    pub id: &'static str,
+    /// The path template, relative to the base URL (`/pets/{id}`).
+    pub route: &'static str,
+    /// Whether the description marks the operation `x-idempotent`, so that
+    /// it is retried like a `PUT` whatever its method.
+    pub idempotent: bool,
+}
+
+impl Operation {
+    /// The entry for `id` in `table`, sorted by id as generated clients
+    /// write it; an unknown `id` gets an entry without a route.
+    pub fn find(table: &'static [Operation], id: &'static str) -> Operation {
+        match table.binary_search_by(|operation| operation.id.cmp(id)) {
+            Ok(at) => table[at],
+            Err(_) => Operation { id, route: "", idempotent: false },
+        }
+    }
+}
+
+/// The client's hooks: an optional [`Transport`] and a [`RetryPolicy`].
+/// `Hooks::default()` has neither: each request is sent once, exactly as
+/// built. Either way each call runs in a `tracing` span.
+#[derive(Clone, Debug)]
 pub struct Hooks {
     transport: Option<Arc<dyn Transport>>,
+    retry: RetryPolicy,
+}
+
+impl Default for Hooks {
+    fn default() -> Self {
+        Self { transport: None, retry: RetryPolicy::disabled() }
+    }
 }
 
 impl Hooks {
-    /// Hooks that send every request through `transport`.
+    /// Hooks that send every request through `transport`, once.
     pub fn with_transport(transport: impl Transport) -> Self {
         Self {
             transport: Some(Arc::new(transport)),
+            ..Self::default()
         }
+    }
+
+    /// These hooks, retrying failed requests by `policy`.
+    pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
     }
 
     /// The transport, if one was given.
     pub fn transport(&self) -> Option<&dyn Transport> {
         self.transport.as_deref()
+    }
+
+    /// The retry policy.
+    pub fn retry_policy(&self) -> RetryPolicy {
+        self.retry
+    }
+
+    /// Runs the transport's `prepare` on `request`, if there is a transport.
+    pub async fn prepare(&self, request: &mut reqwest::Request, operation: Operation) -> Result<(), String> {
+        match &self.transport {
+            Some(transport) => transport.prepare(request, operation.id).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Sends `request` with `http` (through the transport, if there is
+    /// one), retrying it by the policy, in a span named for `operation`
+    /// with OpenTelemetry's HTTP client fields.
+    pub async fn execute(
+        &self,
+        http: &reqwest::Client,
+        request: reqwest::Request,
+        operation: Operation,
+    ) -> reqwest::Result<reqwest::Response> {
+        let span = tracing::info_span!(
+            "http.client.request",
+            otel.name = %format_args!("{} {}", request.method(), operation.route),
+            otel.kind = "client",
+            otel.status_code = tracing::field::Empty,
+            operation.id = operation.id,
+            http.request.method = %request.method(),
+            http.route = operation.route,
+            url.full = %request.url(),
+            http.response.status_code = tracing::field::Empty,
+            http.request.resend_count = tracing::field::Empty,
+            error.type = tracing::field::Empty,
+        );
+        let sent = self.send(http, request, operation, &span).instrument(span.clone()).await;
+        match &sent {
+            Ok(response) => {
+                span.record("http.response.status_code", response.status().as_u16());
+                if response.status().is_client_error() || response.status().is_server_error() {
+                    span.record("error.type", response.status().as_str());
+                    span.record("otel.status_code", "ERROR");
+                }
+            }
+            Err(error) => {
+                span.record("error.type", error_kind(error));
+                span.record("otel.status_code", "ERROR");
+            }
+        }
+        sent
+    }
+
+    async fn send(
+        &self,
+        http: &reqwest::Client,
+        mut request: reqwest::Request,
+        operation: Operation,
+        span: &tracing::Span,
+    ) -> reqwest::Result<reqwest::Response> {
+        let idempotent = operation.idempotent || is_idempotent(request.method(), request.headers());
+        let mut backoff = self.retry.backoff();
+        let mut resends = 0u32;
+        loop {
+            // A body that cannot be replayed (a stream) gets one attempt.
+            let replay = if self.retry.max_attempts > 1 { request.try_clone() } else { None };
+            let sent = match &self.transport {
+                Some(transport) => transport.execute(http, request, operation.id).await,
+                None => http.execute(request).await,
+            };
+            let outcome = match &sent {
+                Ok(response) => Outcome::Status(response.status()),
+                Err(error) => Outcome::of_error(error),
+            };
+            let Some(mut next) = replay.filter(|_| RetryPolicy::is_retryable(outcome, idempotent)) else {
+                return sent;
+            };
+            let Some(backoff) = backoff.next() else {
+                return sent;
+            };
+            let wait = self.retry.wait(sent.as_ref().ok().map(reqwest::Response::headers), backoff);
+            tracing::debug!(?outcome, wait_ms = wait.as_millis() as u64, "retrying");
+            // The connection goes back to the pool (or closes) before the wait.
+            drop(sent);
+            tokio::time::sleep(wait).await;
+            // Credentials may have expired during the wait.
+            if let Some(transport) = &self.transport
+                && let Err(error) = transport.prepare(&mut next, operation.id).await
+            {
+                tracing::warn!(error = %error, "could not prepare the request again before retrying");
+            }
+            resends += 1;
+            span.record("http.request.resend_count", resends);
+            request = next;
+        }
+    }
+}
+
+/// OpenTelemetry's `error.type` of a failed exchange.
+fn error_kind(error: &reqwest::Error) -> &'static str {
+    if error.is_timeout() {
+        "timeout"
+    } else if error.is_connect() {
+        "connect"
+    } else if error.is_body() || error.is_decode() {
+        "body"
+    } else if error.is_redirect() {
+        "redirect"
+    } else {
+        "request"
+    }
+}
+
+/// A generated `Client`, as [`ClientBuilder`] builds it.
+pub trait GeneratedClient: Sized {
+    /// The client of the API at `baseurl`, with `hooks` and `timeouts`
+    /// (the generated `Client::with_timeouts`).
+    fn with_timeouts(baseurl: &str, hooks: Hooks, timeouts: Timeouts) -> Self;
+}
+
+/// Builds a generated client from production defaults: the default
+/// [`Timeouts`] (15 s to connect, 60 s between reads, no total) and the
+/// default [`RetryPolicy`] (four attempts of what cannot apply twice).
+/// `Client::builder(baseurl)` starts one.
+#[derive(Debug)]
+pub struct ClientBuilder<C> {
+    baseurl: String,
+    hooks: Hooks,
+    timeouts: Timeouts,
+    client: std::marker::PhantomData<fn() -> C>,
+}
+
+impl<C: GeneratedClient> ClientBuilder<C> {
+    /// A builder of the client of the API at `baseurl`.
+    pub fn new(baseurl: impl Into<String>) -> Self {
+        Self {
+            baseurl: baseurl.into(),
+            hooks: Hooks::default().with_retry(RetryPolicy::default()),
+            timeouts: Timeouts::default(),
+            client: std::marker::PhantomData,
+        }
+    }
+
+    /// Sets the connections' timeouts.
+    pub fn timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.timeouts = timeouts;
+        self
+    }
+
+    /// Sets the retry policy; [`RetryPolicy::disabled`] sends each request once.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.hooks.retry = policy;
+        self
+    }
+
+    /// Sends every request through `transport` (credentials, say).
+    pub fn transport(mut self, transport: impl Transport) -> Self {
+        self.hooks.transport = Some(Arc::new(transport));
+        self
+    }
+
+    /// The client.
+    pub fn build(self) -> C {
+        C::with_timeouts(&self.baseurl, self.hooks, self.timeouts)
     }
 }
 
@@ -91,5 +304,86 @@ mod tests {
         let prepared = transport.prepare(&mut request, "listItems").as_mut().poll(&mut context);
         assert_eq!(prepared, std::task::Poll::Ready(Ok(())));
         assert_eq!(request.headers()["x-operation"], "listItems");
+    }
+
+    /// A server answering every request `status`, and the count of the
+    /// requests it read.
+    async fn answering(status: u16) -> (String, Arc<std::sync::atomic::AtomicUsize>) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let requests = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = Arc::clone(&requests);
+        tokio::spawn(async move {
+            loop {
+                let (mut socket, _) = listener.accept().await.unwrap();
+                let mut request = [0u8; 4096];
+                let _ = socket.read(&mut request).await;
+                counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                let head = format!("HTTP/1.1 {status} X\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+                let _ = socket.write_all(head.as_bytes()).await;
+            }
+        });
+        (format!("http://{address}/"), requests)
+    }
+
+    fn quick() -> Hooks {
+        Hooks::default().with_retry(RetryPolicy {
+            max_attempts: 3,
+            max_wait: std::time::Duration::from_millis(10),
+            base_delay: std::time::Duration::from_millis(1),
+        })
+    }
+
+    async fn post(hooks: &Hooks, url: &str, key: Option<&str>, idempotent: bool) -> reqwest::Result<reqwest::Response> {
+        let http = reqwest::Client::new();
+        let mut request = http.post(url).body("{}");
+        if let Some(key) = key {
+            request = request.header(crate::retry::IDEMPOTENCY_KEY, key);
+        }
+        let operation = Operation { id: "createThing", route: "/", idempotent };
+        hooks.execute(&http, request.build().unwrap(), operation).await
+    }
+
+    #[tokio::test]
+    async fn a_post_is_retried_only_when_marked_or_keyed_idempotent() {
+        let hooks = quick();
+        for (key, idempotent, attempts) in [(None, false, 1), (None, true, 3), (Some("k-1"), false, 3)] {
+            let (url, requests) = answering(503).await;
+            let response = post(&hooks, &url, key, idempotent).await.unwrap();
+            assert_eq!(response.status(), 503);
+            let sent = requests.load(std::sync::atomic::Ordering::SeqCst);
+            assert_eq!(sent, attempts, "key {key:?}, marked {idempotent}");
+        }
+    }
+
+    /// Counts the attempts it sends.
+    #[derive(Debug, Default)]
+    struct Counting(Arc<std::sync::atomic::AtomicUsize>);
+
+    impl Transport for Counting {
+        fn execute<'a>(
+            &'a self,
+            http: &'a reqwest::Client,
+            request: reqwest::Request,
+            _operation_id: &'static str,
+        ) -> BoxFuture<'a, reqwest::Result<reqwest::Response>> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Box::pin(http.execute(request))
+        }
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_is_retried_even_for_a_post() {
+        // A port that was just free: nothing listens on it.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/", listener.local_addr().unwrap());
+        drop(listener);
+        let attempts = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut hooks = quick();
+        hooks.transport = Some(Arc::new(Counting(Arc::clone(&attempts))));
+        let error = post(&hooks, &url, None, false).await.unwrap_err();
+        assert!(error.is_connect(), "{error:?}");
+        assert_eq!(attempts.load(std::sync::atomic::Ordering::SeqCst), 3);
     }
 }

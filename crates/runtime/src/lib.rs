@@ -55,6 +55,7 @@ pub mod types;
 client! {
     pub mod client;
     pub mod hooks;
+    pub mod retry;
     pub mod multipart;
     pub mod timeouts;
 }

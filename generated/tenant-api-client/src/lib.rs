@@ -61,6 +61,15 @@ impl Client {
         Self::with_timeouts(baseurl, inner, Timeouts::default())
     }
 
+    /// A builder of the client of the API at `baseurl`, from production
+    /// defaults: the default [`Timeouts`], and the default
+    /// [`RetryPolicy`], which retries what cannot be applied twice (a
+    /// refused connection, a 429, and a 5xx or a lost connection when the
+    /// request is idempotent), honouring `Retry-After`.
+    pub fn builder(baseurl: &str) -> crate::ClientBuilder {
+        crate::ClientBuilder::new(baseurl)
+    }
+
     /// A client of the API at `baseurl` whose connections have
     /// `timeouts`. For anything else a `reqwest::Client` can be set
     /// to, build one and pass it to [`Client::new_with_client`].
@@ -831,7 +840,10 @@ pub mod prelude {
     pub use self::super::Client;
 }
 
-pub use hooks::{Hooks, Transport};
+pub use hooks::{Hooks, RetryPolicy, Transport};
+
+/// Builds a [`Client`] from production defaults; see [`Client::builder`].
+pub type ClientBuilder = hooks::ClientBuilder<Client>;
 
 /// Makes rustls's `ring` provider the process's default, unless a
 /// provider is installed already; calling it again does nothing.
@@ -852,7 +864,11 @@ pub fn install_crypto_provider() {
 pub mod hooks {
     use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
     use crate::Client;
-    pub use openapi_crates_runtime::hooks::{BoxFuture, Hooks, Transport};
+    pub use openapi_crates_runtime::hooks::{
+        BoxFuture, ClientBuilder, GeneratedClient, Hooks, Operation, Transport,
+    };
+
+    pub use openapi_crates_runtime::retry::RetryPolicy;
 
     impl ClientHooks<Hooks> for Client {
         async fn pre<E>(
@@ -860,15 +876,10 @@ pub mod hooks {
             request: &mut reqwest::Request,
             info: &OperationInfo,
         ) -> Result<(), Error<E>> {
-            match self.inner().transport() {
-                Some(transport) => {
-                    transport
-                        .prepare(request, info.operation_id)
-                        .await
-                        .map_err(Error::Custom)
-                }
-                None => Ok(()),
-            }
+            self.inner()
+                .prepare(request, operation(info.operation_id))
+                .await
+                .map_err(Error::Custom)
         }
 
         async fn exec(
@@ -876,12 +887,53 @@ pub mod hooks {
             request: reqwest::Request,
             info: &OperationInfo,
         ) -> reqwest::Result<reqwest::Response> {
-            match self.inner().transport() {
-                Some(transport) => {
-                    transport.execute(self.client(), request, info.operation_id).await
-                }
-                None => self.client().execute(request).await,
-            }
+            self.inner()
+                .execute(self.client(), request, operation(info.operation_id))
+                .await
         }
     }
+
+    impl GeneratedClient for Client {
+        fn with_timeouts(
+            baseurl: &str,
+            hooks: Hooks,
+            timeouts: crate::Timeouts,
+        ) -> Self {
+            Client::with_timeouts(baseurl, hooks, timeouts)
+        }
+    }
+
+    fn operation(id: &'static str) -> Operation {
+        Operation::find(OPERATIONS, id)
+    }
+
+    /// Each operation's route and whether the description marks it
+    /// idempotent, by progenitor's `operation_id`.
+    const OPERATIONS: &[Operation] = &[
+        Operation {
+            id: "create_event_stream",
+            route: "/event-streams",
+            idempotent: false,
+        },
+        Operation {
+            id: "create_token_exchange_profile",
+            route: "/token-exchange-profiles",
+            idempotent: false,
+        },
+        Operation {
+            id: "get_action_module",
+            route: "/actions/modules/{id}",
+            idempotent: false,
+        },
+        Operation {
+            id: "get_push_notification_apns_provider",
+            route: "/guardian/factors/push-notification/providers/apns",
+            idempotent: false,
+        },
+        Operation {
+            id: "get_user_attribute_profile_template",
+            route: "/user-attribute-profiles/templates/{id}",
+            idempotent: false,
+        },
+    ];
 }

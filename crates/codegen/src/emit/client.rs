@@ -79,6 +79,7 @@ pub fn emit_client(
 
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
+    let operations = operation_table(&client, model).map_err(internal)?;
 
     let docs = crate_docs(model);
     let head: syn::File = syn::parse_quote! {
@@ -86,7 +87,10 @@ pub fn emit_client(
         #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
     };
     let tail: syn::File = syn::parse_quote! {
-        pub use hooks::{Hooks, Transport};
+        pub use hooks::{Hooks, RetryPolicy, Transport};
+
+        /// Builds a [`Client`] from production defaults; see [`Client::builder`].
+        pub type ClientBuilder = hooks::ClientBuilder<Client>;
 
         /// Makes rustls's `ring` provider the process's default, unless a
         /// provider is installed already; calling it again does nothing.
@@ -107,6 +111,7 @@ pub fn emit_client(
 
         pub mod hooks {
             #(#hooks_items)*
+            #operations
         }
     };
     let mut file = head;
@@ -425,6 +430,67 @@ fn impls_of<'a>(
         })
 }
 
+/// The hooks' table of operations, sorted by progenitor's `operation_id`:
+/// each one's route template (relative to the base URL, as spans name it)
+/// and whether the description marks it `x-idempotent`. Every id
+/// progenitor's calls hand the hooks must be in it.
+fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::Item, String> {
+    let mut rows: Vec<(String, &Operation)> = model
+        .operations
+        .iter()
+        .chain(&model.webhooks)
+        .map(|operation| (naming::method_name(&operation.id), operation))
+        .collect();
+    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    struct Ids(Vec<String>);
+    impl<'ast> syn::visit::Visit<'ast> for Ids {
+        fn visit_expr_struct(&mut self, node: &'ast syn::ExprStruct) {
+            if node
+                .path
+                .segments
+                .last()
+                .is_some_and(|segment| segment.ident == "OperationInfo")
+            {
+                for field in &node.fields {
+                    if let syn::Member::Named(name) = &field.member
+                        && name == "operation_id"
+                        && let syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(id),
+                            ..
+                        }) = &field.expr
+                    {
+                        self.0.push(id.value());
+                    }
+                }
+            }
+            syn::visit::visit_expr_struct(self, node);
+        }
+    }
+    let mut ids = Ids(Vec::new());
+    syn::visit::Visit::visit_file(&mut ids, client);
+    if let Some(missing) = ids
+        .0
+        .iter()
+        .find(|id| rows.binary_search_by(|row| row.0.as_str().cmp(id)).is_err())
+    {
+        return Err(format!(
+            "progenitor's operation `{missing}` has no entry in the hooks' table"
+        ));
+    }
+    let entries = rows.iter().map(|(id, operation)| {
+        let route = &operation.path;
+        let idempotent = operation.idempotent;
+        quote! {
+            Operation { id: #id, route: #route, idempotent: #idempotent }
+        }
+    });
+    Ok(syn::parse_quote! {
+        /// Each operation's route and whether the description marks it
+        /// idempotent, by progenitor's `operation_id`.
+        const OPERATIONS: &[Operation] = &[#(#entries),*];
+    })
+}
+
 /// Replaces progenitor's `Client::new`, whose `reqwest::Client` has a total
 /// timeout of 15 s that cuts any streamed response, by one taking the
 /// runtime's `timeouts::Timeouts` (`Client::with_timeouts`, the type
@@ -453,6 +519,16 @@ fn timeouts_in_new(file: &mut syn::File) -> Result<(), String> {
             Self::with_timeouts(baseurl, inner, Timeouts::default())
         }
     };
+    let builder: syn::ImplItem = syn::parse_quote! {
+        /// A builder of the client of the API at `baseurl`, from production
+        /// defaults: the default [`Timeouts`], and the default
+        /// [`RetryPolicy`], which retries what cannot be applied twice (a
+        /// refused connection, a 429, and a 5xx or a lost connection when the
+        /// request is idempotent), honouring `Retry-After`.
+        pub fn builder(baseurl: &str) -> crate::ClientBuilder {
+            crate::ClientBuilder::new(baseurl)
+        }
+    };
     let with_timeouts: syn::ImplItem = syn::parse_quote! {
         /// A client of the API at `baseurl` whose connections have
         /// `timeouts`. For anything else a `reqwest::Client` can be set
@@ -467,7 +543,7 @@ fn timeouts_in_new(file: &mut syn::File) -> Result<(), String> {
             Self::new_with_client(baseurl, client, inner)
         }
     };
-    block.items.splice(at..=at, [new, with_timeouts]);
+    block.items.splice(at..=at, [new, builder, with_timeouts]);
     let position = file
         .items
         .iter()

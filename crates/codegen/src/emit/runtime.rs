@@ -37,6 +37,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("multipart.rs"),
     source!("params.rs"),
     source!("response.rs"),
+    source!("retry.rs"),
     source!("router_error.rs"),
     source!("routing.rs"),
     source!("rules.rs"),

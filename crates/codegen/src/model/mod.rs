@@ -221,6 +221,10 @@ pub struct Operation {
     pub security: Vec<SecurityRequirement>,
     /// The `x-release-lifecycle` label, when the operation has one.
     pub release_lifecycle: Option<String>,
+    /// `x-idempotent: true`: the operation may be applied twice with the
+    /// effect of once, whatever its method, so the client retries it as it
+    /// retries a `PUT`.
+    pub idempotent: bool,
 }
 
 /// `path` (a path template, base path included) as a router matches it:

@@ -131,6 +131,18 @@ pub(crate) fn build_operation(
             None
         }
     };
+    let idempotent = match operation.extensions.get("x-idempotent") {
+        None => false,
+        Some(Value::Bool(idempotent)) => *idempotent,
+        Some(_) => {
+            spec.warn_at(
+                &pointer_join(pointer, "x-idempotent"),
+                "`x-idempotent` is not a boolean: read as absent, so the client retries \
+                 the operation only as its method allows",
+            );
+            false
+        }
+    };
     let (
         Some(id),
         Some(parameters),
@@ -163,6 +175,7 @@ pub(crate) fn build_operation(
         default_response,
         security,
         release_lifecycle,
+        idempotent,
     })
 }
 

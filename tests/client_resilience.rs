@@ -1,0 +1,310 @@
+//! A generated client's own resilience and tracing, over a socket: what
+//! `Client::builder` gives any API without a hand-written layer. A scripted
+//! server answers each connection as the test says (a status, a dropped
+//! connection, a stall), so every attempt the client makes is counted.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tenant_api_client::{Client, RetryPolicy, Timeouts};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+use tracing_subscriber::layer::SubscriberExt;
+
+/// How the scripted server answers one connection.
+#[derive(Debug, Clone, Copy)]
+enum Reply {
+    /// This status, with `Retry-After: 0` and an empty JSON object.
+    Status(u16),
+    /// The action module the GET asks for.
+    Module,
+    /// Reads the request and closes the connection without answering.
+    Drop,
+    /// Reads the request and answers nothing for longer than any test waits.
+    Stall,
+}
+
+/// A server answering its connections by `script`, one reply each (every
+/// response closes its connection, so one attempt is one connection), and
+/// the count of requests it read.
+async fn scripted(script: &[Reply]) -> (String, Arc<Mutex<usize>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let script = Arc::new(Mutex::new(script.iter().copied().collect::<VecDeque<_>>()));
+    let requests = Arc::new(Mutex::new(0));
+    let counted = Arc::clone(&requests);
+    tokio::spawn(async move {
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let reply = script
+                .lock()
+                .unwrap()
+                .pop_front()
+                .expect("a reply for each attempt");
+            let counted = Arc::clone(&counted);
+            tokio::spawn(async move {
+                let mut request = Vec::new();
+                let mut buffer = [0u8; 4096];
+                while !request.windows(4).any(|window| window == b"\r\n\r\n") {
+                    let read = socket.read(&mut buffer).await.unwrap();
+                    assert!(read > 0, "the request ended before its headers");
+                    request.extend_from_slice(&buffer[..read]);
+                }
+                *counted.lock().unwrap() += 1;
+                let (status, body) = match reply {
+                    Reply::Drop => return,
+                    Reply::Stall => {
+                        tokio::time::sleep(Duration::from_secs(30)).await;
+                        return;
+                    }
+                    Reply::Status(status) => (status, "{}".to_string()),
+                    Reply::Module => (200, MODULE.to_string()),
+                };
+                let response = format!(
+                    "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\nretry-after: 0\r\n\
+                     connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+                    body.len()
+                );
+                socket.write_all(response.as_bytes()).await.unwrap();
+            });
+        }
+    });
+    (format!("http://{address}/api/v2"), requests)
+}
+
+const MODULE: &str = r#"{"id":"mod_1","name":"m","code":"","dependencies":[],"secrets":[],
+    "actions_using_module_total":0,"all_changes_published":true,
+    "created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#;
+
+fn fast_retries() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 4,
+        max_wait: Duration::from_millis(50),
+        base_delay: Duration::from_millis(5),
+    }
+}
+
+fn stream() -> tenant_api_client::types::CreateEventStreamRequest {
+    serde_json::from_value(workspace_tests::samples::stream_request("p")).unwrap()
+}
+
+fn client(base: &str) -> Client {
+    Client::builder(base).retry(fast_retries()).build()
+}
+
+#[tokio::test]
+async fn a_get_is_retried_after_a_503_a_dropped_connection_and_a_429() {
+    let script = [
+        Reply::Status(503),
+        Reply::Drop,
+        Reply::Status(429),
+        Reply::Module,
+    ];
+    let (base, requests) = scripted(&script).await;
+    let module = client(&base)
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(module.id, "mod_1");
+    assert_eq!(*requests.lock().unwrap(), 4);
+}
+
+#[tokio::test]
+async fn a_get_gives_up_when_its_attempts_are_spent() {
+    let script = [Reply::Status(503); 4];
+    let (base, requests) = scripted(&script).await;
+    let error = client(&base)
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.status().map(|status| status.as_u16()), Some(503));
+    assert_eq!(*requests.lock().unwrap(), 4, "the policy's four attempts");
+}
+
+#[tokio::test]
+async fn a_post_that_may_have_been_applied_is_sent_once() {
+    for reply in [Reply::Status(503), Reply::Drop] {
+        let (base, requests) = scripted(&[reply]).await;
+        let sent = client(&base)
+            .create_event_stream()
+            .body(stream())
+            .send()
+            .await;
+        assert!(sent.is_err(), "{reply:?}");
+        assert_eq!(*requests.lock().unwrap(), 1, "{reply:?} is not retried");
+    }
+}
+
+#[tokio::test]
+async fn a_post_refused_with_429_is_sent_again() {
+    let (base, requests) = scripted(&[Reply::Status(429), Reply::Status(418)]).await;
+    let error = client(&base)
+        .create_event_stream()
+        .body(stream())
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.status().map(|status| status.as_u16()), Some(418));
+    assert_eq!(*requests.lock().unwrap(), 2);
+}
+
+#[tokio::test]
+async fn a_read_timeout_is_honoured() {
+    let (base, requests) = scripted(&[Reply::Stall]).await;
+    let client = Client::builder(&base)
+        .retry(RetryPolicy::disabled())
+        .timeouts(Timeouts {
+            read: Some(Duration::from_millis(200)),
+            ..Timeouts::default()
+        })
+        .build();
+    let started = std::time::Instant::now();
+    let error = client
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap_err();
+    let tenant_api_client::Error::CommunicationError(error) = error else {
+        panic!("a communication error, not {error:?}");
+    };
+    assert!(error.is_timeout(), "{error:?}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(*requests.lock().unwrap(), 1);
+}
+
+/// A span's name (with its id) and the fields recorded on it, in order.
+type Recorded = (String, Vec<(String, String)>);
+
+/// The spans a test's calls opened.
+#[derive(Clone, Default)]
+struct Spans(Arc<Mutex<Vec<Recorded>>>);
+
+struct Fields<'a>(&'a mut Vec<(String, String)>);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0
+            .push((field.name().to_string(), format!("{value:?}")));
+    }
+
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.push((field.name().to_string(), value.to_string()));
+    }
+}
+
+impl<S> tracing_subscriber::Layer<S> for Spans
+where
+    S: tracing::Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
+{
+    fn on_new_span(
+        &self,
+        attributes: &tracing::span::Attributes<'_>,
+        id: &tracing::span::Id,
+        _context: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut fields = Vec::new();
+        attributes.record(&mut Fields(&mut fields));
+        let name = attributes.metadata().name().to_string();
+        self.0
+            .lock()
+            .unwrap()
+            .push((format!("{}#{}", name, id.into_u64()), fields));
+    }
+
+    fn on_record(
+        &self,
+        id: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        _context: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        let mut spans = self.0.lock().unwrap();
+        let suffix = format!("#{}", id.into_u64());
+        if let Some((_, fields)) = spans
+            .iter_mut()
+            .rev()
+            .find(|(name, _)| name.ends_with(&suffix))
+        {
+            values.record(&mut Fields(fields));
+        }
+    }
+}
+
+impl Spans {
+    /// The last value of each field of the one span named `name`.
+    fn only(&self, name: &str) -> std::collections::BTreeMap<String, String> {
+        let spans = self.0.lock().unwrap();
+        let mut named = spans
+            .iter()
+            .filter(|(span, _)| span.split('#').next() == Some(name));
+        let (_, fields) = named.next().unwrap_or_else(|| panic!("no span {name}"));
+        assert!(named.next().is_none(), "one span {name} per call");
+        fields.iter().cloned().collect()
+    }
+}
+
+#[tokio::test]
+async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
+    let spans = Spans::default();
+    let _subscriber =
+        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    let (base, _) = scripted(&[Reply::Status(503), Reply::Module]).await;
+    client(&base)
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap();
+    let fields = spans.only("http.client.request");
+    let expected = [
+        ("otel.name", "GET /actions/modules/{id}"),
+        ("otel.kind", "client"),
+        ("operation.id", "get_action_module"),
+        ("http.request.method", "GET"),
+        ("http.route", "/actions/modules/{id}"),
+        ("http.response.status_code", "200"),
+        ("http.request.resend_count", "1"),
+    ];
+    for (field, value) in expected {
+        assert_eq!(
+            fields.get(field).map(String::as_str),
+            Some(value),
+            "{field} in {fields:?}"
+        );
+    }
+    assert!(
+        fields["url.full"].ends_with("/api/v2/actions/modules/mod_1"),
+        "{fields:?}"
+    );
+    assert!(
+        !fields.contains_key("error.type"),
+        "a call that succeeded: {fields:?}"
+    );
+
+    spans.0.lock().unwrap().clear();
+    let (base, _) = scripted(&[Reply::Status(503)]).await;
+    let client = Client::builder(&base)
+        .retry(RetryPolicy::disabled())
+        .build();
+    client
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap_err();
+    let fields = spans.only("http.client.request");
+    assert_eq!(
+        fields.get("error.type").map(String::as_str),
+        Some("503"),
+        "{fields:?}"
+    );
+    assert_eq!(
+        fields.get("otel.status_code").map(String::as_str),
+        Some("ERROR")
+    );
+}
