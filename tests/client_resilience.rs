@@ -90,7 +90,7 @@ fn stream() -> tenant_api_client::types::CreateEventStreamRequest {
 }
 
 fn client(base: &str) -> Client {
-    Client::builder(base).retry(fast_retries()).build()
+    Client::builder(base).retry(fast_retries()).build().unwrap()
 }
 
 #[tokio::test]
@@ -162,7 +162,8 @@ async fn a_read_timeout_is_honoured() {
             read: Some(Duration::from_millis(200)),
             ..Timeouts::default()
         })
-        .build();
+        .build()
+        .unwrap();
     let started = std::time::Instant::now();
     let error = client
         .get_action_module()
@@ -290,7 +291,8 @@ async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
     let (base, _) = scripted(&[Reply::Status(503)]).await;
     let client = Client::builder(&base)
         .retry(RetryPolicy::disabled())
-        .build();
+        .build()
+        .unwrap();
     client
         .get_action_module()
         .id("mod_1")

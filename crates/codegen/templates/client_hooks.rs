@@ -1,13 +1,14 @@
 //! The client's hooks: progenitor's `ClientHooks` for this crate's `Client`,
-//! with the runtime's [`Hooks`]: its [`Transport`], its [`RetryPolicy`] and
-//! a `tracing` span per call, named by the operation's entry in the table
-//! below.
+//! with the runtime's [`Hooks`]: the [`Credential`] of each security scheme,
+//! a [`Transport`], a [`RetryPolicy`] and a `tracing` span per call, each
+//! found by the operation's entry in the table below.
 
 use progenitor_client::{ClientHooks, ClientInfo, Error, OperationInfo};
 
 use crate::Client;
 
 pub use openapi_crates_runtime::hooks::{BoxFuture, ClientBuilder, GeneratedClient, Hooks, Operation, Transport};
+pub use openapi_crates_runtime::credentials::{Credential, CredentialError};
 pub use openapi_crates_runtime::retry::RetryPolicy;
 
 impl ClientHooks<Hooks> for Client {
@@ -17,12 +18,6 @@ impl ClientHooks<Hooks> for Client {
 
     async fn exec(&self, request: reqwest::Request, info: &OperationInfo) -> reqwest::Result<reqwest::Response> {
         self.inner().execute(self.client(), request, operation(info.operation_id)).await
-    }
-}
-
-impl GeneratedClient for Client {
-    fn with_timeouts(baseurl: &str, hooks: Hooks, timeouts: crate::Timeouts) -> Self {
-        Client::with_timeouts(baseurl, hooks, timeouts)
     }
 }
 

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use tracing::Instrument;
 
+use crate::credentials::{Bound, Credential, CredentialError, Scheme};
 use crate::retry::{Outcome, RetryPolicy, is_idempotent};
 use crate::timeouts::Timeouts;
 
@@ -59,6 +60,9 @@ pub struct Operation {
     /// Whether the description marks the operation `x-idempotent`, so that
     /// it is retried like a `PUT` whatever its method.
     pub idempotent: bool,
+    /// The security schemes that satisfy the operation, in the
+    /// description's order; empty when it is public.
+    pub security: &'static [&'static str],
 }
 
 impl Operation {
@@ -67,7 +71,12 @@ impl Operation {
     pub fn find(table: &'static [Operation], id: &'static str) -> Operation {
         match table.binary_search_by(|operation| operation.id.cmp(id)) {
             Ok(at) => table[at],
-            Err(_) => Operation { id, route: "", idempotent: false },
+            Err(_) => Operation {
+                id,
+                route: "",
+                idempotent: false,
+                security: &[],
+            },
         }
     }
 }
@@ -79,11 +88,16 @@ impl Operation {
 pub struct Hooks {
     transport: Option<Arc<dyn Transport>>,
     retry: RetryPolicy,
+    credentials: Arc<[Bound]>,
 }
 
 impl Default for Hooks {
     fn default() -> Self {
-        Self { transport: None, retry: RetryPolicy::disabled() }
+        Self {
+            transport: None,
+            retry: RetryPolicy::disabled(),
+            credentials: Arc::new([]),
+        }
     }
 }
 
@@ -112,8 +126,17 @@ impl Hooks {
         self.retry
     }
 
-    /// Runs the transport's `prepare` on `request`, if there is a transport.
+    /// Adds the credential of the first of the operation's schemes the
+    /// hooks hold one for, then runs the transport's `prepare` on
+    /// `request`, if there is a transport.
     pub async fn prepare(&self, request: &mut reqwest::Request, operation: Operation) -> Result<(), String> {
+        let held = operation
+            .security
+            .iter()
+            .find_map(|scheme| self.credentials.iter().find(|bound| bound.name() == *scheme));
+        if let Some(credential) = held {
+            credential.apply(request);
+        }
         match &self.transport {
             Some(transport) => transport.prepare(request, operation.id).await,
             None => Ok(()),
@@ -221,6 +244,9 @@ fn error_kind(error: &reqwest::Error) -> &'static str {
 
 /// A generated `Client`, as [`ClientBuilder`] builds it.
 pub trait GeneratedClient: Sized {
+    /// The security schemes the description's operations require.
+    const SCHEMES: &'static [Scheme];
+
     /// The client of the API at `baseurl`, with `hooks` and `timeouts`
     /// (the generated `Client::with_timeouts`).
     fn with_timeouts(baseurl: &str, hooks: Hooks, timeouts: Timeouts) -> Self;
@@ -235,6 +261,7 @@ pub struct ClientBuilder<C> {
     baseurl: String,
     hooks: Hooks,
     timeouts: Timeouts,
+    credentials: Vec<(String, Credential)>,
     client: std::marker::PhantomData<fn() -> C>,
 }
 
@@ -245,6 +272,7 @@ impl<C: GeneratedClient> ClientBuilder<C> {
             baseurl: baseurl.into(),
             hooks: Hooks::default().with_retry(RetryPolicy::default()),
             timeouts: Timeouts::default(),
+            credentials: Vec::new(),
             client: std::marker::PhantomData,
         }
     }
@@ -267,9 +295,24 @@ impl<C: GeneratedClient> ClientBuilder<C> {
         self
     }
 
-    /// The client.
-    pub fn build(self) -> C {
-        C::with_timeouts(&self.baseurl, self.hooks, self.timeouts)
+    /// Sends `credential` on the operations that require the security
+    /// scheme named `scheme` (its name under `components/securitySchemes`);
+    /// given again for one scheme, the last one counts.
+    pub fn credential(mut self, scheme: impl Into<String>, credential: Credential) -> Self {
+        self.credentials.push((scheme.into(), credential));
+        self
+    }
+
+    /// The client, or why a credential does not fit its scheme.
+    pub fn build(mut self) -> Result<C, CredentialError> {
+        let mut bound: Vec<Bound> = Vec::new();
+        for (scheme, credential) in self.credentials {
+            let credential = Bound::new(C::SCHEMES, &scheme, credential)?;
+            bound.retain(|held| held.name() != credential.name());
+            bound.push(credential);
+        }
+        self.hooks.credentials = bound.into();
+        Ok(C::with_timeouts(&self.baseurl, self.hooks, self.timeouts))
     }
 }
 
@@ -341,7 +384,12 @@ mod tests {
         if let Some(key) = key {
             request = request.header(crate::retry::IDEMPOTENCY_KEY, key);
         }
-        let operation = Operation { id: "createThing", route: "/", idempotent };
+        let operation = Operation {
+            id: "createThing",
+            route: "/",
+            idempotent,
+            security: &[],
+        };
         hooks.execute(&http, request.build().unwrap(), operation).await
     }
 

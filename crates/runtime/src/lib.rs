@@ -54,6 +54,7 @@ pub mod types;
 
 client! {
     pub mod client;
+    pub mod credentials;
     pub mod hooks;
     pub mod retry;
     pub mod multipart;

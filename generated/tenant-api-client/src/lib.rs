@@ -65,7 +65,9 @@ impl Client {
     /// defaults: the default [`Timeouts`], and the default
     /// [`RetryPolicy`], which retries what cannot be applied twice (a
     /// refused connection, a 429, and a 5xx or a lost connection when the
-    /// request is idempotent), honouring `Retry-After`.
+    /// request is idempotent), honouring `Retry-After`. Give it a
+    /// [`Credential`] per security scheme, and each call sends the one
+    /// its operation requires.
     pub fn builder(baseurl: &str) -> crate::ClientBuilder {
         crate::ClientBuilder::new(baseurl)
     }
@@ -840,7 +842,7 @@ pub mod prelude {
     pub use self::super::Client;
 }
 
-pub use hooks::{Hooks, RetryPolicy, Transport};
+pub use hooks::{Credential, Hooks, RetryPolicy, Transport};
 
 /// Builds a [`Client`] from production defaults; see [`Client::builder`].
 pub type ClientBuilder = hooks::ClientBuilder<Client>;
@@ -868,6 +870,7 @@ pub mod hooks {
         BoxFuture, ClientBuilder, GeneratedClient, Hooks, Operation, Transport,
     };
 
+    pub use openapi_crates_runtime::credentials::{Credential, CredentialError};
     pub use openapi_crates_runtime::retry::RetryPolicy;
 
     impl ClientHooks<Hooks> for Client {
@@ -893,7 +896,24 @@ pub mod hooks {
         }
     }
 
+    fn operation(id: &'static str) -> Operation {
+        Operation::find(OPERATIONS, id)
+    }
+
+    use openapi_crates_runtime::credentials::{Carrier, Scheme};
+
     impl GeneratedClient for Client {
+        const SCHEMES: &'static [Scheme] = &[
+            Scheme {
+                name: "bearerAuth",
+                carrier: Carrier::Bearer,
+            },
+            Scheme {
+                name: "oAuth2ClientCredentials",
+                carrier: Carrier::Bearer,
+            },
+        ];
+
         fn with_timeouts(
             baseurl: &str,
             hooks: Hooks,
@@ -903,37 +923,39 @@ pub mod hooks {
         }
     }
 
-    fn operation(id: &'static str) -> Operation {
-        Operation::find(OPERATIONS, id)
-    }
-
-    /// Each operation's route and whether the description marks it
-    /// idempotent, by progenitor's `operation_id`.
+    /// Each operation's route, whether the description marks it
+    /// idempotent, and the security schemes that satisfy it, by
+    /// progenitor's `operation_id`.
     const OPERATIONS: &[Operation] = &[
         Operation {
             id: "create_event_stream",
             route: "/event-streams",
             idempotent: false,
+            security: &["bearerAuth", "oAuth2ClientCredentials"],
         },
         Operation {
             id: "create_token_exchange_profile",
             route: "/token-exchange-profiles",
             idempotent: false,
+            security: &["bearerAuth", "oAuth2ClientCredentials"],
         },
         Operation {
             id: "get_action_module",
             route: "/actions/modules/{id}",
             idempotent: false,
+            security: &["bearerAuth", "oAuth2ClientCredentials"],
         },
         Operation {
             id: "get_push_notification_apns_provider",
             route: "/guardian/factors/push-notification/providers/apns",
             idempotent: false,
+            security: &["bearerAuth", "oAuth2ClientCredentials"],
         },
         Operation {
             id: "get_user_attribute_profile_template",
             route: "/user-attribute-profiles/templates/{id}",
             idempotent: false,
+            security: &["bearerAuth", "oAuth2ClientCredentials"],
         },
     ];
 }

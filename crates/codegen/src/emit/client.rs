@@ -17,8 +17,8 @@ use crate::emit::features::Features;
 use crate::emit::{crate_ident, parse_template};
 use crate::load::LoadedSpec;
 use crate::model::{
-    ApiModel, FORM, In, JSON, MULTIPART, Method, Operation, Parameter, Response, Scalar, Shape,
-    Status, ValueType, is_json,
+    ApiModel, Credential, FORM, In, JSON, MULTIPART, Method, Operation, Parameter, Response,
+    Scalar, Shape, Status, ValueType, is_json,
 };
 use crate::naming;
 
@@ -80,6 +80,7 @@ pub fn emit_client(
     let hooks = parse_template(spec, "client_hooks.rs", HOOKS)?;
     let hooks_items = &hooks.items;
     let operations = operation_table(&client, model).map_err(internal)?;
+    let operation_items = &operations.items;
 
     let docs = crate_docs(model);
     let head: syn::File = syn::parse_quote! {
@@ -87,7 +88,7 @@ pub fn emit_client(
         #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
     };
     let tail: syn::File = syn::parse_quote! {
-        pub use hooks::{Hooks, RetryPolicy, Transport};
+        pub use hooks::{Credential, Hooks, RetryPolicy, Transport};
 
         /// Builds a [`Client`] from production defaults; see [`Client::builder`].
         pub type ClientBuilder = hooks::ClientBuilder<Client>;
@@ -111,7 +112,7 @@ pub fn emit_client(
 
         pub mod hooks {
             #(#hooks_items)*
-            #operations
+            #(#operation_items)*
         }
     };
     let mut file = head;
@@ -431,10 +432,13 @@ fn impls_of<'a>(
 }
 
 /// The hooks' table of operations, sorted by progenitor's `operation_id`:
-/// each one's route template (relative to the base URL, as spans name it)
-/// and whether the description marks it `x-idempotent`. Every id
-/// progenitor's calls hand the hooks must be in it.
-fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::Item, String> {
+/// each one's route template (relative to the base URL, as spans name it),
+/// whether the description marks it `x-idempotent`, and the security
+/// schemes that satisfy it; and the schemes, which the client builder
+/// checks credentials against. Every id progenitor's calls hand the hooks
+/// must be in the table.
+fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::File, String> {
+    let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
     let mut rows: Vec<(String, &Operation)> = model
         .operations
         .iter()
@@ -480,13 +484,54 @@ fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::Item, St
     let entries = rows.iter().map(|(id, operation)| {
         let route = &operation.path;
         let idempotent = operation.idempotent;
+        let mut security: Vec<&str> = Vec::new();
+        for requirement in &operation.security {
+            if !security.contains(&requirement.scheme.as_str()) {
+                security.push(&requirement.scheme);
+            }
+        }
         quote! {
-            Operation { id: #id, route: #route, idempotent: #idempotent }
+            Operation { id: #id, route: #route, idempotent: #idempotent, security: &[#(#security),*] }
         }
     });
+    let mut schemes: Vec<(&str, TokenStream)> = Vec::new();
+    for requirement in model
+        .operations
+        .iter()
+        .chain(&model.webhooks)
+        .flat_map(|operation| &operation.security)
+    {
+        if schemes.iter().any(|(name, _)| *name == requirement.scheme) {
+            continue;
+        }
+        let carrier = match &requirement.credential {
+            Credential::Bearer => quote!(Carrier::Bearer),
+            Credential::Http(scheme) if scheme == "basic" => quote!(Carrier::Basic),
+            Credential::Http(scheme) => quote!(Carrier::Http(#scheme)),
+            Credential::Header(name) => quote!(Carrier::Header(#name)),
+            Credential::Query(name) => quote!(Carrier::Query(#name)),
+            Credential::Cookie(name) => quote!(Carrier::Cookie(#name)),
+        };
+        schemes.push((&requirement.scheme, carrier));
+    }
+    schemes.sort_by(|a, b| a.0.cmp(b.0));
+    let schemes = schemes
+        .iter()
+        .map(|(name, carrier)| quote!(Scheme { name: #name, carrier: #carrier }));
     Ok(syn::parse_quote! {
-        /// Each operation's route and whether the description marks it
-        /// idempotent, by progenitor's `operation_id`.
+        use #runtime::credentials::{Carrier, Scheme};
+
+        impl GeneratedClient for Client {
+            const SCHEMES: &'static [Scheme] = &[#(#schemes),*];
+
+            fn with_timeouts(baseurl: &str, hooks: Hooks, timeouts: crate::Timeouts) -> Self {
+                Client::with_timeouts(baseurl, hooks, timeouts)
+            }
+        }
+
+        /// Each operation's route, whether the description marks it
+        /// idempotent, and the security schemes that satisfy it, by
+        /// progenitor's `operation_id`.
         const OPERATIONS: &[Operation] = &[#(#entries),*];
     })
 }
@@ -524,7 +569,9 @@ fn timeouts_in_new(file: &mut syn::File) -> Result<(), String> {
         /// defaults: the default [`Timeouts`], and the default
         /// [`RetryPolicy`], which retries what cannot be applied twice (a
         /// refused connection, a 429, and a 5xx or a lost connection when the
-        /// request is idempotent), honouring `Retry-After`.
+        /// request is idempotent), honouring `Retry-After`. Give it a
+        /// [`Credential`] per security scheme, and each call sends the one
+        /// its operation requires.
         pub fn builder(baseurl: &str) -> crate::ClientBuilder {
             crate::ClientBuilder::new(baseurl)
         }

@@ -29,6 +29,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("checks.rs"),
     source!("chosen.rs"),
     source!("client.rs"),
+    source!("credentials.rs"),
     source!("errors.rs"),
     source!("form.rs"),
     source!("hooks.rs"),
