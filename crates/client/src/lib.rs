@@ -1,14 +1,15 @@
 //! A client of the tenant management API for production use.
 //!
-//! It wraps the generated [`tenant_api_client::Client`] (every operation,
-//! with its typed builders, is available through `Deref`) and adds what
-//! callers of the platform's SDKs expect:
+//! It sets up the generated [`tenant_api_client::Client`] (every operation,
+//! with its typed builders, is available through `Deref`) as callers of the
+//! platform's SDKs expect; the machinery is the generated client's own
+//! hooks, which every generated client has:
 //!
 //! - **Credentials**: a fixed access token, or client credentials exchanged
 //!   at the tenant's `/oauth/token` for a token (audience: the management
 //!   API's `/api/v2/` URL), cached until shortly before it expires and
 //!   refreshed once however many calls need it at the same moment.
-//! - **Retries** per [`RetryPolicy`], the generated client's own: a refused
+//! - **Retries** per [`RetryPolicy`]: a refused
 //!   connection and `429` always, `5xx` and lost connections for idempotent
 //!   requests (`GET`, `PUT`, `DELETE`, ...), waiting as `Retry-After` or
 //!   `X-RateLimit-Reset` say, else exponential backoff with jitter, capped.
@@ -53,7 +54,6 @@
 //! ```
 
 mod token;
-mod transport;
 
 use std::fmt;
 use std::ops::Deref;
@@ -62,8 +62,7 @@ use std::time::Duration;
 pub use tenant_api_client::{Error, ResponseValue, RetryPolicy, types};
 pub use token::Credentials;
 
-use token::TokenSource;
-use transport::BearerTransport;
+use tenant_api_client::hooks::{Credential, GeneratedClient, Hooks};
 
 /// `User-Agent` of every request.
 pub const USER_AGENT: &str = concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION"));
@@ -183,16 +182,26 @@ impl TenantClientBuilder {
             .timeout(self.timeout)
             .build()
             .map_err(|err| BuildError::Http(err.to_string()))?;
-        let tokens = TokenSource::new(
-            credentials,
-            format!("{origin}/oauth/token"),
-            audience,
-            http.clone(),
-        );
-        let hooks = tenant_api_client::Hooks::with_transport(BearerTransport { tokens })
-            .with_retry(self.retry);
-        let api =
-            tenant_api_client::Client::new_with_client(&format!("{origin}/api/v2"), http, hooks);
+        let (scheme, credential): (&str, Credential) = match credentials {
+            Credentials::AccessToken(token) => ("bearerAuth", Credential::token(token)),
+            Credentials::ClientCredentials {
+                client_id,
+                client_secret,
+            } => (
+                "oAuth2ClientCredentials",
+                Credential::client_credentials(client_id, client_secret)
+                    .token_url(format!("{origin}/oauth/token"))
+                    .param("audience", audience)
+                    .into(),
+            ),
+        };
+        let base = format!("{origin}/api/v2");
+        let schemes = <tenant_api_client::Client as GeneratedClient>::SCHEMES;
+        let hooks = Hooks::default()
+            .with_retry(self.retry)
+            .with_credential(schemes, scheme, credential, &base)
+            .map_err(|err| BuildError::Credential(err.to_string()))?;
+        let api = tenant_api_client::Client::new_with_client(&base, http, hooks);
         Ok(TenantClient { api })
     }
 }
@@ -223,6 +232,9 @@ pub enum BuildError {
     InvalidDomain(String),
     /// The HTTP client could not be set up (for example, no TLS backend).
     Http(String),
+    /// The credentials do not fit the API's security schemes (a token URL
+    /// that is not a URL, say).
+    Credential(String),
 }
 
 impl fmt::Display for BuildError {
@@ -236,6 +248,7 @@ impl fmt::Display for BuildError {
             }
             BuildError::InvalidDomain(reason) => write!(f, "invalid tenant domain {reason}"),
             BuildError::Http(reason) => write!(f, "cannot set up the HTTP client: {reason}"),
+            BuildError::Credential(reason) => write!(f, "cannot use the credentials: {reason}"),
         }
     }
 }

@@ -129,18 +129,45 @@ impl Hooks {
     /// Adds the credential of the first of the operation's schemes the
     /// hooks hold one for, then runs the transport's `prepare` on
     /// `request`, if there is a transport.
-    pub async fn prepare(&self, request: &mut reqwest::Request, operation: Operation) -> Result<(), String> {
-        let held = operation
-            .security
-            .iter()
-            .find_map(|scheme| self.credentials.iter().find(|bound| bound.name() == *scheme));
-        if let Some(credential) = held {
-            credential.apply(request);
+    pub async fn prepare(
+        &self,
+        http: &reqwest::Client,
+        request: &mut reqwest::Request,
+        operation: Operation,
+    ) -> Result<(), String> {
+        if let Some(credential) = self.credential_for(operation) {
+            credential.apply(http, request).await?;
         }
         match &self.transport {
             Some(transport) => transport.prepare(request, operation.id).await,
             None => Ok(()),
         }
+    }
+
+    /// Binds `credential` to the scheme named `scheme` among `schemes` (a
+    /// generated client's `GeneratedClient::SCHEMES`), for a client of the
+    /// API at `base_url`, against which a relative token URL resolves.
+    pub fn with_credential(
+        mut self,
+        schemes: &[Scheme],
+        scheme: &str,
+        credential: impl Into<Credential>,
+        base_url: &str,
+    ) -> Result<Self, CredentialError> {
+        let bound = Bound::new(schemes, scheme, credential.into(), base_url)?;
+        let mut credentials: Vec<Bound> = self.credentials.iter().filter(|held| held.name() != bound.name()).cloned().collect();
+        credentials.push(bound);
+        self.credentials = credentials.into();
+        Ok(self)
+    }
+
+    /// The credential of the first of the operation's schemes these hooks
+    /// hold one for.
+    fn credential_for(&self, operation: Operation) -> Option<&Bound> {
+        operation
+            .security
+            .iter()
+            .find_map(|scheme| self.credentials.iter().find(|bound| bound.name() == *scheme))
     }
 
     /// Sends `request` with `http` (through the transport, if there is
@@ -214,7 +241,13 @@ impl Hooks {
             // The connection goes back to the pool (or closes) before the wait.
             drop(sent);
             tokio::time::sleep(wait).await;
-            // Credentials may have expired during the wait.
+            // A token may have expired during the wait. (A credential in the
+            // query or a cookie is still in the copy, and would be doubled.)
+            if let Some(credential) = self.credential_for(operation).filter(|bound| bound.in_header())
+                && let Err(error) = credential.apply(http, &mut next).await
+            {
+                tracing::warn!(error = %error, "could not renew the credential before retrying");
+            }
             if let Some(transport) = &self.transport
                 && let Err(error) = transport.prepare(&mut next, operation.id).await
             {
@@ -298,21 +331,18 @@ impl<C: GeneratedClient> ClientBuilder<C> {
     /// Sends `credential` on the operations that require the security
     /// scheme named `scheme` (its name under `components/securitySchemes`);
     /// given again for one scheme, the last one counts.
-    pub fn credential(mut self, scheme: impl Into<String>, credential: Credential) -> Self {
-        self.credentials.push((scheme.into(), credential));
+    pub fn credential(mut self, scheme: impl Into<String>, credential: impl Into<Credential>) -> Self {
+        self.credentials.push((scheme.into(), credential.into()));
         self
     }
 
     /// The client, or why a credential does not fit its scheme.
-    pub fn build(mut self) -> Result<C, CredentialError> {
-        let mut bound: Vec<Bound> = Vec::new();
+    pub fn build(self) -> Result<C, CredentialError> {
+        let mut hooks = self.hooks;
         for (scheme, credential) in self.credentials {
-            let credential = Bound::new(C::SCHEMES, &scheme, credential)?;
-            bound.retain(|held| held.name() != credential.name());
-            bound.push(credential);
+            hooks = hooks.with_credential(C::SCHEMES, &scheme, credential, &self.baseurl)?;
         }
-        self.hooks.credentials = bound.into();
-        Ok(C::with_timeouts(&self.baseurl, self.hooks, self.timeouts))
+        Ok(C::with_timeouts(&self.baseurl, hooks, self.timeouts))
     }
 }
 

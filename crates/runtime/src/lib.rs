@@ -84,6 +84,7 @@ server! {
     mod router_error;
     mod routing;
     mod serve;
+    mod trace;
 
     pub use auth::{
         AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
@@ -108,4 +109,5 @@ server! {
     };
     pub use routing::{mount, query_has};
     pub use serve::{ServeOptions, serve, serve_with_shutdown};
+    pub use trace::{Served, traced};
 }

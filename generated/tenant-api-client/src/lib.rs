@@ -870,7 +870,10 @@ pub mod hooks {
         BoxFuture, ClientBuilder, GeneratedClient, Hooks, Operation, Transport,
     };
 
-    pub use openapi_crates_runtime::credentials::{Credential, CredentialError};
+    pub use openapi_crates_runtime::credentials::{
+        ClientCredentials, Credential, CredentialError,
+    };
+
     pub use openapi_crates_runtime::retry::RetryPolicy;
 
     impl ClientHooks<Hooks> for Client {
@@ -880,7 +883,7 @@ pub mod hooks {
             info: &OperationInfo,
         ) -> Result<(), Error<E>> {
             self.inner()
-                .prepare(request, operation(info.operation_id))
+                .prepare(self.client(), request, operation(info.operation_id))
                 .await
                 .map_err(Error::Custom)
         }
@@ -900,7 +903,8 @@ pub mod hooks {
         Operation::find(OPERATIONS, id)
     }
 
-    use openapi_crates_runtime::credentials::{Carrier, Scheme};
+    use openapi_crates_runtime::credentials::Scheme;
+    use openapi_crates_runtime::credentials::Carrier;
 
     impl GeneratedClient for Client {
         const SCHEMES: &'static [Scheme] = &[
@@ -910,7 +914,7 @@ pub mod hooks {
             },
             Scheme {
                 name: "oAuth2ClientCredentials",
-                carrier: Carrier::Bearer,
+                carrier: Carrier::ClientCredentials("/oauth/token/"),
             },
         ];
 

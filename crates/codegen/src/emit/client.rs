@@ -505,7 +505,10 @@ fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::File, St
             continue;
         }
         let carrier = match &requirement.credential {
-            Credential::Bearer => quote!(Carrier::Bearer),
+            Credential::Bearer => match &requirement.token_url {
+                Some(url) => quote!(Carrier::ClientCredentials(#url)),
+                None => quote!(Carrier::Bearer),
+            },
             Credential::Http(scheme) if scheme == "basic" => quote!(Carrier::Basic),
             Credential::Http(scheme) => quote!(Carrier::Http(#scheme)),
             Credential::Header(name) => quote!(Carrier::Header(#name)),
@@ -515,11 +518,15 @@ fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::File, St
         schemes.push((&requirement.scheme, carrier));
     }
     schemes.sort_by(|a, b| a.0.cmp(b.0));
+    // An API without security names no carrier.
+    let carrier: Option<syn::Item> =
+        (!schemes.is_empty()).then(|| syn::parse_quote!(use #runtime::credentials::Carrier;));
     let schemes = schemes
         .iter()
         .map(|(name, carrier)| quote!(Scheme { name: #name, carrier: #carrier }));
     Ok(syn::parse_quote! {
-        use #runtime::credentials::{Carrier, Scheme};
+        use #runtime::credentials::Scheme;
+        #carrier
 
         impl GeneratedClient for Client {
             const SCHEMES: &'static [Scheme] = &[#(#schemes),*];

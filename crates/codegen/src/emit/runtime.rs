@@ -45,6 +45,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("rules/run.rs"),
     source!("serve.rs"),
     source!("timeouts.rs"),
+    source!("trace.rs"),
     source!("types.rs"),
     source!("wire.rs"),
 ];

@@ -564,6 +564,9 @@ pub struct SecurityRequirement {
     pub scopes: Vec<String>,
     /// Where the scheme's credential travels.
     pub credential: Credential,
+    /// The `tokenUrl` of an `oauth2` scheme's client credentials flow, as
+    /// written: where a client exchanges its id and secret for tokens.
+    pub token_url: Option<String>,
 }
 
 /// Where a security scheme's credential travels (`operations::credential`).

@@ -507,10 +507,18 @@ fn build_security(
                     refs::component(spec, &at, reference, "securitySchemes", &schemes)?.0
                 }
             };
+            let token_url = match &declared {
+                openapiv3::SecurityScheme::OAuth2 { flows, .. } => flows
+                    .client_credentials
+                    .as_ref()
+                    .map(|flow| flow.token_url.clone()),
+                _ => None,
+            };
             result.push(SecurityRequirement {
                 scheme: scheme.clone(),
                 scopes: scopes.clone(),
                 credential: credential(&declared),
+                token_url,
             });
         }
     }

@@ -329,18 +329,28 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     } else {
         quote!(runtime::Headers(headers): runtime::Headers)
     };
+    let http_method = operation.method.as_str();
+    let route = &operation.path;
     quote! {
         async fn #ident<A: #trait_ident>(
             State(api): State<Arc<A>>,
             #path_argument
             #request_argument,
         ) -> Response {
-            #path_binding
-            #authentication
-            #read_parameters
-            #body_binding
-            let context = RequestContext { caller, headers };
-            api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
+            static OPERATION: runtime::Served = runtime::Served {
+                id: #operation_id,
+                method: #http_method,
+                route: #route,
+            };
+            runtime::traced(&OPERATION, async move {
+                #path_binding
+                #authentication
+                #read_parameters
+                #body_binding
+                let context = RequestContext { caller, headers };
+                api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
+            })
+            .await
         }
     }
 }

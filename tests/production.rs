@@ -1,5 +1,6 @@
-//! A generated client's own resilience and tracing, over a socket: what
-//! `Client::builder` gives any API without a hand-written layer. A scripted
+//! What the generated crates give any API for production, over sockets,
+//! without a hand-written layer: the client's retries, timeouts and span per
+//! call (`Client::builder`), and the server's span per operation. A scripted
 //! server answers each connection as the test says (a status, a dropped
 //! connection, a stall), so every attempt the client makes is counted.
 
@@ -237,12 +238,31 @@ where
 }
 
 impl Spans {
-    /// The last value of each field of the one span named `name`.
-    fn only(&self, name: &str) -> std::collections::BTreeMap<String, String> {
+    /// The spans of every test of this binary. The subscriber is global:
+    /// tracing caches whether a callsite is enabled, and a thread-local one
+    /// races with the other tests' threads, which have none.
+    fn global() -> &'static Spans {
+        static SPANS: std::sync::OnceLock<Spans> = std::sync::OnceLock::new();
+        SPANS.get_or_init(|| {
+            let spans = Spans::default();
+            tracing::subscriber::set_global_default(
+                tracing_subscriber::registry().with(spans.clone()),
+            )
+            .expect("no other global subscriber");
+            spans
+        })
+    }
+
+    /// The last value of each field of the one span named `name` whose
+    /// `url.full` starts with `base` (one test's server).
+    fn only(&self, name: &str, base: &str) -> std::collections::BTreeMap<String, String> {
         let spans = self.0.lock().unwrap();
-        let mut named = spans
-            .iter()
-            .filter(|(span, _)| span.split('#').next() == Some(name));
+        let mut named = spans.iter().filter(|(span, fields)| {
+            span.split('#').next() == Some(name)
+                && fields
+                    .iter()
+                    .any(|(field, value)| field == "url.full" && value.starts_with(base))
+        });
         let (_, fields) = named.next().unwrap_or_else(|| panic!("no span {name}"));
         assert!(named.next().is_none(), "one span {name} per call");
         fields.iter().cloned().collect()
@@ -251,9 +271,7 @@ impl Spans {
 
 #[tokio::test]
 async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
-    let spans = Spans::default();
-    let _subscriber =
-        tracing::subscriber::set_default(tracing_subscriber::registry().with(spans.clone()));
+    let spans = Spans::global();
     let (base, _) = scripted(&[Reply::Status(503), Reply::Module]).await;
     client(&base)
         .get_action_module()
@@ -261,7 +279,7 @@ async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
         .send()
         .await
         .unwrap();
-    let fields = spans.only("http.client.request");
+    let fields = spans.only("http.client.request", &base);
     let expected = [
         ("otel.name", "GET /actions/modules/{id}"),
         ("otel.kind", "client"),
@@ -287,7 +305,6 @@ async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
         "a call that succeeded: {fields:?}"
     );
 
-    spans.0.lock().unwrap().clear();
     let (base, _) = scripted(&[Reply::Status(503)]).await;
     let client = Client::builder(&base)
         .retry(RetryPolicy::disabled())
@@ -299,7 +316,7 @@ async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
         .send()
         .await
         .unwrap_err();
-    let fields = spans.only("http.client.request");
+    let fields = spans.only("http.client.request", &base);
     assert_eq!(
         fields.get("error.type").map(String::as_str),
         Some("503"),
@@ -309,4 +326,73 @@ async fn each_call_runs_in_a_span_with_opentelemetrys_fields() {
         fields.get("otel.status_code").map(String::as_str),
         Some("ERROR")
     );
+}
+
+/// Answers every operation with the trait's 501, to any caller.
+struct Unimplemented;
+
+impl tenant_api_server::TenantManagementApi for Unimplemented {
+    type Caller = ();
+
+    async fn authorize(
+        &self,
+        _request: tenant_api_server::AuthorizationRequest<'_>,
+    ) -> Result<(), tenant_api_server::AuthError> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn the_server_runs_each_operation_in_a_span_and_the_client_each_call() {
+    let spans = Spans::global();
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let router = tenant_api_server::router(Unimplemented);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let base = format!("http://{address}/api/v2");
+
+    let client = Client::builder(&base)
+        .credential("bearerAuth", tenant_api_client::Credential::token("t-1"))
+        .retry(RetryPolicy::disabled())
+        .build()
+        .unwrap();
+    let error = client
+        .get_action_module()
+        .id("mod_1")
+        .send()
+        .await
+        .unwrap_err();
+    assert_eq!(error.status().map(|status| status.as_u16()), Some(501));
+
+    let client_side = spans.only("http.client.request", &base);
+    assert_eq!(client_side["http.response.status_code"], "501");
+    // The server's span has no URL: it is the one of this operation.
+    let server = spans.0.lock().unwrap();
+    let served: Vec<_> = server
+        .iter()
+        .filter(|(span, fields)| {
+            span.starts_with("http.server.request#")
+                && fields
+                    .iter()
+                    .any(|(field, value)| field == "operation.id" && value == "get_action_module")
+        })
+        .collect();
+    assert_eq!(served.len(), 1, "one span for the one request: {served:?}");
+    let fields: std::collections::BTreeMap<_, _> = served[0].1.iter().cloned().collect();
+    let expected = [
+        ("otel.name", "GET /actions/modules/{id}"),
+        ("otel.kind", "server"),
+        ("http.request.method", "GET"),
+        ("http.route", "/actions/modules/{id}"),
+        ("http.response.status_code", "501"),
+        ("error.type", "501"),
+        ("otel.status_code", "ERROR"),
+    ];
+    for (field, value) in expected {
+        assert_eq!(
+            fields.get(field).map(String::as_str),
+            Some(value),
+            "{field} in {fields:?}"
+        );
+    }
 }
