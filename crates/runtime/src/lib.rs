@@ -109,5 +109,5 @@ server! {
     };
     pub use routing::{mount, query_has};
     pub use serve::{ServeOptions, serve, serve_with_shutdown};
-    pub use trace::{Served, traced};
+    pub use trace::{Served, Traced, traced};
 }

@@ -1,9 +1,10 @@
 //! The span a generated server runs each operation in.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
 
 use axum::response::Response;
-use tracing::Instrument;
 
 /// An operation of a generated server, as its span names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,17 +17,37 @@ pub struct Served {
     pub route: &'static str,
 }
 
-/// Runs `handler`, which answers a request for `operation`, in an
+/// `handler`, which answers a request for `operation`, run in an
 /// `http.server.request` span with OpenTelemetry's HTTP server fields
 /// (`tracing-opentelemetry` exports them as they are): the operation id,
 /// method, route template and response status, and `error.type` for a
-/// `5xx` (a `4xx` is the client's error, not the server's). With no
-/// subscriber interested, the span is disabled and nothing is recorded.
-pub async fn traced<F>(operation: &'static Served, handler: F) -> Response
+/// `5xx` (a `4xx` is the client's error, not the server's).
+///
+/// A generated handler returns this future itself rather than awaiting it
+/// in an `async fn`, which would copy the handler's state into a second
+/// one. With no subscriber interested the span is disabled: each poll is
+/// then one branch more than the handler's own. (With no subscriber set at
+/// all there is no span, so a `log` logger does not see it.)
+pub fn traced<F>(operation: &'static Served, handler: F) -> Traced<F>
 where
     F: Future<Output = Response>,
 {
-    let span = tracing::info_span!(
+    // Before any subscriber is set, tracing with its `log` feature (which
+    // axum turns on) still builds every disabled span's fields to offer
+    // them to `log`: hundreds of instructions per request for nothing.
+    let span = if tracing::dispatcher::has_been_set() {
+        operation_span(operation)
+    } else {
+        tracing::Span::none()
+    };
+    Traced { handler, span }
+}
+
+/// The span of `operation`, apart from [`traced`] so that a handler's code
+/// stays as small as it was without one.
+#[inline(never)]
+fn operation_span(operation: &'static Served) -> tracing::Span {
+    tracing::info_span!(
         "http.server.request",
         otel.name = %format_args!("{} {}", operation.method, operation.route),
         otel.kind = "server",
@@ -36,16 +57,40 @@ where
         http.route = operation.route,
         http.response.status_code = tracing::field::Empty,
         error.type = tracing::field::Empty,
-    );
-    if span.is_disabled() {
-        return handler.await;
-    }
-    let response = handler.instrument(span.clone()).await;
+    )
+}
+
+/// Records the status of `response` on `span`.
+#[inline(never)]
+fn record_status(span: &tracing::Span, response: &Response) {
     let status = response.status();
     span.record("http.response.status_code", status.as_u16());
     if status.is_server_error() {
         span.record("error.type", status.as_str());
         span.record("otel.status_code", "ERROR");
     }
-    response
+}
+
+pin_project_lite::pin_project! {
+    /// The future of [`traced`].
+    pub struct Traced<F> {
+        #[pin]
+        handler: F,
+        span: tracing::Span,
+    }
+}
+
+impl<F: Future<Output = Response>> Future for Traced<F> {
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Response> {
+        let this = self.project();
+        if this.span.is_disabled() {
+            return this.handler.poll(context);
+        }
+        let _entered = this.span.enter();
+        let response = ready!(this.handler.poll(context));
+        record_status(this.span, &response);
+        Poll::Ready(response)
+    }
 }

@@ -552,198 +552,191 @@ fn typed_checked<T: runtime::json::Typed>(value: &runtime::json::Value) -> Optio
 }
 
 #[cfg(feature = "token-exchange-profiles")]
-async fn handle_create_token_exchange_profile<A: TenantManagementApi>(
+fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl ::std::future::Future<Output = Response> + Send {
     static OPERATION: runtime::Served = runtime::Served {
         id: "create_token_exchange_profile",
         method: "POST",
         route: "/token-exchange-profiles",
     };
     runtime::traced(
-            &OPERATION,
-            async move {
-                let caller = match authenticate(
-                        &*api,
-                        request.headers(),
-                        "create_token_exchange_profile",
-                        &["create:token_exchange_profiles"],
-                    )
-                    .await
-                {
-                    Ok(caller) => caller,
-                    Err(response) => return response,
-                };
-                let (headers, body) = match runtime::read_body::<
-                    types::CreateTokenExchangeProfileRequest,
-                >(
-                        request,
-                        &[runtime::JSON, runtime::FORM],
-                        validate::create_token_exchange_profile_request,
-                        None,
-                        typed_checked,
-                    )
-                    .await
-                {
-                    Ok(decoded) => decoded,
-                    Err(response) => return response,
-                };
-                let context = RequestContext { caller, headers };
-                api.create_token_exchange_profile(context, body).await.into_response()
-            },
-        )
-        .await
+        &OPERATION,
+        async move {
+            let caller = match authenticate(
+                    &*api,
+                    request.headers(),
+                    "create_token_exchange_profile",
+                    &["create:token_exchange_profiles"],
+                )
+                .await
+            {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+            let (headers, body) = match runtime::read_body::<
+                types::CreateTokenExchangeProfileRequest,
+            >(
+                    request,
+                    &[runtime::JSON, runtime::FORM],
+                    validate::create_token_exchange_profile_request,
+                    None,
+                    typed_checked,
+                )
+                .await
+            {
+                Ok(decoded) => decoded,
+                Err(response) => return response,
+            };
+            let context = RequestContext { caller, headers };
+            api.create_token_exchange_profile(context, body).await.into_response()
+        },
+    )
 }
 
 #[cfg(feature = "user-attribute-profiles")]
-async fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
+fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
     runtime::Headers(headers): runtime::Headers,
-) -> Response {
+) -> impl ::std::future::Future<Output = Response> + Send {
     static OPERATION: runtime::Served = runtime::Served {
         id: "get_user_attribute_profile_template",
         method: "GET",
         route: "/user-attribute-profiles/templates/{id}",
     };
     runtime::traced(
-            &OPERATION,
-            async move {
-                let id = match path {
-                    Ok(axum::extract::Path(value)) => value,
-                    Err(rejection) => return runtime::path_rejected(rejection),
-                };
-                let caller = match authenticate(
-                        &*api,
-                        &headers,
-                        "get_user_attribute_profile_template",
-                        &["read:user_attribute_profiles"],
-                    )
-                    .await
-                {
-                    Ok(caller) => caller,
-                    Err(response) => return response,
-                };
-                let context = RequestContext { caller, headers };
-                api.get_user_attribute_profile_template(context, id)
-                    .await
-                    .into_response()
-            },
-        )
-        .await
+        &OPERATION,
+        async move {
+            let id = match path {
+                Ok(axum::extract::Path(value)) => value,
+                Err(rejection) => return runtime::path_rejected(rejection),
+            };
+            let caller = match authenticate(
+                    &*api,
+                    &headers,
+                    "get_user_attribute_profile_template",
+                    &["read:user_attribute_profiles"],
+                )
+                .await
+            {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+            let context = RequestContext { caller, headers };
+            api.get_user_attribute_profile_template(context, id).await.into_response()
+        },
+    )
 }
 
 #[cfg(feature = "actions")]
-async fn handle_get_action_module<A: TenantManagementApi>(
+fn handle_get_action_module<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
     runtime::Headers(headers): runtime::Headers,
-) -> Response {
+) -> impl ::std::future::Future<Output = Response> + Send {
     static OPERATION: runtime::Served = runtime::Served {
         id: "get_action_module",
         method: "GET",
         route: "/actions/modules/{id}",
     };
     runtime::traced(
-            &OPERATION,
-            async move {
-                let id = match path {
-                    Ok(axum::extract::Path(value)) => value,
-                    Err(rejection) => return runtime::path_rejected(rejection),
-                };
-                let caller = match authenticate(
-                        &*api,
-                        &headers,
-                        "get_action_module",
-                        &["read:actions"],
-                    )
-                    .await
-                {
-                    Ok(caller) => caller,
-                    Err(response) => return response,
-                };
-                let context = RequestContext { caller, headers };
-                api.get_action_module(context, id).await.into_response()
-            },
-        )
-        .await
+        &OPERATION,
+        async move {
+            let id = match path {
+                Ok(axum::extract::Path(value)) => value,
+                Err(rejection) => return runtime::path_rejected(rejection),
+            };
+            let caller = match authenticate(
+                    &*api,
+                    &headers,
+                    "get_action_module",
+                    &["read:actions"],
+                )
+                .await
+            {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+            let context = RequestContext { caller, headers };
+            api.get_action_module(context, id).await.into_response()
+        },
+    )
 }
 
 #[cfg(feature = "event-streams")]
-async fn handle_create_event_stream<A: TenantManagementApi>(
+fn handle_create_event_stream<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
-) -> Response {
+) -> impl ::std::future::Future<Output = Response> + Send {
     static OPERATION: runtime::Served = runtime::Served {
         id: "create_event_stream",
         method: "POST",
         route: "/event-streams",
     };
     runtime::traced(
-            &OPERATION,
-            async move {
-                let caller = match authenticate(
-                        &*api,
-                        request.headers(),
-                        "create_event_stream",
-                        &["create:event_streams"],
-                    )
-                    .await
-                {
-                    Ok(caller) => caller,
-                    Err(response) => return response,
-                };
-                let (headers, body) = match runtime::read_body::<
-                    types::CreateEventStreamRequest,
-                >(
-                        request,
-                        &[runtime::JSON, runtime::FORM],
-                        validate::create_event_stream_request,
-                        Some(&form::CREATE_EVENT_STREAM_REQUEST),
-                        |value| value.deserialize_into(),
-                    )
-                    .await
-                {
-                    Ok(decoded) => decoded,
-                    Err(response) => return response,
-                };
-                let context = RequestContext { caller, headers };
-                api.create_event_stream(context, body).await.into_response()
-            },
-        )
-        .await
+        &OPERATION,
+        async move {
+            let caller = match authenticate(
+                    &*api,
+                    request.headers(),
+                    "create_event_stream",
+                    &["create:event_streams"],
+                )
+                .await
+            {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+            let (headers, body) = match runtime::read_body::<
+                types::CreateEventStreamRequest,
+            >(
+                    request,
+                    &[runtime::JSON, runtime::FORM],
+                    validate::create_event_stream_request,
+                    Some(&form::CREATE_EVENT_STREAM_REQUEST),
+                    |value| value.deserialize_into(),
+                )
+                .await
+            {
+                Ok(decoded) => decoded,
+                Err(response) => return response,
+            };
+            let context = RequestContext { caller, headers };
+            api.create_event_stream(context, body).await.into_response()
+        },
+    )
 }
 
 #[cfg(feature = "guardian")]
-async fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
+fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     runtime::Headers(headers): runtime::Headers,
-) -> Response {
+) -> impl ::std::future::Future<Output = Response> + Send {
     static OPERATION: runtime::Served = runtime::Served {
         id: "get_push_notification_apns_provider",
         method: "GET",
         route: "/guardian/factors/push-notification/providers/apns",
     };
     runtime::traced(
-            &OPERATION,
-            async move {
-                let caller = match authenticate(
-                        &*api,
-                        &headers,
-                        "get_push_notification_apns_provider",
-                        &["read:guardian_factors"],
-                    )
-                    .await
-                {
-                    Ok(caller) => caller,
-                    Err(response) => return response,
-                };
-                let context = RequestContext { caller, headers };
-                api.get_push_notification_apns_provider(context).await.into_response()
-            },
-        )
-        .await
+        &OPERATION,
+        async move {
+            let caller = match authenticate(
+                    &*api,
+                    &headers,
+                    "get_push_notification_apns_provider",
+                    &["read:guardian_factors"],
+                )
+                .await
+            {
+                Ok(caller) => caller,
+                Err(response) => return response,
+            };
+            let context = RequestContext { caller, headers };
+            api.get_push_notification_apns_provider(context).await.into_response()
+        },
+    )
 }
 
 /// Checks of request bodies and parameters against the spec's

@@ -332,11 +332,11 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     let http_method = operation.method.as_str();
     let route = &operation.path;
     quote! {
-        async fn #ident<A: #trait_ident>(
+        fn #ident<A: #trait_ident>(
             State(api): State<Arc<A>>,
             #path_argument
             #request_argument,
-        ) -> Response {
+        ) -> impl ::std::future::Future<Output = Response> + Send {
             static OPERATION: runtime::Served = runtime::Served {
                 id: #operation_id,
                 method: #http_method,
@@ -350,7 +350,6 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
                 let context = RequestContext { caller, headers };
                 api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
             })
-            .await
         }
     }
 }
