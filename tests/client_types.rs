@@ -281,17 +281,18 @@ fn written_out_serialize_writes_what_the_derive_writes() {
     let item = |in_: Option<ErrorItemIn>, name: Option<&str>| ErrorItem {
         code: "min_length".into(),
         detail: "too short".into(),
+        pointer: in_.is_none().then(|| "/name".into()),
         in_,
         name: name.map(Into::into),
-        pointer: in_.is_none().then(|| "/name".into()),
     };
     let derived_item = |item: &ErrorItem| derived::ErrorItem {
         code: item.code.clone(),
         detail: item.detail.clone(),
-        in_: item.in_.map(|in_| match in_ {
+        in_: item.in_.as_ref().map(|in_| match in_ {
             ErrorItemIn::Path => derived::ErrorItemIn::Path,
             ErrorItemIn::Query => derived::ErrorItemIn::Query,
             ErrorItemIn::Header => derived::ErrorItemIn::Header,
+            ErrorItemIn::Unknown(value) => panic!("the cases list known values, not {value}"),
         }),
         name: item.name.clone(),
         pointer: item.pointer.clone(),

@@ -1,6 +1,7 @@
 //! What the generated crates give any API for production, over sockets,
 //! without a hand-written layer: the client's retries, timeouts and span per
-//! call (`Client::builder`), and the server's span per operation. A scripted
+//! call (`Client::builder`), enums that keep a value a newer server sends,
+//! and the server's span per operation. A scripted
 //! server answers each connection as the test says (a status, a dropped
 //! connection, a stall), so every attempt the client makes is counted.
 
@@ -20,6 +21,8 @@ enum Reply {
     Status(u16),
     /// The action module the GET asks for.
     Module,
+    /// This status and body.
+    Body(u16, &'static str),
     /// Reads the request and closes the connection without answering.
     Drop,
     /// Reads the request and answers nothing for longer than any test waits.
@@ -61,6 +64,7 @@ async fn scripted(script: &[Reply]) -> (String, Arc<Mutex<usize>>) {
                     }
                     Reply::Status(status) => (status, "{}".to_string()),
                     Reply::Module => (200, MODULE.to_string()),
+                    Reply::Body(status, body) => (status, body.to_string()),
                 };
                 let response = format!(
                     "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\nretry-after: 0\r\n\
@@ -152,6 +156,41 @@ async fn a_post_refused_with_429_is_sent_again() {
         .unwrap_err();
     assert_eq!(error.status().map(|status| status.as_u16()), Some(418));
     assert_eq!(*requests.lock().unwrap(), 2);
+}
+
+/// An event stream whose `status` is a value the description does not list.
+const PAUSED_STREAM: &str = r#"{"id":"est_0123456789abcdefghijkl","name":"audit",
+    "status":"paused","subscriptions":[{"event_type":"user.created"}],
+    "destination":{"type":"webhook","configuration":{
+        "webhook_endpoint":"https://hooks.example.com/events",
+        "webhook_authorization":{"method":"basic","username":"hook"}}},
+    "created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}"#;
+
+#[tokio::test]
+async fn a_value_a_newer_server_added_to_an_enum_is_decoded_and_kept() {
+    use tenant_api_client::types::EventStreamStatus;
+    let (base, _) = scripted(&[Reply::Body(201, PAUSED_STREAM)]).await;
+    let created = client(&base)
+        .create_event_stream()
+        .body(stream())
+        .send()
+        .await
+        .expect("one unlisted value does not fail the response")
+        .into_inner();
+    let EventStreamStatus::Unknown(value) = &created.status else {
+        panic!("decoded as a listed value: {:?}", created.status);
+    };
+    assert_eq!(value.as_str(), "paused");
+    assert_eq!(created.status.to_string(), "paused");
+    let written = serde_json::to_value(&created).unwrap();
+    assert_eq!(written["status"], "paused", "written back as received");
+    // A value is only ever made by decoding: the listed values parse, the
+    // unlisted one does not, so a request cannot invent one.
+    assert_eq!(
+        "enabled".parse::<EventStreamStatus>().unwrap(),
+        EventStreamStatus::Enabled
+    );
+    assert!("paused".parse::<EventStreamStatus>().is_err());
 }
 
 #[tokio::test]

@@ -37,7 +37,7 @@ use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream, TokenTree};
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::emit::{RUNTIME_CRATE, crate_ident};
-use crate::{Options, Output, Runtime, TagFeatures, format, generate_loaded, load};
+use crate::{Options, Output, Runtime, StringEnums, TagFeatures, format, generate_loaded, load};
 
 /// What a build script generates, from which description.
 #[derive(Debug, Clone)]
@@ -45,6 +45,7 @@ pub struct Builder {
     spec: PathBuf,
     server: bool,
     strict: bool,
+    string_enums: StringEnums,
     out_dir: Option<PathBuf>,
     file_name: Option<String>,
 }
@@ -94,6 +95,7 @@ impl Builder {
             spec: spec.into(),
             server: false,
             strict: false,
+            string_enums: StringEnums::Open,
             out_dir: None,
             file_name: None,
         }
@@ -110,6 +112,13 @@ impl Builder {
     /// Refuse the description on any warning.
     pub fn strict(mut self, strict: bool) -> Self {
         self.strict = strict;
+        self
+    }
+
+    /// Whether string enums keep a value they do not list (the default) or
+    /// refuse it ([`StringEnums`]).
+    pub fn string_enums(mut self, string_enums: StringEnums) -> Self {
+        self.string_enums = string_enums;
         self
     }
 
@@ -140,6 +149,7 @@ impl Builder {
             },
             strict: self.strict,
             tag_features: TagFeatures::None,
+            string_enums: self.string_enums,
         };
         let tree = generate_loaded(spec, &options, &|failure| failure)?;
         for warning in &tree.warnings {

@@ -125,6 +125,20 @@ pub struct Options {
     pub strict: bool,
     /// Whether each tag is a cargo feature of the crates.
     pub tag_features: TagFeatures,
+    /// Whether a string enum decodes a value it does not list.
+    pub string_enums: StringEnums,
+}
+
+/// What a generated string enum makes of a value its schema does not list
+/// ([`emit::open_enums`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StringEnums {
+    /// Kept in a catch-all variant, so that a server adding a value breaks
+    /// no client; the enums are not `Copy`.
+    #[default]
+    Open,
+    /// A decoding error, as typify writes them; the enums are `Copy`.
+    Closed,
 }
 
 /// Whether the crates compile only the operations of the tags a user
@@ -152,6 +166,7 @@ impl Options {
             },
             strict: true,
             tag_features: TagFeatures::PerTag,
+            string_enums: StringEnums::Open,
         }
     }
 }
@@ -289,7 +304,7 @@ fn generate_crates(
     let (progenitor, server) = generated(&modelled, view, features.gated());
     let progenitor = progenitor.map_err(locate_failure)?;
     let dependencies = progenitor.dependencies;
-    let code = edited(&mut modelled, &features, progenitor, server)?;
+    let code = edited(&mut modelled, options, &features, progenitor, server)?;
     let texts = printed(&modelled, code)?;
     Ok(crate_files(
         &modelled,
@@ -381,6 +396,7 @@ struct Code {
 /// features per tag, every item gated.
 fn edited(
     modelled: &mut Modelled,
+    options: &Options,
     features: &emit::features::Features,
     progenitor: emit::progenitor::ProgenitorOutput,
     server: Result<format::Cut, String>,
@@ -395,6 +411,10 @@ fn edited(
     let client = emit::client::emit_client(spec, model, progenitor.client)?;
     let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
+    let types = match options.string_enums {
+        StringEnums::Open => emit::open_enums::opened(types),
+        StringEnums::Closed => types,
+    };
     let types = emit::deserialize::written_out(types, &types_rewrite.rewritten_structs());
     let types = emit::same_shape::one_type_per_shape(types);
     let types = emit::types::emit_types(model, types, types_rewrite, !builders.is_empty());

@@ -75,6 +75,12 @@ pub struct CodegenArgs {
     /// Refuse the description on any warning.
     #[arg(long)]
     pub strict: bool,
+    /// Make each string enum refuse a value it does not list, as a
+    /// decoding error, and be `Copy`. By default it keeps the value in a
+    /// catch-all variant (`Unknown`), so that a server adding a value
+    /// breaks no client.
+    #[arg(long)]
+    pub closed_enums: bool,
     /// Write nothing; exit with status 1 if the output differs from what the
     /// description produces, naming each stale, missing or extra file.
     #[arg(long)]
@@ -246,6 +252,9 @@ pub fn codegen(
     }
     options.crate_prefix = args.crate_prefix.or(options.crate_prefix);
     options.strict |= args.strict;
+    if args.closed_enums {
+        options.string_enums = openapi_crates_codegen::StringEnums::Closed;
+    }
     let mode = if args.check { Mode::Check } else { Mode::Write };
     openapi_crates_codegen::cli::codegen(&defaults.root, &spec, mode, &options, out, err)
 }

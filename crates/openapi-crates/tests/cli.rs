@@ -163,6 +163,48 @@ fn codegen_writes_a_workspace_named_from_the_current_directory() {
 }
 
 #[test]
+fn closed_enums_makes_every_string_enum_strict() {
+    let team = tempfile::tempdir().unwrap();
+    let spec = repository_path().join("tests/fixtures/constructs/string-enums.yaml");
+    let spec = spec.to_string_lossy();
+    let types = |out: &str| {
+        std::fs::read_to_string(
+            team.path()
+                .join(out)
+                .join("string-enums-fixture-types/src/lib.rs"),
+        )
+        .unwrap()
+    };
+    let open = tool(team.path(), &["codegen", "--spec", &spec, "--out", "open"]);
+    assert!(open.status.success(), "{}", text(&open.stderr));
+    let open = types("open");
+    assert!(
+        open.contains("Unknown(crate::__checked::UnknownValue)"),
+        "{open}"
+    );
+    let closed = tool(
+        team.path(),
+        &[
+            "codegen",
+            "--spec",
+            &spec,
+            "--out",
+            "closed",
+            "--closed-enums",
+        ],
+    );
+    assert!(closed.status.success(), "{}", text(&closed.stderr));
+    let closed = types("closed");
+    assert!(!closed.contains("UnknownValue"), "{closed}");
+    assert!(
+        closed.contains(
+            "#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]\npub enum JobState {"
+        ),
+        "{closed}"
+    );
+}
+
+#[test]
 fn codegen_without_an_output_directory_says_so() {
     let team = tempfile::tempdir().unwrap();
     write_api(team.path(), 40);

@@ -293,6 +293,71 @@ impl<'de> Visitor<'de> for UnitVariant {
     }
 }
 
+/// A value of a string enum that the description did not list when the
+/// crate was generated, kept as it was received: the payload of an open
+/// enum's catch-all variant, so that a server adding a value is not an
+/// error for every client decoding it.
+///
+/// Only decoding makes one. A generated enum's `FromStr` and `TryFrom`
+/// accept its listed values only, so a request can carry an unlisted value
+/// only by sending back one it received; `Display` and `Serialize` write
+/// it as received.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UnknownValue(Box<str>);
+
+impl UnknownValue {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for UnknownValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AsRef<str> for UnknownValue {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Serialize for UnknownValue {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+/// The index in `variants` of the string read, or the string itself when
+/// the enum `name` does not list it: the `Deserialize` of an open enum.
+/// Anything but a string is an error, with serde's message.
+pub fn open_variant<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+    variants: &'static [&'static str],
+) -> Result<Result<usize, UnknownValue>, D::Error> {
+    deserializer.deserialize_str(OpenVariant { name, variants })
+}
+
+struct OpenVariant {
+    name: &'static str,
+    variants: &'static [&'static str],
+}
+
+impl<'de> Visitor<'de> for OpenVariant {
+    type Value = Result<usize, UnknownValue>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "enum {}", self.name)
+    }
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
+        Ok(match self.variants.iter().position(|name| *name == value) {
+            Some(index) => Ok(index),
+            None => Err(UnknownValue(value.into())),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! A struct and an enum with impls written as the generator writes
@@ -443,6 +508,26 @@ mod tests {
                 other => panic!("{json}: {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn open_variants_keep_an_unlisted_string_and_refuse_other_types() {
+        const VARIANTS: &[&str] = &["Red", "Green"];
+        #[derive(Debug)]
+        struct Open(Result<usize, UnknownValue>);
+        impl<'de> Deserialize<'de> for Open {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                open_variant(deserializer, "Colour", VARIANTS).map(Open)
+            }
+        }
+        let read = |json: &str| serde_json::from_str::<Open>(json).map(|open| open.0);
+        assert_eq!(read(r#""Green""#).unwrap(), Ok(1));
+        let unknown = read(r#""Blue""#).unwrap().unwrap_err();
+        assert_eq!(unknown.as_str(), "Blue");
+        assert_eq!(unknown.to_string(), "Blue");
+        assert_eq!(serde_json::to_string(&unknown).unwrap(), r#""Blue""#);
+        let refused = read("3").unwrap_err().to_string();
+        assert!(refused.starts_with("invalid type: integer `3`, expected enum Colour"));
     }
 
     /// A constrained string as typify writes it: its `FromStr` checks.

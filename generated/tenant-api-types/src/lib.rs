@@ -2127,11 +2127,14 @@ impl ::serde::Serialize for ErrorItem {
 }
 
 /// Where the broken parameter travels. Absent for the body.
-#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum ErrorItemIn {
     Path,
     Query,
     Header,
+    /// A value this crate's description did not list, kept as received
+    /// (a newer server's, say).
+    Unknown(crate::__checked::UnknownValue),
 }
 
 impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
@@ -2139,12 +2142,18 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
         const __VARIANTS: &[&str] = &["path", "query", "header"];
-        let index = crate::__checked::unit_variant(
-            deserializer,
-            "ErrorItemIn",
-            __VARIANTS,
-        )?;
-        ::std::result::Result::Ok([Self::Path, Self::Query, Self::Header][index])
+        ::std::result::Result::Ok(
+            match crate::__checked::open_variant(
+                deserializer,
+                "ErrorItemIn",
+                __VARIANTS,
+            )? {
+                ::std::result::Result::Ok(0usize) => Self::Path,
+                ::std::result::Result::Ok(1usize) => Self::Query,
+                ::std::result::Result::Ok(_) => Self::Header,
+                ::std::result::Result::Err(value) => Self::Unknown(value),
+            },
+        )
     }
 }
 
@@ -2153,20 +2162,29 @@ impl ::serde::Serialize for ErrorItemIn {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        const __VARIANTS: &[&str] = &["path", "query", "header"];
-        let index = *self as usize;
-        serializer.serialize_unit_variant("ErrorItemIn", index as u32, __VARIANTS[index])
+        let (index, wire) = match self {
+            Self::Path => (0u32, "path"),
+            Self::Query => (1u32, "query"),
+            Self::Header => (2u32, "header"),
+            Self::Unknown(value) => {
+                return ::serde::Serialize::serialize(value, serializer);
+            }
+        };
+        serializer.serialize_unit_variant("ErrorItemIn", index, wire)
     }
 }
 
 impl ::std::fmt::Display for ErrorItemIn {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Path => f.write_str("path"),
-            Self::Query => f.write_str("query"),
-            Self::Header => f.write_str("header"),
-        }
+        f.write_str(
+            match self {
+                Self::Path => "path",
+                Self::Query => "query",
+                Self::Header => "header",
+                Self::Unknown(value) => value.as_str(),
+            },
+        )
     }
 }
 
@@ -2899,10 +2917,13 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamName {
 
 /// Whether the stream is actively forwarding events.
 #[cfg(feature = "event-streams")]
-#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum EventStreamStatus {
     Enabled,
     Disabled,
+    /// A value this crate's description did not list, kept as received
+    /// (a newer server's, say).
+    Unknown(crate::__checked::UnknownValue),
 }
 
 #[cfg(feature = "event-streams")]
@@ -2911,12 +2932,17 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamStatus {
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
         const __VARIANTS: &[&str] = &["enabled", "disabled"];
-        let index = crate::__checked::unit_variant(
-            deserializer,
-            "EventStreamStatus",
-            __VARIANTS,
-        )?;
-        ::std::result::Result::Ok([Self::Enabled, Self::Disabled][index])
+        ::std::result::Result::Ok(
+            match crate::__checked::open_variant(
+                deserializer,
+                "EventStreamStatus",
+                __VARIANTS,
+            )? {
+                ::std::result::Result::Ok(0usize) => Self::Enabled,
+                ::std::result::Result::Ok(_) => Self::Disabled,
+                ::std::result::Result::Err(value) => Self::Unknown(value),
+            },
+        )
     }
 }
 
@@ -2926,10 +2952,14 @@ impl ::serde::Serialize for EventStreamStatus {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        const __VARIANTS: &[&str] = &["enabled", "disabled"];
-        let index = *self as usize;
-        serializer
-            .serialize_unit_variant("EventStreamStatus", index as u32, __VARIANTS[index])
+        let (index, wire) = match self {
+            Self::Enabled => (0u32, "enabled"),
+            Self::Disabled => (1u32, "disabled"),
+            Self::Unknown(value) => {
+                return ::serde::Serialize::serialize(value, serializer);
+            }
+        };
+        serializer.serialize_unit_variant("EventStreamStatus", index, wire)
     }
 }
 
@@ -2937,10 +2967,13 @@ impl ::serde::Serialize for EventStreamStatus {
 impl ::std::fmt::Display for EventStreamStatus {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Enabled => f.write_str("enabled"),
-            Self::Disabled => f.write_str("disabled"),
-        }
+        f.write_str(
+            match self {
+                Self::Enabled => "enabled",
+                Self::Disabled => "disabled",
+                Self::Unknown(value) => value.as_str(),
+            },
+        )
     }
 }
 
@@ -3275,11 +3308,14 @@ impl ::serde::Serialize for StrategyOverride {
 
 /// Claim that carries the user identifier in OpenID Connect for this strategy.
 #[cfg(feature = "user-attribute-profiles")]
-#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum StrategyOverrideOidcMapping {
     Sub,
     Oid,
     Email,
+    /// A value this crate's description did not list, kept as received
+    /// (a newer server's, say).
+    Unknown(crate::__checked::UnknownValue),
 }
 
 #[cfg(feature = "user-attribute-profiles")]
@@ -3288,12 +3324,18 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverrideOidcMapping {
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
         const __VARIANTS: &[&str] = &["sub", "oid", "email"];
-        let index = crate::__checked::unit_variant(
-            deserializer,
-            "StrategyOverrideOidcMapping",
-            __VARIANTS,
-        )?;
-        ::std::result::Result::Ok([Self::Sub, Self::Oid, Self::Email][index])
+        ::std::result::Result::Ok(
+            match crate::__checked::open_variant(
+                deserializer,
+                "StrategyOverrideOidcMapping",
+                __VARIANTS,
+            )? {
+                ::std::result::Result::Ok(0usize) => Self::Sub,
+                ::std::result::Result::Ok(1usize) => Self::Oid,
+                ::std::result::Result::Ok(_) => Self::Email,
+                ::std::result::Result::Err(value) => Self::Unknown(value),
+            },
+        )
     }
 }
 
@@ -3303,14 +3345,15 @@ impl ::serde::Serialize for StrategyOverrideOidcMapping {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        const __VARIANTS: &[&str] = &["sub", "oid", "email"];
-        let index = *self as usize;
-        serializer
-            .serialize_unit_variant(
-                "StrategyOverrideOidcMapping",
-                index as u32,
-                __VARIANTS[index],
-            )
+        let (index, wire) = match self {
+            Self::Sub => (0u32, "sub"),
+            Self::Oid => (1u32, "oid"),
+            Self::Email => (2u32, "email"),
+            Self::Unknown(value) => {
+                return ::serde::Serialize::serialize(value, serializer);
+            }
+        };
+        serializer.serialize_unit_variant("StrategyOverrideOidcMapping", index, wire)
     }
 }
 
@@ -3318,11 +3361,14 @@ impl ::serde::Serialize for StrategyOverrideOidcMapping {
 impl ::std::fmt::Display for StrategyOverrideOidcMapping {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::Sub => f.write_str("sub"),
-            Self::Oid => f.write_str("oid"),
-            Self::Email => f.write_str("email"),
-        }
+        f.write_str(
+            match self {
+                Self::Sub => "sub",
+                Self::Oid => "oid",
+                Self::Email => "email",
+                Self::Unknown(value) => value.as_str(),
+            },
+        )
     }
 }
 

@@ -372,7 +372,7 @@ fn struct_serialize(item: &syn::ItemStruct) -> Option<TokenStream> {
 
 /// The wire names of an enum of unit variants (`None` for another enum or
 /// one with serde attributes other than a variant's `rename`).
-fn unit_variant_names(item: &syn::ItemEnum) -> Option<Vec<String>> {
+pub(super) fn unit_variant_names(item: &syn::ItemEnum) -> Option<Vec<String>> {
     let copy = item.attrs.iter().any(|attr| {
         attr.path().is_ident("derive")
             && attr

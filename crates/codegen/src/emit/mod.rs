@@ -18,6 +18,7 @@ pub mod client;
 pub mod deserialize;
 pub mod features;
 pub mod manifest;
+pub mod open_enums;
 pub mod placeholders;
 pub mod progenitor;
 pub mod runtime;
