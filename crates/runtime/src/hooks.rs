@@ -36,8 +36,9 @@ pub trait Transport: Send + Sync + std::fmt::Debug + 'static {
         Box::pin(async { Ok(()) })
     }
 
-    /// Sends `request` with `http` and returns the response the operation
-    /// interprets: send it once, or several times to retry.
+    /// Sends one attempt of `request` with `http` and returns the response
+    /// the operation interprets (a mock, a recorder, a proxy). [`Hooks`]
+    /// retries around it, after `prepare` again.
     fn execute<'a>(
         &'a self,
         http: &'a reqwest::Client,

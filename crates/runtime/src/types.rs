@@ -329,32 +329,38 @@ impl Serialize for UnknownValue {
     }
 }
 
-/// The index in `variants` of the string read, or the string itself when
-/// the enum `name` does not list it: the `Deserialize` of an open enum.
-/// Anything but a string is an error, with serde's message.
-pub fn open_variant<'de, D: Deserializer<'de>>(
+/// An open enum's `Deserialize`: the string read, as the enum's `FromStr`
+/// (`listed`) reads it when it lists it, else kept whole in its catch-all
+/// (`unknown`). Anything but a string is an error, with serde's message.
+pub fn open_enum<'de, D, T, E>(
     deserializer: D,
     name: &'static str,
-    variants: &'static [&'static str],
-) -> Result<Result<usize, UnknownValue>, D::Error> {
-    deserializer.deserialize_str(OpenVariant { name, variants })
+    listed: fn(&str) -> Result<T, E>,
+    unknown: fn(UnknownValue) -> T,
+) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_str(OpenEnum {
+        name,
+        listed,
+        unknown,
+    })
 }
 
-struct OpenVariant {
+struct OpenEnum<T, E> {
     name: &'static str,
-    variants: &'static [&'static str],
+    listed: fn(&str) -> Result<T, E>,
+    unknown: fn(UnknownValue) -> T,
 }
 
-impl<'de> Visitor<'de> for OpenVariant {
-    type Value = Result<usize, UnknownValue>;
+impl<'de, T, E> Visitor<'de> for OpenEnum<T, E> {
+    type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "enum {}", self.name)
     }
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<Self::Value, E> {
-        Ok(match self.variants.iter().position(|name| *name == value) {
-            Some(index) => Ok(index),
-            None => Err(UnknownValue(value.into())),
-        })
+    fn visit_str<R: de::Error>(self, value: &str) -> Result<T, R> {
+        Ok((self.listed)(value).unwrap_or_else(|_| (self.unknown)(UnknownValue(value.into()))))
     }
 }
 
@@ -511,18 +517,26 @@ mod tests {
     }
 
     #[test]
-    fn open_variants_keep_an_unlisted_string_and_refuse_other_types() {
-        const VARIANTS: &[&str] = &["Red", "Green"];
-        #[derive(Debug)]
-        struct Open(Result<usize, UnknownValue>);
+    fn open_enums_keep_an_unlisted_string_and_refuse_other_types() {
+        #[derive(Debug, PartialEq)]
+        enum Open {
+            Red,
+            Other(UnknownValue),
+        }
         impl<'de> Deserialize<'de> for Open {
             fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                open_variant(deserializer, "Colour", VARIANTS).map(Open)
+                let listed = |text: &str| match text {
+                    "Red" => Ok(Open::Red),
+                    _ => Err("not listed"),
+                };
+                open_enum(deserializer, "Colour", listed, Open::Other)
             }
         }
-        let read = |json: &str| serde_json::from_str::<Open>(json).map(|open| open.0);
-        assert_eq!(read(r#""Green""#).unwrap(), Ok(1));
-        let unknown = read(r#""Blue""#).unwrap().unwrap_err();
+        let read = |json: &str| serde_json::from_str::<Open>(json);
+        assert_eq!(read(r#""Red""#).unwrap(), Open::Red);
+        let Open::Other(unknown) = read(r#""Blue""#).unwrap() else {
+            panic!("Blue is not listed");
+        };
         assert_eq!(unknown.as_str(), "Blue");
         assert_eq!(unknown.to_string(), "Blue");
         assert_eq!(serde_json::to_string(&unknown).unwrap(), r#""Blue""#);

@@ -2141,19 +2141,24 @@ impl<'de> ::serde::Deserialize<'de> for ErrorItemIn {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
-        const __VARIANTS: &[&str] = &["path", "query", "header"];
-        ::std::result::Result::Ok(
-            match crate::__checked::open_variant(
-                deserializer,
-                "ErrorItemIn",
-                __VARIANTS,
-            )? {
-                ::std::result::Result::Ok(0usize) => Self::Path,
-                ::std::result::Result::Ok(1usize) => Self::Query,
-                ::std::result::Result::Ok(_) => Self::Header,
-                ::std::result::Result::Err(value) => Self::Unknown(value),
-            },
+        crate::__checked::open_enum(
+            deserializer,
+            "ErrorItemIn",
+            <Self as ::std::str::FromStr>::from_str,
+            Self::Unknown,
         )
+    }
+}
+
+impl ErrorItemIn {
+    /// The value as the description lists it, or as received.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Path => "path",
+            Self::Query => "query",
+            Self::Header => "header",
+            Self::Unknown(value) => value.as_str(),
+        }
     }
 }
 
@@ -2162,29 +2167,14 @@ impl ::serde::Serialize for ErrorItemIn {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        let (index, wire) = match self {
-            Self::Path => (0u32, "path"),
-            Self::Query => (1u32, "query"),
-            Self::Header => (2u32, "header"),
-            Self::Unknown(value) => {
-                return ::serde::Serialize::serialize(value, serializer);
-            }
-        };
-        serializer.serialize_unit_variant("ErrorItemIn", index, wire)
+        serializer.serialize_str(self.as_str())
     }
 }
 
 impl ::std::fmt::Display for ErrorItemIn {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(
-            match self {
-                Self::Path => "path",
-                Self::Query => "query",
-                Self::Header => "header",
-                Self::Unknown(value) => value.as_str(),
-            },
-        )
+        f.write_str(self.as_str())
     }
 }
 
@@ -2931,18 +2921,24 @@ impl<'de> ::serde::Deserialize<'de> for EventStreamStatus {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
-        const __VARIANTS: &[&str] = &["enabled", "disabled"];
-        ::std::result::Result::Ok(
-            match crate::__checked::open_variant(
-                deserializer,
-                "EventStreamStatus",
-                __VARIANTS,
-            )? {
-                ::std::result::Result::Ok(0usize) => Self::Enabled,
-                ::std::result::Result::Ok(_) => Self::Disabled,
-                ::std::result::Result::Err(value) => Self::Unknown(value),
-            },
+        crate::__checked::open_enum(
+            deserializer,
+            "EventStreamStatus",
+            <Self as ::std::str::FromStr>::from_str,
+            Self::Unknown,
         )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl EventStreamStatus {
+    /// The value as the description lists it, or as received.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Enabled => "enabled",
+            Self::Disabled => "disabled",
+            Self::Unknown(value) => value.as_str(),
+        }
     }
 }
 
@@ -2952,14 +2948,7 @@ impl ::serde::Serialize for EventStreamStatus {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        let (index, wire) = match self {
-            Self::Enabled => (0u32, "enabled"),
-            Self::Disabled => (1u32, "disabled"),
-            Self::Unknown(value) => {
-                return ::serde::Serialize::serialize(value, serializer);
-            }
-        };
-        serializer.serialize_unit_variant("EventStreamStatus", index, wire)
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -2967,13 +2956,7 @@ impl ::serde::Serialize for EventStreamStatus {
 impl ::std::fmt::Display for EventStreamStatus {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(
-            match self {
-                Self::Enabled => "enabled",
-                Self::Disabled => "disabled",
-                Self::Unknown(value) => value.as_str(),
-            },
-        )
+        f.write_str(self.as_str())
     }
 }
 
@@ -3323,19 +3306,25 @@ impl<'de> ::serde::Deserialize<'de> for StrategyOverrideOidcMapping {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
-        const __VARIANTS: &[&str] = &["sub", "oid", "email"];
-        ::std::result::Result::Ok(
-            match crate::__checked::open_variant(
-                deserializer,
-                "StrategyOverrideOidcMapping",
-                __VARIANTS,
-            )? {
-                ::std::result::Result::Ok(0usize) => Self::Sub,
-                ::std::result::Result::Ok(1usize) => Self::Oid,
-                ::std::result::Result::Ok(_) => Self::Email,
-                ::std::result::Result::Err(value) => Self::Unknown(value),
-            },
+        crate::__checked::open_enum(
+            deserializer,
+            "StrategyOverrideOidcMapping",
+            <Self as ::std::str::FromStr>::from_str,
+            Self::Unknown,
         )
+    }
+}
+
+#[cfg(feature = "user-attribute-profiles")]
+impl StrategyOverrideOidcMapping {
+    /// The value as the description lists it, or as received.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Sub => "sub",
+            Self::Oid => "oid",
+            Self::Email => "email",
+            Self::Unknown(value) => value.as_str(),
+        }
     }
 }
 
@@ -3345,15 +3334,7 @@ impl ::serde::Serialize for StrategyOverrideOidcMapping {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        let (index, wire) = match self {
-            Self::Sub => (0u32, "sub"),
-            Self::Oid => (1u32, "oid"),
-            Self::Email => (2u32, "email"),
-            Self::Unknown(value) => {
-                return ::serde::Serialize::serialize(value, serializer);
-            }
-        };
-        serializer.serialize_unit_variant("StrategyOverrideOidcMapping", index, wire)
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -3361,14 +3342,7 @@ impl ::serde::Serialize for StrategyOverrideOidcMapping {
 impl ::std::fmt::Display for StrategyOverrideOidcMapping {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(
-            match self {
-                Self::Sub => "sub",
-                Self::Oid => "oid",
-                Self::Email => "email",
-                Self::Unknown(value) => value.as_str(),
-            },
-        )
+        f.write_str(self.as_str())
     }
 }
 

@@ -9,7 +9,7 @@
 //! unlisted value only by sending back one it received, and the generated
 //! server, which checks every request against its schema before typing it,
 //! never receives one. `Display` and `Serialize` write the value as
-//! received.
+//! received, as does the enum's new `as_str`.
 //!
 //! Two kinds of enum stay closed:
 //! - a one-value enum: it is a constant (a 3.1 `const`, an object's kind
@@ -25,7 +25,9 @@
 //! typify's enums for teams that want them strict.
 //!
 //! Runs before [`super::deserialize::written_out`]: an opened enum keeps
-//! no serde derive for it to write out.
+//! no serde derive for it to write out. Its `Deserialize` reads the listed
+//! values with typify's `FromStr`, so that the match over the values is not
+//! written twice.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -188,9 +190,6 @@ fn open(item: &mut syn::ItemEnum) -> Option<TokenStream> {
     let name = &item.ident;
     let name_text = name.to_string();
     let listed: Vec<&syn::Ident> = item.variants.iter().map(|variant| &variant.ident).collect();
-    let indices = (0..listed.len()).map(|index| index as u32);
-    let (last, others) = listed.split_last()?;
-    let other_indices = 0..others.len();
     let cfg: Vec<&syn::Attribute> = item
         .attrs
         .iter()
@@ -202,15 +201,23 @@ fn open(item: &mut syn::ItemEnum) -> Option<TokenStream> {
             fn deserialize<__D: ::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::std::result::Result<Self, __D::Error> {
-                const __VARIANTS: &[&str] = &[#(#wire_names),*];
-                ::std::result::Result::Ok(
-                    match crate::__checked::open_variant(deserializer, #name_text, __VARIANTS)? {
-                        #(::std::result::Result::Ok(#other_indices) => Self::#others,)*
-                        // The index is that of a listed value: the last one.
-                        ::std::result::Result::Ok(_) => Self::#last,
-                        ::std::result::Result::Err(value) => Self::#catch_all(value),
-                    },
+                crate::__checked::open_enum(
+                    deserializer,
+                    #name_text,
+                    <Self as ::std::str::FromStr>::from_str,
+                    Self::#catch_all,
                 )
+            }
+        }
+
+        #(#cfg)*
+        impl #name {
+            /// The value as the description lists it, or as received.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(Self::#listed => #wire_names,)*
+                    Self::#catch_all(value) => value.as_str(),
+                }
             }
         }
 
@@ -220,21 +227,14 @@ fn open(item: &mut syn::ItemEnum) -> Option<TokenStream> {
                 &self,
                 serializer: __S,
             ) -> ::std::result::Result<__S::Ok, __S::Error> {
-                let (index, wire) = match self {
-                    #(Self::#listed => (#indices, #wire_names),)*
-                    Self::#catch_all(value) => return ::serde::Serialize::serialize(value, serializer),
-                };
-                serializer.serialize_unit_variant(#name_text, index, wire)
+                serializer.serialize_str(self.as_str())
             }
         }
 
         #(#cfg)*
         impl ::std::fmt::Display for #name {
             fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(match self {
-                    #(Self::#listed => #wire_names,)*
-                    Self::#catch_all(value) => value.as_str(),
-                })
+                f.write_str(self.as_str())
             }
         }
     };
@@ -337,9 +337,11 @@ mod tests {
             "{out}"
         );
         assert!(out.contains(r#""cat" => Ok (Self :: Cat)"#), "{out}");
-        assert!(out.contains(r#"Self :: Dog => (1u32 , "dog")"#), "{out}");
-        assert!(out.contains("Ok (0usize) => Self :: Cat"), "{out}");
-        assert!(out.contains("Ok (_) => Self :: Dog"), "{out}");
+        assert!(out.contains(r#"Self :: Dog => "dog""#), "{out}");
+        assert!(
+            out.contains("< Self as :: std :: str :: FromStr > :: from_str , Self :: Unknown"),
+            "{out}"
+        );
     }
 
     #[test]
