@@ -411,6 +411,7 @@ fn edited(
     let client = emit::client::emit_client(spec, model, progenitor.client)?;
     let builders = emit::types::builders_used(quote::ToTokens::to_token_stream(&client));
     let types = emit::types::without_unused_builders(progenitor.types, &builders);
+    let types = emit::discriminated::decided(types, &model.unions);
     let types = match options.string_enums {
         StringEnums::Open => emit::open_enums::opened(types),
         StringEnums::Closed => types,

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::RwLock;
 
-use openapi_crates_codegen::model::refs;
+use openapi_crates_codegen::model::{discriminator, refs};
 use serde_json::{Map, Number, Value, json};
 
 use crate::checks::Checks;
@@ -193,12 +193,19 @@ impl<'a> Synthesizer<'a> {
                 fields.entry(name).or_insert(field);
             }
         }
-        if let Some(property) = object
+        if let Some(union) = discriminator::of(object, self.document)
+            && let Some((key, _)) = union.values.iter().find(|(_, member)| *member == index)
+            && let Value::Object(fields) = &mut value
+        {
+            fields.insert(union.property, Value::String(key.clone()));
+        } else if let Some(property) = object
             .get("discriminator")
             .and_then(|discriminator| discriminator.get("propertyName"))
             .and_then(Value::as_str)
             && let Value::Object(fields) = &mut value
         {
+            // A union the model has no reading of (a member written
+            // inline): its mapping's key for the member, if any.
             let reference = chosen.get("$ref").and_then(Value::as_str);
             let mapped = object
                 .get("discriminator")
@@ -210,10 +217,7 @@ impl<'a> Synthesizer<'a> {
                         .find(|(_, target)| target.as_str() == reference)
                         .map(|(key, _)| key.clone())
                 });
-            let named = reference
-                .and_then(refs::schema_name)
-                .map(|name| name.into_owned());
-            if let Some(key) = mapped.or(named) {
+            if let Some(key) = mapped {
                 fields.insert(property.to_string(), Value::String(key));
             }
         }

@@ -364,6 +364,86 @@ impl<'de, T, E> Visitor<'de> for OpenEnum<T, E> {
     }
 }
 
+/// A discriminated union's value, read whole: [`discriminated`] chose the
+/// variant, and [`Variant::read`] types it.
+pub struct Variant(serde_json::Value);
+
+impl Variant {
+    /// The value as the chosen variant's type.
+    pub fn read<T: serde::de::DeserializeOwned, E: de::Error>(self) -> Result<T, E> {
+        T::deserialize(self.0).map_err(E::custom)
+    }
+}
+
+/// A discriminated union's `Deserialize`: the object read whole, and the
+/// index in `values` of its `property`'s value, which decides the variant
+/// (an untagged union would take the first variant that decodes, which is
+/// the wrong one where two share a shape). A value of no variant, or none,
+/// is an error naming the property and the values allowed.
+pub fn discriminated<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    union: &'static str,
+    property: &'static str,
+    values: &'static [&'static str],
+) -> Result<(usize, Variant), D::Error> {
+    let value = serde_json::Value::deserialize(deserializer)?;
+    let serde_json::Value::Object(object) = &value else {
+        return Err(de::Error::invalid_type(
+            unexpected(&value),
+            &format!("an object of {union}").as_str(),
+        ));
+    };
+    let Some(found) = object.get(property) else {
+        return Err(de::Error::custom(format_args!(
+            "missing field `{property}`, the discriminator of {union} (one of {})",
+            values.join(", ")
+        )));
+    };
+    match found
+        .as_str()
+        .and_then(|found| values.iter().position(|value| *value == found))
+    {
+        Some(index) => Ok((index, Variant(value))),
+        None => Err(de::Error::custom(format_args!(
+            "`{property}` is {found}, which names no variant of {union}: expected one of {}",
+            values.join(", ")
+        ))),
+    }
+}
+
+fn unexpected(value: &serde_json::Value) -> de::Unexpected<'_> {
+    match value {
+        serde_json::Value::Null => de::Unexpected::Unit,
+        serde_json::Value::Bool(value) => de::Unexpected::Bool(*value),
+        serde_json::Value::Number(_) => de::Unexpected::Other("a number"),
+        serde_json::Value::String(value) => de::Unexpected::Str(value),
+        serde_json::Value::Array(_) => de::Unexpected::Seq,
+        serde_json::Value::Object(_) => de::Unexpected::Map,
+    }
+}
+
+/// A discriminated union's variant written: its fields, with `property`
+/// set to the variant's first value unless it holds another of `values`
+/// (the variant's type may leave the property a plain string).
+pub fn with_discriminator<T: Serialize, S: Serializer>(
+    variant: &T,
+    property: &'static str,
+    values: &'static [&'static str],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut value = serde_json::to_value(variant).map_err(serde::ser::Error::custom)?;
+    if let serde_json::Value::Object(object) = &mut value {
+        let holds_one = object
+            .get(property)
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|held| values.contains(&held));
+        if !holds_one && let Some(first) = values.first() {
+            object.insert(property.to_string(), serde_json::Value::from(*first));
+        }
+    }
+    value.serialize(serializer)
+}
+
 #[cfg(test)]
 mod tests {
     //! A struct and an enum with impls written as the generator writes
@@ -542,6 +622,69 @@ mod tests {
         assert_eq!(serde_json::to_string(&unknown).unwrap(), r#""Blue""#);
         let refused = read("3").unwrap_err().to_string();
         assert!(refused.starts_with("invalid type: integer `3`, expected enum Colour"));
+    }
+
+    #[test]
+    fn a_discriminated_union_reads_and_writes_by_its_property() {
+        #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
+        struct Pet {
+            #[serde(rename = "type")]
+            kind: String,
+            name: String,
+        }
+        #[derive(Debug, PartialEq)]
+        enum Union {
+            Cat(Pet),
+            Dog(Pet),
+        }
+        const VALUES: &[&str] = &["cat", "dog"];
+        impl<'de> Deserialize<'de> for Union {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let (index, variant) = discriminated(deserializer, "Union", "type", VALUES)?;
+                Ok(match index {
+                    0 => Union::Cat(variant.read()?),
+                    _ => Union::Dog(variant.read()?),
+                })
+            }
+        }
+        let dog = serde_json::from_str::<Union>(r#"{"type":"dog","name":"Rex"}"#).unwrap();
+        assert!(matches!(dog, Union::Dog(ref pet) if pet.name == "Rex"));
+        let bird = serde_json::from_str::<Union>(r#"{"type":"bird","name":"Tweety"}"#);
+        assert!(bird.unwrap_err().to_string().starts_with(
+            "`type` is \"bird\", which names no variant of Union: expected one of cat, dog"
+        ),);
+        let missing = serde_json::from_str::<Union>(r#"{"name":"Rex"}"#).unwrap_err();
+        assert!(
+            missing.to_string().starts_with("missing field `type`"),
+            "{missing}"
+        );
+        let list = serde_json::from_str::<Union>("[]").unwrap_err();
+        assert!(
+            list.to_string()
+                .starts_with("invalid type: sequence, expected an object of Union"),
+            "{list}"
+        );
+
+        // Written, the property holds the variant's value.
+        let pet = Pet {
+            kind: "parrot".into(),
+            name: "Rex".into(),
+        };
+        let written =
+            with_discriminator(&pet, "type", &["dog"], serde_json::value::Serializer).unwrap();
+        assert_eq!(written, serde_json::json!({"type": "dog", "name": "Rex"}));
+        let pet = Pet {
+            kind: "hound".into(),
+            name: "Rex".into(),
+        };
+        let written = with_discriminator(
+            &pet,
+            "type",
+            &["dog", "hound"],
+            serde_json::value::Serializer,
+        )
+        .unwrap();
+        assert_eq!(written["type"], "hound");
     }
 
     /// A constrained string as typify writes it: its `FromStr` checks.

@@ -711,7 +711,7 @@ impl ::serde::Serialize for ActionModuleVersionReference {
 
 /// The AWS region of an Amazon EventBridge destination.
 #[cfg(feature = "event-streams")]
-#[derive(Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
 pub enum AwsRegion {
     AfSouth1,
     ApEast1,
@@ -749,6 +749,9 @@ pub enum AwsRegion {
     UsEast2,
     UsWest1,
     UsWest2,
+    /// A value this crate's description did not list, kept as received
+    /// (a newer server's, say).
+    Unknown(crate::__checked::UnknownValue),
 }
 
 #[cfg(feature = "event-streams")]
@@ -756,89 +759,58 @@ impl<'de> ::serde::Deserialize<'de> for AwsRegion {
     fn deserialize<__D: ::serde::Deserializer<'de>>(
         deserializer: __D,
     ) -> ::std::result::Result<Self, __D::Error> {
-        const __VARIANTS: &[&str] = &[
-            "af-south-1",
-            "ap-east-1",
-            "ap-east-2",
-            "ap-northeast-1",
-            "ap-northeast-2",
-            "ap-northeast-3",
-            "ap-south-1",
-            "ap-south-2",
-            "ap-southeast-1",
-            "ap-southeast-2",
-            "ap-southeast-3",
-            "ap-southeast-4",
-            "ap-southeast-5",
-            "ap-southeast-6",
-            "ap-southeast-7",
-            "ca-central-1",
-            "ca-west-1",
-            "eu-central-1",
-            "eu-central-2",
-            "eu-north-1",
-            "eu-south-1",
-            "eu-south-2",
-            "eu-west-1",
-            "eu-west-2",
-            "eu-west-3",
-            "il-central-1",
-            "me-central-1",
-            "me-south-1",
-            "mx-central-1",
-            "sa-east-1",
-            "us-gov-east-1",
-            "us-gov-west-1",
-            "us-east-1",
-            "us-east-2",
-            "us-west-1",
-            "us-west-2",
-        ];
-        let index = crate::__checked::unit_variant(
+        crate::__checked::open_enum(
             deserializer,
             "AwsRegion",
-            __VARIANTS,
-        )?;
-        ::std::result::Result::Ok(
-            [
-                Self::AfSouth1,
-                Self::ApEast1,
-                Self::ApEast2,
-                Self::ApNortheast1,
-                Self::ApNortheast2,
-                Self::ApNortheast3,
-                Self::ApSouth1,
-                Self::ApSouth2,
-                Self::ApSoutheast1,
-                Self::ApSoutheast2,
-                Self::ApSoutheast3,
-                Self::ApSoutheast4,
-                Self::ApSoutheast5,
-                Self::ApSoutheast6,
-                Self::ApSoutheast7,
-                Self::CaCentral1,
-                Self::CaWest1,
-                Self::EuCentral1,
-                Self::EuCentral2,
-                Self::EuNorth1,
-                Self::EuSouth1,
-                Self::EuSouth2,
-                Self::EuWest1,
-                Self::EuWest2,
-                Self::EuWest3,
-                Self::IlCentral1,
-                Self::MeCentral1,
-                Self::MeSouth1,
-                Self::MxCentral1,
-                Self::SaEast1,
-                Self::UsGovEast1,
-                Self::UsGovWest1,
-                Self::UsEast1,
-                Self::UsEast2,
-                Self::UsWest1,
-                Self::UsWest2,
-            ][index],
+            <Self as ::std::str::FromStr>::from_str,
+            Self::Unknown,
         )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl AwsRegion {
+    /// The value as the description lists it, or as received.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::AfSouth1 => "af-south-1",
+            Self::ApEast1 => "ap-east-1",
+            Self::ApEast2 => "ap-east-2",
+            Self::ApNortheast1 => "ap-northeast-1",
+            Self::ApNortheast2 => "ap-northeast-2",
+            Self::ApNortheast3 => "ap-northeast-3",
+            Self::ApSouth1 => "ap-south-1",
+            Self::ApSouth2 => "ap-south-2",
+            Self::ApSoutheast1 => "ap-southeast-1",
+            Self::ApSoutheast2 => "ap-southeast-2",
+            Self::ApSoutheast3 => "ap-southeast-3",
+            Self::ApSoutheast4 => "ap-southeast-4",
+            Self::ApSoutheast5 => "ap-southeast-5",
+            Self::ApSoutheast6 => "ap-southeast-6",
+            Self::ApSoutheast7 => "ap-southeast-7",
+            Self::CaCentral1 => "ca-central-1",
+            Self::CaWest1 => "ca-west-1",
+            Self::EuCentral1 => "eu-central-1",
+            Self::EuCentral2 => "eu-central-2",
+            Self::EuNorth1 => "eu-north-1",
+            Self::EuSouth1 => "eu-south-1",
+            Self::EuSouth2 => "eu-south-2",
+            Self::EuWest1 => "eu-west-1",
+            Self::EuWest2 => "eu-west-2",
+            Self::EuWest3 => "eu-west-3",
+            Self::IlCentral1 => "il-central-1",
+            Self::MeCentral1 => "me-central-1",
+            Self::MeSouth1 => "me-south-1",
+            Self::MxCentral1 => "mx-central-1",
+            Self::SaEast1 => "sa-east-1",
+            Self::UsGovEast1 => "us-gov-east-1",
+            Self::UsGovWest1 => "us-gov-west-1",
+            Self::UsEast1 => "us-east-1",
+            Self::UsEast2 => "us-east-2",
+            Self::UsWest1 => "us-west-1",
+            Self::UsWest2 => "us-west-2",
+            Self::Unknown(value) => value.as_str(),
+        }
     }
 }
 
@@ -848,46 +820,7 @@ impl ::serde::Serialize for AwsRegion {
         &self,
         serializer: __S,
     ) -> ::std::result::Result<__S::Ok, __S::Error> {
-        const __VARIANTS: &[&str] = &[
-            "af-south-1",
-            "ap-east-1",
-            "ap-east-2",
-            "ap-northeast-1",
-            "ap-northeast-2",
-            "ap-northeast-3",
-            "ap-south-1",
-            "ap-south-2",
-            "ap-southeast-1",
-            "ap-southeast-2",
-            "ap-southeast-3",
-            "ap-southeast-4",
-            "ap-southeast-5",
-            "ap-southeast-6",
-            "ap-southeast-7",
-            "ca-central-1",
-            "ca-west-1",
-            "eu-central-1",
-            "eu-central-2",
-            "eu-north-1",
-            "eu-south-1",
-            "eu-south-2",
-            "eu-west-1",
-            "eu-west-2",
-            "eu-west-3",
-            "il-central-1",
-            "me-central-1",
-            "me-south-1",
-            "mx-central-1",
-            "sa-east-1",
-            "us-gov-east-1",
-            "us-gov-west-1",
-            "us-east-1",
-            "us-east-2",
-            "us-west-1",
-            "us-west-2",
-        ];
-        let index = *self as usize;
-        serializer.serialize_unit_variant("AwsRegion", index as u32, __VARIANTS[index])
+        serializer.serialize_str(self.as_str())
     }
 }
 
@@ -895,44 +828,7 @@ impl ::serde::Serialize for AwsRegion {
 impl ::std::fmt::Display for AwsRegion {
     #[inline]
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        match *self {
-            Self::AfSouth1 => f.write_str("af-south-1"),
-            Self::ApEast1 => f.write_str("ap-east-1"),
-            Self::ApEast2 => f.write_str("ap-east-2"),
-            Self::ApNortheast1 => f.write_str("ap-northeast-1"),
-            Self::ApNortheast2 => f.write_str("ap-northeast-2"),
-            Self::ApNortheast3 => f.write_str("ap-northeast-3"),
-            Self::ApSouth1 => f.write_str("ap-south-1"),
-            Self::ApSouth2 => f.write_str("ap-south-2"),
-            Self::ApSoutheast1 => f.write_str("ap-southeast-1"),
-            Self::ApSoutheast2 => f.write_str("ap-southeast-2"),
-            Self::ApSoutheast3 => f.write_str("ap-southeast-3"),
-            Self::ApSoutheast4 => f.write_str("ap-southeast-4"),
-            Self::ApSoutheast5 => f.write_str("ap-southeast-5"),
-            Self::ApSoutheast6 => f.write_str("ap-southeast-6"),
-            Self::ApSoutheast7 => f.write_str("ap-southeast-7"),
-            Self::CaCentral1 => f.write_str("ca-central-1"),
-            Self::CaWest1 => f.write_str("ca-west-1"),
-            Self::EuCentral1 => f.write_str("eu-central-1"),
-            Self::EuCentral2 => f.write_str("eu-central-2"),
-            Self::EuNorth1 => f.write_str("eu-north-1"),
-            Self::EuSouth1 => f.write_str("eu-south-1"),
-            Self::EuSouth2 => f.write_str("eu-south-2"),
-            Self::EuWest1 => f.write_str("eu-west-1"),
-            Self::EuWest2 => f.write_str("eu-west-2"),
-            Self::EuWest3 => f.write_str("eu-west-3"),
-            Self::IlCentral1 => f.write_str("il-central-1"),
-            Self::MeCentral1 => f.write_str("me-central-1"),
-            Self::MeSouth1 => f.write_str("me-south-1"),
-            Self::MxCentral1 => f.write_str("mx-central-1"),
-            Self::SaEast1 => f.write_str("sa-east-1"),
-            Self::UsGovEast1 => f.write_str("us-gov-east-1"),
-            Self::UsGovWest1 => f.write_str("us-gov-west-1"),
-            Self::UsEast1 => f.write_str("us-east-1"),
-            Self::UsEast2 => f.write_str("us-east-2"),
-            Self::UsWest1 => f.write_str("us-west-1"),
-            Self::UsWest2 => f.write_str("us-west-2"),
-        }
+        f.write_str(self.as_str())
     }
 }
 
@@ -2687,12 +2583,68 @@ impl ::serde::Serialize for EventStream {
 
 /// Where the stream delivers events, as the service returns it: a webhook, an Amazon EventBridge partner event source or an action. Credentials are never returned.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EventStreamDestination {
     WebhookDestination(WebhookDestination),
     EventBridgeDestination(EventBridgeDestination),
     ActionDestination(ActionDestination),
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventStreamDestination {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VALUES: &[&str] = &["webhook", "eventbridge", "action"];
+        let (index, variant) = crate::__checked::discriminated(
+            deserializer,
+            "EventStreamDestination",
+            "type",
+            __VALUES,
+        )?;
+        ::std::result::Result::Ok(
+            match index {
+                0usize => Self::WebhookDestination(variant.read()?),
+                1usize => Self::EventBridgeDestination(variant.read()?),
+                _ => Self::ActionDestination(variant.read()?),
+            },
+        )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamDestination {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::WebhookDestination(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["webhook"],
+                    serializer,
+                )
+            }
+            Self::EventBridgeDestination(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["eventbridge"],
+                    serializer,
+                )
+            }
+            Self::ActionDestination(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["action"],
+                    serializer,
+                )
+            }
+        }
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -2721,12 +2673,68 @@ impl ::std::convert::From<ActionDestination> for EventStreamDestination {
 
 /// Where the stream is to deliver events, with the credentials the destination needs: a webhook, an Amazon EventBridge partner event source or an action.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum EventStreamDestinationInput {
     WebhookDestinationInput(WebhookDestinationInput),
     EventBridgeDestination(EventBridgeDestination),
     ActionDestination(ActionDestination),
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for EventStreamDestinationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VALUES: &[&str] = &["webhook", "eventbridge", "action"];
+        let (index, variant) = crate::__checked::discriminated(
+            deserializer,
+            "EventStreamDestinationInput",
+            "type",
+            __VALUES,
+        )?;
+        ::std::result::Result::Ok(
+            match index {
+                0usize => Self::WebhookDestinationInput(variant.read()?),
+                1usize => Self::EventBridgeDestination(variant.read()?),
+                _ => Self::ActionDestination(variant.read()?),
+            },
+        )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for EventStreamDestinationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::WebhookDestinationInput(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["webhook"],
+                    serializer,
+                )
+            }
+            Self::EventBridgeDestination(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["eventbridge"],
+                    serializer,
+                )
+            }
+            Self::ActionDestination(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "type",
+                    &["action"],
+                    serializer,
+                )
+            }
+        }
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -4903,12 +4911,68 @@ pub struct UserIdStrategyOverrides {
 
 /// Authorization of calls to the webhook endpoint, as the service returns it: the method, and the user name (`basic`) or the header name (`custom_header`). Credentials are never returned.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum WebhookAuthorization {
     BasicWebhookAuthorization(BasicWebhookAuthorization),
     BearerWebhookAuthorization(BearerWebhookAuthorization),
     CustomHeaderWebhookAuthorization(CustomHeaderWebhookAuthorization),
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookAuthorization {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VALUES: &[&str] = &["basic", "bearer", "custom_header"];
+        let (index, variant) = crate::__checked::discriminated(
+            deserializer,
+            "WebhookAuthorization",
+            "method",
+            __VALUES,
+        )?;
+        ::std::result::Result::Ok(
+            match index {
+                0usize => Self::BasicWebhookAuthorization(variant.read()?),
+                1usize => Self::BearerWebhookAuthorization(variant.read()?),
+                _ => Self::CustomHeaderWebhookAuthorization(variant.read()?),
+            },
+        )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookAuthorization {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::BasicWebhookAuthorization(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["basic"],
+                    serializer,
+                )
+            }
+            Self::BearerWebhookAuthorization(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["bearer"],
+                    serializer,
+                )
+            }
+            Self::CustomHeaderWebhookAuthorization(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["custom_header"],
+                    serializer,
+                )
+            }
+        }
+    }
 }
 
 #[cfg(feature = "event-streams")]
@@ -4937,12 +5001,68 @@ impl ::std::convert::From<CustomHeaderWebhookAuthorization> for WebhookAuthoriza
 
 /// Authorization of calls to the webhook endpoint, with its credential: `basic` sends `username` and `password`, `bearer` sends `token`, `custom_header` sends `header_key` and `header_value`.
 #[cfg(feature = "event-streams")]
-#[derive(::serde::Deserialize, ::serde::Serialize, Clone, Debug, PartialEq)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum WebhookAuthorizationInput {
     BasicWebhookAuthorizationInput(BasicWebhookAuthorizationInput),
     BearerWebhookAuthorizationInput(BearerWebhookAuthorizationInput),
     CustomHeaderWebhookAuthorizationInput(CustomHeaderWebhookAuthorizationInput),
+}
+
+#[cfg(feature = "event-streams")]
+impl<'de> ::serde::Deserialize<'de> for WebhookAuthorizationInput {
+    fn deserialize<__D: ::serde::Deserializer<'de>>(
+        deserializer: __D,
+    ) -> ::std::result::Result<Self, __D::Error> {
+        const __VALUES: &[&str] = &["basic", "bearer", "custom_header"];
+        let (index, variant) = crate::__checked::discriminated(
+            deserializer,
+            "WebhookAuthorizationInput",
+            "method",
+            __VALUES,
+        )?;
+        ::std::result::Result::Ok(
+            match index {
+                0usize => Self::BasicWebhookAuthorizationInput(variant.read()?),
+                1usize => Self::BearerWebhookAuthorizationInput(variant.read()?),
+                _ => Self::CustomHeaderWebhookAuthorizationInput(variant.read()?),
+            },
+        )
+    }
+}
+
+#[cfg(feature = "event-streams")]
+impl ::serde::Serialize for WebhookAuthorizationInput {
+    fn serialize<__S: ::serde::Serializer>(
+        &self,
+        serializer: __S,
+    ) -> ::std::result::Result<__S::Ok, __S::Error> {
+        match self {
+            Self::BasicWebhookAuthorizationInput(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["basic"],
+                    serializer,
+                )
+            }
+            Self::BearerWebhookAuthorizationInput(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["bearer"],
+                    serializer,
+                )
+            }
+            Self::CustomHeaderWebhookAuthorizationInput(value) => {
+                crate::__checked::with_discriminator(
+                    value,
+                    "method",
+                    &["custom_header"],
+                    serializer,
+                )
+            }
+        }
+    }
 }
 
 #[cfg(feature = "event-streams")]

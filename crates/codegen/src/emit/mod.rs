@@ -16,6 +16,7 @@
 pub(crate) mod bake;
 pub mod client;
 pub mod deserialize;
+pub mod discriminated;
 pub mod features;
 pub mod manifest;
 pub mod open_enums;

@@ -18,7 +18,9 @@
 //! - an enum a union's variant reaches: typify's untagged union takes the
 //!   first variant that decodes, and what tells its variants apart is what
 //!   each refuses, often just such an enum. Opening it would change which
-//!   variant a union decodes to; unions keep their behaviour.
+//!   variant a union decodes to; unions keep their behaviour. A union
+//!   decided by its discriminator ([`super::discriminated`], which runs
+//!   first) is no longer untagged, so what it reaches may open.
 //!
 //! The enum is no longer `Copy`, and a `match` on it needs the catch-all
 //! arm: that is the point, and why [`crate::StringEnums::Closed`] keeps

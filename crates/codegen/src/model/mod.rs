@@ -15,6 +15,7 @@
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
+pub mod discriminator;
 pub mod form;
 mod license;
 pub mod names;
@@ -135,6 +136,8 @@ pub struct ApiModel {
     /// The generated crates' package names: from `info.x-rust-crate-prefix`,
     /// else from the title (the command line may override both).
     pub crates: crate::naming::CrateNames,
+    /// The unions whose discriminator decides their member.
+    pub unions: Vec<discriminator::Union>,
 }
 
 /// The body limit of a generated router unless a spec's bounds need more:
@@ -748,6 +751,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         form_shapes,
         error_shape,
         crates,
+        unions: discriminator::unions(&spec.document),
     })
 }
 

@@ -489,6 +489,19 @@ impl<'a> Compiler<'a> {
         if variants.len() == 1 {
             return self.check(&variants[0], &format!("{pointer}/{keyword}/0"));
         }
+        if let Some(union) = super::discriminator::of(schema, &self.spec.document) {
+            let members = union.members;
+            return Ok(Check::Discriminated {
+                property: union.property,
+                mapping: union
+                    .values
+                    .into_iter()
+                    .map(|(value, member)| (value, Check::Schema(members[member].clone())))
+                    .collect(),
+            });
+        }
+        // A union the model has no reading of (a member written inline):
+        // its mapping alone.
         let discriminator = schema.get("discriminator");
         let property = discriminator
             .and_then(|d| d.get("propertyName"))
