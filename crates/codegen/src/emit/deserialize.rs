@@ -25,7 +25,7 @@ use quote::{format_ident, quote};
 use syn::ext::IdentExt;
 use syn::punctuated::Punctuated;
 
-use crate::format::{module_body, split_items};
+use crate::format::split_items;
 
 /// `types` with the derived `Deserialize` and `Serialize` of each plain
 /// struct (named fields whose only serde attributes are `rename`, `default`
@@ -34,26 +34,17 @@ use crate::format::{module_body, split_items};
 /// variants replaced by impls written out. `skipped`: structs whose fields
 /// a later rewrite changes.
 pub fn written_out(types: TokenStream, skipped: &BTreeSet<String>) -> TokenStream {
+    // Top-level items only: typify's modules (`builder`, `error`) hold no
+    // serde type.
     let mut out = TokenStream::new();
     for item in split_items(types) {
-        match module_body(item) {
-            Ok((header, body)) => {
-                out.extend(header);
-                out.extend([TokenTree::Group(proc_macro2::Group::new(
-                    proc_macro2::Delimiter::Brace,
-                    body.into_iter().flatten().collect(),
-                ))]);
-            }
-            Err(item) => {
-                if (derives(&item, "Deserialize") || derives(&item, "Serialize"))
-                    && let Ok(mut parsed) = syn::parse2::<syn::Item>(item.iter().cloned().collect())
-                    && let Some(written) = write_out(&mut parsed, skipped)
-                {
-                    out.extend(quote!(#parsed #written));
-                } else {
-                    out.extend(item);
-                }
-            }
+        if (derives(&item, "Deserialize") || derives(&item, "Serialize"))
+            && let Ok(mut parsed) = syn::parse2::<syn::Item>(item.iter().cloned().collect())
+            && let Some(written) = write_out(&mut parsed, skipped)
+        {
+            out.extend(quote!(#parsed #written));
+        } else {
+            out.extend(item);
         }
     }
     out
@@ -110,6 +101,18 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
     ];
     let derive_left = (derived(attrs, "Deserialize") && deserialize.is_none())
         || (derived(attrs, "Serialize") && serialize.is_none());
+    let written_traits: Vec<&str> = written_traits.into_iter().flatten().collect();
+    without_derives(attrs, &written_traits)?;
+    if !derive_left {
+        // Without serde's derive, its attributes name nothing.
+        without_serde_attributes(item);
+    }
+    Some(written)
+}
+
+/// Takes the traits named `names` (by their last segment) out of `attrs`'
+/// derives; `None` when a derive does not parse.
+pub(super) fn without_derives(attrs: &mut [syn::Attribute], names: &[&str]) -> Option<()> {
     for attr in attrs.iter_mut() {
         if !attr.path().is_ident("derive") {
             continue;
@@ -118,20 +121,13 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
             .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
             .ok()?;
         let kept = paths.into_iter().filter(|path| {
-            path.segments.last().is_none_or(|last| {
-                !written_traits
-                    .iter()
-                    .flatten()
-                    .any(|written| last.ident == written)
-            })
+            path.segments
+                .last()
+                .is_none_or(|last| !names.iter().any(|name| last.ident == name))
         });
         *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
     }
-    if !derive_left {
-        // Without serde's derive, its attributes name nothing.
-        without_serde_attributes(item);
-    }
-    Some(written)
+    Some(())
 }
 
 fn without_serde_attributes(item: &mut syn::Item) {

@@ -14,11 +14,10 @@
 //! Runs before [`super::open_enums`]: a union decided here no longer tells
 //! its variants apart by what they refuse, so the enums they reach may open.
 
-use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
 use quote::quote;
-use syn::punctuated::Punctuated;
 
-use crate::format::{module_body, split_items};
+use crate::format::split_items;
 use crate::model::discriminator::Union;
 use crate::naming;
 
@@ -30,21 +29,9 @@ pub fn decided(types: TokenStream, unions: &[Union]) -> TokenStream {
     }
     let mut out = TokenStream::new();
     for item in split_items(types) {
-        match module_body(item) {
-            Ok((header, body)) => {
-                out.extend(header);
-                out.extend([TokenTree::Group(Group::new(
-                    Delimiter::Brace,
-                    body.into_iter().flatten().collect(),
-                ))]);
-            }
-            Err(item) => {
-                if let Some(written) = decide(&item, unions) {
-                    out.extend(written);
-                } else {
-                    out.extend(item);
-                }
-            }
+        match decide(&item, unions) {
+            Some(written) => out.extend(written),
+            None => out.extend(item),
         }
     }
     out
@@ -150,19 +137,7 @@ fn decide(item: &[TokenTree], unions: &[Union]) -> Option<TokenStream> {
             }
         }
     };
-    for attr in &mut parsed.attrs {
-        if attr.path().is_ident("derive") {
-            let paths = attr
-                .parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-                .ok()?;
-            let kept = paths.into_iter().filter(|path| {
-                path.segments
-                    .last()
-                    .is_none_or(|last| last.ident != "Deserialize" && last.ident != "Serialize")
-            });
-            *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
-        }
-    }
+    super::deserialize::without_derives(&mut parsed.attrs, &["Deserialize", "Serialize"])?;
     parsed.attrs.retain(|attr| !attr.path().is_ident("serde"));
     Some(quote!(#parsed #impls))
 }

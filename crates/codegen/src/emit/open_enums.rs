@@ -37,8 +37,8 @@ use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
 use syn::punctuated::Punctuated;
 
-use super::deserialize::unit_variant_names;
-use crate::format::{module_body, split_items};
+use super::deserialize::{unit_variant_names, without_derives};
+use crate::format::split_items;
 
 /// The variant names tried in turn for the catch-all, then the last with
 /// a number: a description may list a value called "unknown".
@@ -52,32 +52,20 @@ pub fn opened(types: TokenStream) -> TokenStream {
     let mut out = TokenStream::new();
     let mut opened = BTreeSet::new();
     for item in items {
-        match module_body(item) {
-            Ok((header, body)) => {
-                out.extend(header);
-                out.extend([TokenTree::Group(proc_macro2::Group::new(
-                    proc_macro2::Delimiter::Brace,
-                    body.into_iter().flatten().collect(),
-                ))]);
-            }
-            Err(item) => {
-                if displays(&item, &opened) {
-                    // Replaced by the opened enum's own.
-                    continue;
-                }
-                if defined(&item)
-                    .is_some_and(|(kind, name)| kind == "enum" && !in_unions.contains(&name))
-                    && let Ok(syn::Item::Enum(mut parsed)) =
-                        syn::parse2::<syn::Item>(item.iter().cloned().collect())
-                    && parsed.variants.len() > 1
-                    && let Some(impls) = open(&mut parsed)
-                {
-                    opened.insert(parsed.ident.to_string());
-                    out.extend(quote!(#parsed #impls));
-                } else {
-                    out.extend(item);
-                }
-            }
+        if displays(&item, &opened) {
+            // Replaced by the opened enum's own.
+            continue;
+        }
+        if defined(&item).is_some_and(|(kind, name)| kind == "enum" && !in_unions.contains(&name))
+            && let Ok(syn::Item::Enum(mut parsed)) =
+                syn::parse2::<syn::Item>(item.iter().cloned().collect())
+            && parsed.variants.len() > 1
+            && let Some(impls) = open(&mut parsed)
+        {
+            opened.insert(parsed.ident.to_string());
+            out.extend(quote!(#parsed #impls));
+        } else {
+            out.extend(item);
         }
     }
     out
@@ -240,13 +228,7 @@ fn open(item: &mut syn::ItemEnum) -> Option<TokenStream> {
             }
         }
     };
-    let kept = derives.into_iter().filter(|path| {
-        !["Copy", "Deserialize", "Serialize"]
-            .iter()
-            .any(|name| ends_with(path, name))
-    });
-    item.attrs.retain(|attr| !attr.path().is_ident("derive"));
-    item.attrs.push(syn::parse_quote!(#[derive(#(#kept),*)]));
+    without_derives(&mut item.attrs, &["Copy", "Deserialize", "Serialize"])?;
     for variant in &mut item.variants {
         variant.attrs.retain(|attr| !attr.path().is_ident("serde"));
     }
