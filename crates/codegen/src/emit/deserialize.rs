@@ -90,10 +90,7 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
     if deserialize.is_none() && serialize.is_none() {
         return None;
     }
-    let cfg: Vec<_> = attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("cfg"))
-        .collect();
+    let cfg = cfg_attributes(attrs);
     let written = quote!(#(#cfg)* #deserialize #(#cfg)* #serialize);
     let written_traits = [
         deserialize.is_some().then_some("Deserialize"),
@@ -108,6 +105,15 @@ fn write_out(item: &mut syn::Item, skipped: &BTreeSet<String>) -> Option<TokenSt
         without_serde_attributes(item);
     }
     Some(written)
+}
+
+/// The `#[cfg]`s of an item, for the impls written beside it: they compile
+/// where the item does.
+pub(super) fn cfg_attributes(attrs: &[syn::Attribute]) -> Vec<&syn::Attribute> {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("cfg"))
+        .collect()
 }
 
 /// Takes the traits named `names` (by their last segment) out of `attrs`'

@@ -102,11 +102,7 @@ fn decide(item: &[TokenTree], unions: &[Union]) -> Option<TokenStream> {
             .map(|(value, _)| value);
         quote!(&[#(#values),*])
     });
-    let cfg: Vec<&syn::Attribute> = parsed
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("cfg"))
-        .collect();
+    let cfg = super::deserialize::cfg_attributes(&parsed.attrs);
     let impls = quote! {
         #(#cfg)*
         impl<'de> ::serde::Deserialize<'de> for #name {

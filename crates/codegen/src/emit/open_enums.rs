@@ -180,11 +180,7 @@ fn open(item: &mut syn::ItemEnum) -> Option<TokenStream> {
     let name = &item.ident;
     let name_text = name.to_string();
     let listed: Vec<&syn::Ident> = item.variants.iter().map(|variant| &variant.ident).collect();
-    let cfg: Vec<&syn::Attribute> = item
-        .attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("cfg"))
-        .collect();
+    let cfg = super::deserialize::cfg_attributes(&item.attrs);
     let impls = quote! {
         #(#cfg)*
         impl<'de> ::serde::Deserialize<'de> for #name {
