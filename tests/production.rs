@@ -1,7 +1,7 @@
 //! What the generated crates give any API for production, over sockets,
 //! without a hand-written layer: the client's retries, timeouts and span per
 //! call (`Client::builder`), enums that keep a value a newer server sends,
-//! and the server's span per operation. A scripted
+//! and the server's span per operation, its middleware and request context. A scripted
 //! server answers each connection as the test says (a status, a dropped
 //! connection, a stall), so every attempt the client makes is counted.
 
@@ -434,4 +434,131 @@ async fn the_server_runs_each_operation_in_a_span_and_the_client_each_call() {
             "{field} in {fields:?}"
         );
     }
+}
+
+/// What a layer in front of the router attaches to each request.
+#[derive(Debug, Clone, PartialEq)]
+struct RequestId(String);
+
+/// Answers `get_user_attribute_profile_template` with what reached the method: the request
+/// id middleware attached, the operation and the caller.
+struct Echoes;
+
+impl tenant_api_server::TenantManagementApi for Echoes {
+    type Caller = String;
+
+    async fn authorize(
+        &self,
+        request: tenant_api_server::AuthorizationRequest<'_>,
+    ) -> Result<String, tenant_api_server::AuthError> {
+        Ok(request.token.to_string())
+    }
+
+    async fn get_user_attribute_profile_template(
+        &self,
+        context: tenant_api_server::RequestContext<String>,
+        id: String,
+    ) -> tenant_api_server::GetUserAttributeProfileTemplateResponse {
+        let seen = [
+            context
+                .extensions
+                .get::<RequestId>()
+                .map(|id| id.0.as_str()),
+            context
+                .extensions
+                .get::<tenant_api_server::Served>()
+                .map(|operation| operation.id),
+            Some(context.operation.id),
+            Some(context.caller.as_str()),
+            Some(id.as_str()),
+        ];
+        let text = seen.map(|seen| seen.unwrap_or("-")).join(" ");
+        tenant_api_server::GetUserAttributeProfileTemplateResponse::Unauthorized(
+            tenant_api_server::types::Error {
+                error: "Unauthorized".to_string(),
+                error_code: None,
+                errors: Vec::new(),
+                message: text,
+                status_code: 401,
+            },
+        )
+    }
+}
+
+#[tokio::test]
+async fn middleware_sees_the_operation_and_the_method_what_middleware_attached() {
+    use tenant_api_server::{Middleware, RouterOptions, Served, operations};
+    let before_routing: Arc<Mutex<Vec<String>>> = Arc::default();
+    let seen = Arc::clone(&before_routing);
+    // Runs once routing has chosen the operation: refuses one by its
+    // `Served`, and tags the others with a request id.
+    let middleware = axum::middleware::from_fn(
+        |mut request: axum::extract::Request, next: axum::middleware::Next| async move {
+            let operation = *request.extensions().get::<Served>().unwrap();
+            if operation == operations::GET_PUSH_NOTIFICATION_APNS_PROVIDER {
+                return axum::response::IntoResponse::into_response(
+                    axum::http::StatusCode::TOO_MANY_REQUESTS,
+                );
+            }
+            request
+                .extensions_mut()
+                .insert(RequestId(format!("req-{}", operation.method)));
+            next.run(request).await
+        },
+    );
+    let router = tenant_api_server::router_with_options(
+        Echoes,
+        RouterOptions {
+            middleware: Some(Middleware::new(middleware)),
+            ..RouterOptions::default()
+        },
+    )
+    // Runs before the operation is known: it sees the route only.
+    .layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let seen = Arc::clone(&seen);
+            async move {
+                let route = request
+                    .extensions()
+                    .get::<axum::extract::MatchedPath>()
+                    .map(|path| path.as_str().to_string());
+                let operation = request.extensions().get::<Served>().map(|op| op.id);
+                seen.lock()
+                    .unwrap()
+                    .push(format!("{route:?} {operation:?}"));
+                next.run(request).await
+            }
+        },
+    ));
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let http = reqwest::Client::new();
+    let get = |path: &str| {
+        http.get(format!("http://{address}/api/v2{path}"))
+            .bearer_auth("t-1")
+            .send()
+    };
+
+    let echoed: serde_json::Value = get("/user-attribute-profiles/templates/tpl_1")
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        echoed["message"],
+        "req-GET get_user_attribute_profile_template get_user_attribute_profile_template t-1 tpl_1"
+    );
+    let refused = get("/guardian/factors/push-notification/providers/apns")
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 429);
+    assert_eq!(
+        *before_routing.lock().unwrap(),
+        [
+            r#"Some("/api/v2/user-attribute-profiles/templates/{id}") None"#,
+            r#"Some("/api/v2/guardian/factors/push-notification/providers/apns") None"#,
+        ]
+    );
 }

@@ -297,7 +297,9 @@ impl Mock {
                 paths.push(&plan.operation.path);
             }
         }
-        let mut router = axum::Router::new();
+        // The routes for `mount`, each tried first beside the others.
+        let mut routes = Vec::new();
+        let mut known = axum::Router::new();
         for path in paths {
             let full = openapi_crates_codegen::model::route_path(path);
             let on_path: Vec<&'static Plan> = state
@@ -354,19 +356,20 @@ impl Mock {
             // accepts does not reach this, but the mock says so rather
             // than panic.
             let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                router.clone().route(&full, routing)
+                known.clone().route(&full, routing.clone())
             }));
-            router = attempt.map_err(|_| {
+            known = attempt.map_err(|_| {
                 Diagnostic::new(
                     &state.spec.path,
                     format!("the mock cannot route `{full}` beside the other paths"),
                 )
             })?;
+            routes.push((full, routing));
         }
         let shape = state.spec.model.error_shape;
         let base_path = openapi_crates_codegen::model::route_path(&state.spec.model.base_path);
         Ok(openapi_crates_runtime::mount(
-            router,
+            routes,
             (),
             &options,
             &base_path,
@@ -642,8 +645,8 @@ impl State {
     ) -> Result<HeaderMap, Response> {
         let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
         let Some(schema) = &kind.schema else {
-            let (headers, bytes) =
-                openapi_crates_runtime::read_raw_body(request, &accepted).await?;
+            let (head, bytes) = openapi_crates_runtime::read_raw_body(request, &accepted).await?;
+            let headers = head.headers;
             if let Some(parts) = &kind.parts
                 && let Some(check) = self.checks.validator(parts)
                 && openapi_crates_runtime::has_content_type(&headers, &["multipart/form-data"])
@@ -658,7 +661,8 @@ impl State {
             }
             return Ok(headers);
         };
-        let (headers, bytes) = openapi_crates_runtime::read_bytes(request).await?;
+        let (head, bytes) = openapi_crates_runtime::read_bytes(request).await?;
+        let headers = head.headers;
         let value = openapi_crates_runtime::decode_shaped_body(
             &headers,
             &bytes,

@@ -323,6 +323,12 @@ pub struct RequestContext<C> {
     pub caller: C,
     /// The request headers.
     pub headers: HeaderMap,
+    /// The request extensions: what the layers in front of the router
+    /// attached (a request id, a span, a tenant), and what axum keeps there
+    /// (the matched path, the connection's address when served with it).
+    pub extensions: axum::http::Extensions,
+    /// The operation the request is for.
+    pub operation: &'static crate::Served,
 }
 
 /// The token of an `Authorization` header value `Bearer <token>`. The scheme

@@ -3,7 +3,7 @@
 
 use axum::extract::{FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{Extensions, HeaderMap, StatusCode, header};
 use axum::response::Response;
 use std::borrow::Cow;
 use std::convert::Infallible;
@@ -18,27 +18,47 @@ pub const JSON: &str = "application/json";
 /// Media type of form bodies.
 pub const FORM: &str = "application/x-www-form-urlencoded";
 
-/// The request's headers, moved out of it: the extractor of handlers that
-/// need nothing else of the request once the path is read. axum's own
-/// `HeaderMap` extractor clones them, and taking the whole `Request` keeps
-/// it (a few hundred bytes) in every handler future, which then outgrows
-/// the allocator's cache of small blocks. It leaves no headers behind, so
-/// it comes last.
-#[derive(Debug)]
-pub struct Headers(pub HeaderMap);
+/// What a handler keeps of a request besides its path, query and body:
+/// the headers, and the extensions the layers in front of the router put
+/// there (a request id, a span, a tenant), moved out of it for the
+/// operation's [`RequestContext`](crate::RequestContext). axum's own
+/// `HeaderMap` extractor clones the headers, and taking the whole `Request`
+/// keeps it (a few hundred bytes) in every handler future, which then
+/// outgrows the allocator's cache of small blocks. It leaves the request
+/// without headers or extensions (the path's parameters are among them),
+/// so it comes last.
+#[derive(Debug, Default)]
+pub struct Head {
+    /// The request headers.
+    pub headers: HeaderMap,
+    /// The request extensions.
+    pub extensions: Extensions,
+}
 
-impl<S: Send + Sync> FromRequestParts<S> for Headers {
+impl From<Parts> for Head {
+    fn from(parts: Parts) -> Self {
+        Self {
+            headers: parts.headers,
+            extensions: parts.extensions,
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Head {
     type Rejection = Infallible;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Infallible> {
-        Ok(Self(std::mem::take(&mut parts.headers)))
+        Ok(Self {
+            headers: std::mem::take(&mut parts.headers),
+            extensions: std::mem::take(&mut parts.extensions),
+        })
     }
 }
 
 /// Settings of a generated router. Set the fields to change and take the
 /// rest from `Default` (`RouterOptions { base_path: Some("/tenants".into()),
 /// ..RouterOptions::default() }`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct RouterOptions {
     /// The largest request body accepted, in bytes; larger ones get 413.
     pub body_limit: usize,
@@ -54,6 +74,9 @@ pub struct RouterOptions {
     /// served path asked with a method it does not serve gets the API's 405
     /// either way.
     pub fallback: bool,
+    /// A layer run in front of each operation, once routing has chosen it,
+    /// with the operation in the request's extensions (see [`Middleware`](crate::Middleware)).
+    pub middleware: Option<crate::Middleware>,
 }
 
 impl Default for RouterOptions {
@@ -62,6 +85,7 @@ impl Default for RouterOptions {
             body_limit: 64 * 1024,
             base_path: None,
             fallback: true,
+            middleware: None,
         }
     }
 }
@@ -84,15 +108,15 @@ pub async fn read_body<T: serde::de::DeserializeOwned>(
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
     typing: Typing<T>,
-) -> Result<(HeaderMap, T), Response> {
-    let (headers, bytes) = read_bytes(request).await?;
-    let value = decode_shaped_body(&headers, &bytes, accepted, form)?;
+) -> Result<(Head, T), Response> {
+    let (head, bytes) = read_bytes(request).await?;
+    let value = decode_shaped_body(&head.headers, &bytes, accepted, form)?;
     let mut violations = Violations::new();
     validate(&value, &Location::Body, &mut violations);
     if !violations.is_empty() {
         return Err(validation_failed(violations));
     }
-    Ok((headers, into_typed_by(&value, typing)?))
+    Ok((head, into_typed_by(&value, typing)?))
 }
 
 /// [`read_body`] for an optional body: a request without a body (no
@@ -104,13 +128,12 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
     typing: Typing<T>,
-) -> Result<(HeaderMap, Option<T>), Response> {
+) -> Result<(Head, Option<T>), Response> {
     if has_no_body(request.headers()) {
-        let mut request = request;
-        return Ok((std::mem::take(request.headers_mut()), None));
+        return Ok((Head::from(request.into_parts().0), None));
     }
-    let (headers, body) = read_body(request, accepted, validate, form, typing).await?;
-    Ok((headers, Some(body)))
+    let (head, body) = read_body(request, accepted, validate, form, typing).await?;
+    Ok((head, Some(body)))
 }
 
 /// Reads a body passed to the server as bytes (a file, an upload), whose
@@ -120,7 +143,7 @@ pub async fn read_optional_body<T: serde::de::DeserializeOwned>(
 pub async fn read_raw_body(
     request: Request,
     accepted: &[&str],
-) -> Result<(HeaderMap, axum::body::Bytes), Response> {
+) -> Result<(Head, axum::body::Bytes), Response> {
     if !accepted
         .iter()
         .any(|media_type| media_type_is(request.headers(), media_type))
@@ -150,17 +173,17 @@ pub async fn read_checked_raw_body(
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
-) -> Result<(HeaderMap, axum::body::Bytes), Response> {
-    let (headers, bytes) = read_raw_body(request, accepted).await?;
-    if media_type_is(&headers, MULTIPART) {
-        let value = multipart_to_shaped_value(&headers, &bytes, form).await?;
+) -> Result<(Head, axum::body::Bytes), Response> {
+    let (head, bytes) = read_raw_body(request, accepted).await?;
+    if media_type_is(&head.headers, MULTIPART) {
+        let value = multipart_to_shaped_value(&head.headers, &bytes, form).await?;
         let mut violations = Violations::new();
         validate(&value, &Location::Body, &mut violations);
         if !violations.is_empty() {
             return Err(validation_failed(violations));
         }
     }
-    Ok((headers, bytes))
+    Ok((head, bytes))
 }
 
 /// [`read_checked_raw_body`] for an optional body.
@@ -169,13 +192,12 @@ pub async fn read_optional_checked_raw_body(
     accepted: &[&str],
     validate: fn(&Value, &Location, &mut Violations),
     form: Option<&Shape>,
-) -> Result<(HeaderMap, Option<axum::body::Bytes>), Response> {
+) -> Result<(Head, Option<axum::body::Bytes>), Response> {
     if has_no_body(request.headers()) {
-        let mut request = request;
-        return Ok((std::mem::take(request.headers_mut()), None));
+        return Ok((Head::from(request.into_parts().0), None));
     }
-    let (headers, bytes) = read_checked_raw_body(request, accepted, validate, form).await?;
-    Ok((headers, Some(bytes)))
+    let (head, bytes) = read_checked_raw_body(request, accepted, validate, form).await?;
+    Ok((head, Some(bytes)))
 }
 
 /// The fields of a `multipart/form-data` body as an object, to check
@@ -259,21 +281,44 @@ fn add_field<'a>(
     Ok(())
 }
 
-/// The body's bytes, and the request headers, which the handler needs after
-/// the body has consumed the request: taken out rather than cloned.
-/// `Bytes` honours the router's `DefaultBodyLimit` and rejects an oversized
-/// body with 413. [`read_body`] is this, [`decode_body`], the form's
-/// reading and validation; a server interpreting the spec at run time
-/// (`openapi-crates-mock`) takes the same steps with its own checks.
-pub async fn read_bytes(request: Request) -> Result<(HeaderMap, axum::body::Bytes), Response> {
-    let mut request = request;
-    let headers = std::mem::take(request.headers_mut());
-    let bytes = <axum::body::Bytes as axum::extract::FromRequest<()>>::from_request(request, &())
+/// The body's bytes, and the request's [`Head`], which the handler needs
+/// after the body has consumed the request: taken out rather than cloned.
+/// The body honours the router's `DefaultBodyLimit`, as axum's `Bytes`
+/// extractor does (an oversized body gets 413), but that extractor would
+/// consume the extensions with the request. [`read_body`] is this,
+/// [`decode_body`], the form's reading and validation; a server
+/// interpreting the spec at run time (`openapi-crates-mock`) takes the same
+/// steps with its own checks.
+pub async fn read_bytes(request: Request) -> Result<(Head, axum::body::Bytes), Response> {
+    use axum::RequestExt;
+    use http_body_util::BodyExt;
+    let (parts, body) = request.with_limited_body().into_parts();
+    let bytes = body
+        .collect()
         .await
-        .map_err(|rejection| {
-            router_error_response(rejection.status(), rejection.body_text(), "invalid_body")
-        })?;
-    Ok((headers, bytes))
+        .map_err(|error| unreadable_body(error.into_inner()))?
+        .to_bytes();
+    Ok((Head::from(parts), bytes))
+}
+
+/// The response to a body that could not be read: 413 past the size limit
+/// (axum's `Limited` error, boxed once more by `Body` on the way), else
+/// 400, with axum's own words for either.
+fn unreadable_body(error: axum::BoxError) -> Response {
+    let error = match error.downcast::<axum::Error>() {
+        Ok(inner) => inner.into_inner(),
+        Err(error) => error,
+    };
+    let (status, text) = if error.is::<http_body_util::LengthLimitError>() {
+        (StatusCode::PAYLOAD_TOO_LARGE, error.to_string())
+    } else {
+        (StatusCode::BAD_REQUEST, error.to_string())
+    };
+    router_error_response(
+        status,
+        format!("Failed to buffer the request body: {text}"),
+        "invalid_body",
+    )
 }
 
 /// The 415 for a `Content-Type` (`found`) none of `accepted`.
@@ -293,13 +338,12 @@ fn unsupported_media_type(found: &str, accepted: &[&str]) -> Response {
 pub async fn read_optional_raw_body(
     request: Request,
     accepted: &[&str],
-) -> Result<(HeaderMap, Option<axum::body::Bytes>), Response> {
+) -> Result<(Head, Option<axum::body::Bytes>), Response> {
     if has_no_body(request.headers()) {
-        let mut request = request;
-        return Ok((std::mem::take(request.headers_mut()), None));
+        return Ok((Head::from(request.into_parts().0), None));
     }
-    let (headers, bytes) = read_raw_body(request, accepted).await?;
-    Ok((headers, Some(bytes)))
+    let (head, bytes) = read_raw_body(request, accepted).await?;
+    Ok((head, Some(bytes)))
 }
 
 /// Which of an operation's body `kinds` (each a list of media types, as
@@ -640,21 +684,69 @@ mod tests {
     use serde_json::json;
 
     #[tokio::test]
-    async fn the_headers_extractor_moves_every_header_out() {
+    async fn the_head_extractor_moves_every_header_and_extension_out() {
         let request = Request::builder()
             .uri("/x?a=1")
             .header("authorization", "Bearer t")
             .header("x-many", "1")
             .header("x-many", "2")
+            .extension(RequestId(7))
             .body(axum::body::Body::empty())
             .unwrap();
         let (mut parts, _body) = request.into_parts();
-        let Headers(headers) = Headers::from_request_parts(&mut parts, &()).await.unwrap();
+        let Head {
+            headers,
+            extensions,
+        } = Head::from_request_parts(&mut parts, &()).await.unwrap();
         assert_eq!(headers["authorization"], "Bearer t");
         let many: Vec<&HeaderValue> = headers.get_all("x-many").iter().collect();
         assert_eq!(many, ["1", "2"]);
+        assert_eq!(extensions.get::<RequestId>(), Some(&RequestId(7)));
         assert!(parts.headers.is_empty());
+        assert!(parts.extensions.is_empty());
         assert_eq!(parts.uri, "/x?a=1");
+    }
+
+    /// What a layer in front of the router attaches.
+    #[derive(Debug, Clone, PartialEq)]
+    struct RequestId(u32);
+
+    #[tokio::test]
+    async fn reading_the_bytes_keeps_the_extensions_and_honours_the_limit() {
+        use axum::response::IntoResponse;
+        use tower_service::Service;
+        let mut router = axum::Router::new()
+            .route(
+                "/",
+                axum::routing::post(|request: Request| async move {
+                    match read_bytes(request).await {
+                        Ok((head, bytes)) => {
+                            let id = head.extensions.get::<RequestId>().map_or(0, |id| id.0);
+                            format!("{id} {}", bytes.len()).into_response()
+                        }
+                        Err(response) => response,
+                    }
+                }),
+            )
+            .layer(axum::extract::DefaultBodyLimit::max(8));
+        let mut post = |body: &'static str| {
+            let request = Request::builder()
+                .method("POST")
+                .uri("/")
+                .extension(RequestId(7))
+                .body(axum::body::Body::from(body))
+                .unwrap();
+            router.call(request)
+        };
+        let kept = post("12345678").await.unwrap();
+        assert_eq!(kept.status(), StatusCode::OK);
+        let text = axum::body::to_bytes(kept.into_body(), 100).await.unwrap();
+        assert_eq!(text, "7 8");
+        let refused = post("123456789").await.unwrap();
+        assert_eq!(refused.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        let text = axum::body::to_bytes(refused.into_body(), 1000).await.unwrap();
+        let text = String::from_utf8_lossy(&text);
+        assert!(text.contains("length limit exceeded"), "{text}");
     }
 
     #[tokio::test]
@@ -892,7 +984,7 @@ mod tests {
         .await
         .unwrap_err();
         assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
-        let (headers, _named) = read_body::<Named>(
+        let (head, _named) = read_body::<Named>(
             request(FORM, "name=x"),
             &[JSON, FORM],
             accept_all,
@@ -901,7 +993,7 @@ mod tests {
         )
         .await
         .unwrap();
-        assert_eq!(headers["x-kept"], "yes");
+        assert_eq!(head.headers["x-kept"], "yes");
     }
 
     /// Whatever the fast typing misses, the slow path types or reports as

@@ -193,6 +193,12 @@ impl Hooks {
             http.request.resend_count = tracing::field::Empty,
             error.type = tracing::field::Empty,
         );
+        #[cfg(feature = "opentelemetry")]
+        let request = {
+            let mut request = request;
+            crate::propagation::inject(&span, request.headers_mut());
+            request
+        };
         let sent = self.send(http, request, operation, &span).instrument(span.clone()).await;
         match &sent {
             Ok(response) => {

@@ -52,6 +52,9 @@ macro_rules! client {
 #[cfg(feature = "types")]
 pub mod types;
 
+#[cfg(all(feature = "opentelemetry", any(feature = "client", feature = "server")))]
+mod propagation;
+
 client! {
     pub mod client;
     pub mod credentials;
@@ -91,7 +94,7 @@ server! {
         bearer_token, parse_bearer,
     };
     pub use body::{
-        FORM, Headers, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,
+        FORM, Head, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,
         form_to_value, has_content_type, has_no_body, into_typed, into_typed_by,
         multipart_to_shaped_value, multipart_to_value, read_body, read_bytes, read_checked_raw_body,
         read_optional_body, read_optional_checked_raw_body, read_optional_raw_body, read_raw_body,
@@ -107,7 +110,7 @@ server! {
         MAX_HEADER_BYTES, MAX_HEADERS, MAX_URI_LENGTH, RouterError, RouterErrorFuture,
         RouterErrorLayer, RouterErrorService,
     };
-    pub use routing::{mount, query_has};
+    pub use routing::{Middleware, mount, operation_route, query_has};
     pub use serve::{ServeOptions, serve, serve_with_shutdown};
-    pub use trace::{Served, Traced, traced};
+    pub use trace::{Served, Traced, Tracing, traced};
 }

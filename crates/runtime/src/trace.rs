@@ -4,6 +4,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
+use axum::http::HeaderMap;
 use axum::response::Response;
 
 /// An operation of a generated server, as its span names it.
@@ -17,21 +18,18 @@ pub struct Served {
     pub route: &'static str,
 }
 
-/// `handler`, which answers a request for `operation`, run in an
-/// `http.server.request` span with OpenTelemetry's HTTP server fields
-/// (`tracing-opentelemetry` exports them as they are): the operation id,
-/// method, route template and response status, and `error.type` for a
-/// `5xx` (a `4xx` is the client's error, not the server's).
+/// The span a handler answering a request for `operation` runs in (see
+/// [`Tracing::run`]): an `http.server.request` span with OpenTelemetry's
+/// HTTP server fields (`tracing-opentelemetry` exports them as they are):
+/// the operation id, method, route template and response status, and
+/// `error.type` for a `5xx` (a `4xx` is the client's error, not the
+/// server's). With the `opentelemetry` feature it continues the trace the
+/// request's `headers` carry (`traceparent`).
 ///
-/// A generated handler returns this future itself rather than awaiting it
-/// in an `async fn`, which would copy the handler's state into a second
-/// one. With no subscriber interested the span is disabled: each poll is
-/// then one branch more than the handler's own. (With no subscriber set at
-/// all there is no span, so a `log` logger does not see it.)
-pub fn traced<F>(operation: &'static Served, handler: F) -> Traced<F>
-where
-    F: Future<Output = Response>,
-{
+/// With no subscriber interested the span is disabled: each poll is then
+/// one branch more than the handler's own. (With no subscriber set at all
+/// there is no span, so a `log` logger does not see it.)
+pub fn traced(operation: &'static Served, headers: &HeaderMap) -> Tracing {
     // Before any subscriber is set, tracing with its `log` feature (which
     // axum turns on) still builds every disabled span's fields to offer
     // them to `log`: hundreds of instructions per request for nothing.
@@ -40,7 +38,34 @@ where
     } else {
         tracing::Span::none()
     };
-    Traced { handler, span }
+    #[cfg(feature = "opentelemetry")]
+    if !span.is_disabled() {
+        crate::propagation::continue_trace(&span, headers);
+    }
+    #[cfg(not(feature = "opentelemetry"))]
+    let _ = headers;
+    Tracing { span }
+}
+
+/// The span of a request, before its handler runs in it.
+#[derive(Debug)]
+pub struct Tracing {
+    span: tracing::Span,
+}
+
+impl Tracing {
+    /// `handler` run in the span. A generated handler returns this future
+    /// itself rather than awaiting it in an `async fn`, which would copy
+    /// the handler's state into a second one.
+    pub fn run<F>(self, handler: F) -> Traced<F>
+    where
+        F: Future<Output = Response>,
+    {
+        Traced {
+            handler,
+            span: self.span,
+        }
+    }
 }
 
 /// The span of `operation`, apart from [`traced`] so that a handler's code
@@ -72,7 +97,7 @@ fn record_status(span: &tracing::Span, response: &Response) {
 }
 
 pin_project_lite::pin_project! {
-    /// The future of [`traced`].
+    /// The future of [`Tracing::run`].
     pub struct Traced<F> {
         #[pin]
         handler: F,

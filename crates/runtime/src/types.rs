@@ -161,6 +161,20 @@ impl<'de> Visitor<'de> for Identifier {
     }
 }
 
+/// A `DateTime<Utc>` field written as chrono's own `Serialize` writes it
+/// (RFC 3339, `Z`, as many digits of the second as it needs), but formatted
+/// into one string first: chrono hands the serializer a `Display`, whose
+/// pieces serde_json escapes one by one, several times the work.
+#[cfg(feature = "timestamps")]
+pub struct Rfc3339<'a>(pub &'a chrono::DateTime<chrono::Utc>);
+
+#[cfg(feature = "timestamps")]
+impl Serialize for Rfc3339<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+    }
+}
+
 /// A struct being serialized: its fields written one call each, the first
 /// error kept (nothing more is written after it) and returned by
 /// [`Object::end`].
@@ -450,6 +464,36 @@ mod tests {
     //! them, read and written beside serde's derive of the same types.
 
     use super::*;
+
+    #[cfg(feature = "timestamps")]
+    #[test]
+    fn a_timestamp_is_written_as_chronos_serde_writes_it() {
+        use chrono::{TimeZone, Utc};
+        let second = Utc.with_ymd_and_hms(2024, 2, 29, 23, 59, 59).unwrap();
+        let nanos = [0, 120_000_000, 123_456_000, 123_456_789, 1];
+        let mut times: Vec<chrono::DateTime<Utc>> = nanos
+            .iter()
+            .map(|nano| second + chrono::Duration::nanoseconds(*nano))
+            .collect();
+        times.push(Utc.with_ymd_and_hms(1, 1, 1, 0, 0, 0).unwrap());
+        times.push(Utc.with_ymd_and_hms(9999, 12, 31, 23, 59, 59).unwrap());
+        times.push(Utc.with_ymd_and_hms(10000, 1, 1, 0, 0, 0).unwrap());
+        times.push(Utc.with_ymd_and_hms(-1, 1, 1, 0, 0, 0).unwrap());
+        // A leap second, which chrono keeps as a nanosecond past 10^9.
+        times.push(
+            chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+                .unwrap()
+                .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+                .unwrap()
+                .and_utc(),
+        );
+        for time in times {
+            assert_eq!(
+                serde_json::to_string(&Rfc3339(&time)).unwrap(),
+                serde_json::to_string(&time).unwrap(),
+            );
+        }
+    }
 
     #[derive(Debug, PartialEq, serde::Deserialize, serde::Serialize)]
     #[serde(deny_unknown_fields)]

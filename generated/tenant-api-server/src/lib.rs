@@ -64,7 +64,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use openapi_crates_runtime as runtime;
 pub use openapi_crates_runtime::{
-    AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions,
+    AuthError, AuthorizationRequest, Middleware, RequestContext, RouterError,
+    RouterOptions, Served,
 };
 
 /// The path of the description's server URL: the router serves the API
@@ -489,37 +490,55 @@ pub fn router_with_options<A: TenantManagementApi>(
 ) -> axum::Router {
     let api = Arc::new(api);
     let shaper = Arc::clone(&api);
-    let router = axum::Router::new();
-
-    #[cfg(feature = "token-exchange-profiles")]
-    let router = router
-        .route(
+    let routes: Vec<(&str, axum::routing::MethodRouter<Arc<A>>)> = Vec::from([
+        #[cfg(feature = "token-exchange-profiles")]
+        (
             "/token-exchange-profiles",
-            axum::routing::post(handle_create_token_exchange_profile::<A>),
-        );
-    #[cfg(feature = "user-attribute-profiles")]
-    let router = router
-        .route(
+            runtime::operation_route(
+                axum::routing::post(handle_create_token_exchange_profile::<A>),
+                Some(&operations::CREATE_TOKEN_EXCHANGE_PROFILE),
+                &options,
+            ),
+        ),
+        #[cfg(feature = "user-attribute-profiles")]
+        (
             "/user-attribute-profiles/templates/{id}",
-            axum::routing::get(handle_get_user_attribute_profile_template::<A>),
-        );
-    #[cfg(feature = "actions")]
-    let router = router
-        .route(
+            runtime::operation_route(
+                axum::routing::get(handle_get_user_attribute_profile_template::<A>),
+                Some(&operations::GET_USER_ATTRIBUTE_PROFILE_TEMPLATE),
+                &options,
+            ),
+        ),
+        #[cfg(feature = "actions")]
+        (
             "/actions/modules/{id}",
-            axum::routing::get(handle_get_action_module::<A>),
-        );
-    #[cfg(feature = "event-streams")]
-    let router = router
-        .route("/event-streams", axum::routing::post(handle_create_event_stream::<A>));
-    #[cfg(feature = "guardian")]
-    let router = router
-        .route(
+            runtime::operation_route(
+                axum::routing::get(handle_get_action_module::<A>),
+                Some(&operations::GET_ACTION_MODULE),
+                &options,
+            ),
+        ),
+        #[cfg(feature = "event-streams")]
+        (
+            "/event-streams",
+            runtime::operation_route(
+                axum::routing::post(handle_create_event_stream::<A>),
+                Some(&operations::CREATE_EVENT_STREAM),
+                &options,
+            ),
+        ),
+        #[cfg(feature = "guardian")]
+        (
             "/guardian/factors/push-notification/providers/apns",
-            axum::routing::get(handle_get_push_notification_apns_provider::<A>),
-        );
+            runtime::operation_route(
+                axum::routing::get(handle_get_push_notification_apns_provider::<A>),
+                Some(&operations::GET_PUSH_NOTIFICATION_APNS_PROVIDER),
+                &options,
+            ),
+        ),
+    ]);
     runtime::mount(
-        router,
+        routes,
         api,
         &options,
         BASE_PATH,
@@ -556,18 +575,12 @@ fn handle_create_token_exchange_profile<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl ::std::future::Future<Output = Response> + Send {
-    static OPERATION: runtime::Served = runtime::Served {
-        id: "create_token_exchange_profile",
-        method: "POST",
-        route: "/token-exchange-profiles",
-    };
-    runtime::traced(
-        &OPERATION,
-        async move {
+    runtime::traced(&operations::CREATE_TOKEN_EXCHANGE_PROFILE, request.headers())
+        .run(async move {
             let caller = match authenticate(
                     &*api,
                     request.headers(),
-                    "create_token_exchange_profile",
+                    operations::CREATE_TOKEN_EXCHANGE_PROFILE.id,
                     &["create:token_exchange_profiles"],
                 )
                 .await
@@ -575,7 +588,7 @@ fn handle_create_token_exchange_profile<A: TenantManagementApi>(
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
-            let (headers, body) = match runtime::read_body::<
+            let (head, body) = match runtime::read_body::<
                 types::CreateTokenExchangeProfileRequest,
             >(
                     request,
@@ -589,34 +602,32 @@ fn handle_create_token_exchange_profile<A: TenantManagementApi>(
                 Ok(decoded) => decoded,
                 Err(response) => return response,
             };
-            let context = RequestContext { caller, headers };
+            let context = RequestContext {
+                caller,
+                headers: head.headers,
+                extensions: head.extensions,
+                operation: &operations::CREATE_TOKEN_EXCHANGE_PROFILE,
+            };
             api.create_token_exchange_profile(context, body).await.into_response()
-        },
-    )
+        })
 }
 
 #[cfg(feature = "user-attribute-profiles")]
 fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
-    runtime::Headers(headers): runtime::Headers,
+    head: runtime::Head,
 ) -> impl ::std::future::Future<Output = Response> + Send {
-    static OPERATION: runtime::Served = runtime::Served {
-        id: "get_user_attribute_profile_template",
-        method: "GET",
-        route: "/user-attribute-profiles/templates/{id}",
-    };
-    runtime::traced(
-        &OPERATION,
-        async move {
+    runtime::traced(&operations::GET_USER_ATTRIBUTE_PROFILE_TEMPLATE, &head.headers)
+        .run(async move {
             let id = match path {
                 Ok(axum::extract::Path(value)) => value,
                 Err(rejection) => return runtime::path_rejected(rejection),
             };
             let caller = match authenticate(
                     &*api,
-                    &headers,
-                    "get_user_attribute_profile_template",
+                    &head.headers,
+                    operations::GET_USER_ATTRIBUTE_PROFILE_TEMPLATE.id,
                     &["read:user_attribute_profiles"],
                 )
                 .await
@@ -624,34 +635,32 @@ fn handle_get_user_attribute_profile_template<A: TenantManagementApi>(
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
-            let context = RequestContext { caller, headers };
+            let context = RequestContext {
+                caller,
+                headers: head.headers,
+                extensions: head.extensions,
+                operation: &operations::GET_USER_ATTRIBUTE_PROFILE_TEMPLATE,
+            };
             api.get_user_attribute_profile_template(context, id).await.into_response()
-        },
-    )
+        })
 }
 
 #[cfg(feature = "actions")]
 fn handle_get_action_module<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     path: Result<axum::extract::Path<String>, axum::extract::rejection::PathRejection>,
-    runtime::Headers(headers): runtime::Headers,
+    head: runtime::Head,
 ) -> impl ::std::future::Future<Output = Response> + Send {
-    static OPERATION: runtime::Served = runtime::Served {
-        id: "get_action_module",
-        method: "GET",
-        route: "/actions/modules/{id}",
-    };
-    runtime::traced(
-        &OPERATION,
-        async move {
+    runtime::traced(&operations::GET_ACTION_MODULE, &head.headers)
+        .run(async move {
             let id = match path {
                 Ok(axum::extract::Path(value)) => value,
                 Err(rejection) => return runtime::path_rejected(rejection),
             };
             let caller = match authenticate(
                     &*api,
-                    &headers,
-                    "get_action_module",
+                    &head.headers,
+                    operations::GET_ACTION_MODULE.id,
                     &["read:actions"],
                 )
                 .await
@@ -659,10 +668,14 @@ fn handle_get_action_module<A: TenantManagementApi>(
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
-            let context = RequestContext { caller, headers };
+            let context = RequestContext {
+                caller,
+                headers: head.headers,
+                extensions: head.extensions,
+                operation: &operations::GET_ACTION_MODULE,
+            };
             api.get_action_module(context, id).await.into_response()
-        },
-    )
+        })
 }
 
 #[cfg(feature = "event-streams")]
@@ -670,18 +683,12 @@ fn handle_create_event_stream<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
     request: Request,
 ) -> impl ::std::future::Future<Output = Response> + Send {
-    static OPERATION: runtime::Served = runtime::Served {
-        id: "create_event_stream",
-        method: "POST",
-        route: "/event-streams",
-    };
-    runtime::traced(
-        &OPERATION,
-        async move {
+    runtime::traced(&operations::CREATE_EVENT_STREAM, request.headers())
+        .run(async move {
             let caller = match authenticate(
                     &*api,
                     request.headers(),
-                    "create_event_stream",
+                    operations::CREATE_EVENT_STREAM.id,
                     &["create:event_streams"],
                 )
                 .await
@@ -689,7 +696,7 @@ fn handle_create_event_stream<A: TenantManagementApi>(
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
-            let (headers, body) = match runtime::read_body::<
+            let (head, body) = match runtime::read_body::<
                 types::CreateEventStreamRequest,
             >(
                     request,
@@ -703,29 +710,27 @@ fn handle_create_event_stream<A: TenantManagementApi>(
                 Ok(decoded) => decoded,
                 Err(response) => return response,
             };
-            let context = RequestContext { caller, headers };
+            let context = RequestContext {
+                caller,
+                headers: head.headers,
+                extensions: head.extensions,
+                operation: &operations::CREATE_EVENT_STREAM,
+            };
             api.create_event_stream(context, body).await.into_response()
-        },
-    )
+        })
 }
 
 #[cfg(feature = "guardian")]
 fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
     State(api): State<Arc<A>>,
-    runtime::Headers(headers): runtime::Headers,
+    head: runtime::Head,
 ) -> impl ::std::future::Future<Output = Response> + Send {
-    static OPERATION: runtime::Served = runtime::Served {
-        id: "get_push_notification_apns_provider",
-        method: "GET",
-        route: "/guardian/factors/push-notification/providers/apns",
-    };
-    runtime::traced(
-        &OPERATION,
-        async move {
+    runtime::traced(&operations::GET_PUSH_NOTIFICATION_APNS_PROVIDER, &head.headers)
+        .run(async move {
             let caller = match authenticate(
                     &*api,
-                    &headers,
-                    "get_push_notification_apns_provider",
+                    &head.headers,
+                    operations::GET_PUSH_NOTIFICATION_APNS_PROVIDER.id,
                     &["read:guardian_factors"],
                 )
                 .await
@@ -733,10 +738,61 @@ fn handle_get_push_notification_apns_provider<A: TenantManagementApi>(
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
-            let context = RequestContext { caller, headers };
+            let context = RequestContext {
+                caller,
+                headers: head.headers,
+                extensions: head.extensions,
+                operation: &operations::GET_PUSH_NOTIFICATION_APNS_PROVIDER,
+            };
             api.get_push_notification_apns_provider(context).await.into_response()
-        },
-    )
+        })
+}
+
+/// Every operation, as its tracing span names it and as a
+/// [`Middleware`] finds it in the request's extensions
+/// (`request.extensions().get::<Served>()`).
+pub mod operations {
+    use super::Served;
+
+    /// `POST /token-exchange-profiles`.
+    #[cfg(feature = "token-exchange-profiles")]
+    pub static CREATE_TOKEN_EXCHANGE_PROFILE: Served = Served {
+        id: "create_token_exchange_profile",
+        method: "POST",
+        route: "/token-exchange-profiles",
+    };
+
+    /// `GET /user-attribute-profiles/templates/{id}`.
+    #[cfg(feature = "user-attribute-profiles")]
+    pub static GET_USER_ATTRIBUTE_PROFILE_TEMPLATE: Served = Served {
+        id: "get_user_attribute_profile_template",
+        method: "GET",
+        route: "/user-attribute-profiles/templates/{id}",
+    };
+
+    /// `GET /actions/modules/{id}`.
+    #[cfg(feature = "actions")]
+    pub static GET_ACTION_MODULE: Served = Served {
+        id: "get_action_module",
+        method: "GET",
+        route: "/actions/modules/{id}",
+    };
+
+    /// `POST /event-streams`.
+    #[cfg(feature = "event-streams")]
+    pub static CREATE_EVENT_STREAM: Served = Served {
+        id: "create_event_stream",
+        method: "POST",
+        route: "/event-streams",
+    };
+
+    /// `GET /guardian/factors/push-notification/providers/apns`.
+    #[cfg(feature = "guardian")]
+    pub static GET_PUSH_NOTIFICATION_APNS_PROVIDER: Served = Served {
+        id: "get_push_notification_apns_provider",
+        method: "GET",
+        route: "/guardian/factors/push-notification/providers/apns",
+    };
 }
 
 /// Checks of request bodies and parameters against the spec's

@@ -424,7 +424,7 @@ impl ::serde::Serialize for ActionModule {
         __object.field("actions_using_module_total", &self.actions_using_module_total);
         __object.field("all_changes_published", &self.all_changes_published);
         __object.field("code", &self.code);
-        __object.field("created_at", &self.created_at);
+        __object.field("created_at", &crate::__checked::Rfc3339(&self.created_at));
         __object.field("dependencies", &self.dependencies);
         __object.field("id", &self.id);
         __object.field_unless(__skip[0], "latest_version", &self.latest_version);
@@ -436,7 +436,7 @@ impl ::serde::Serialize for ActionModule {
             );
         __object.field("name", &self.name);
         __object.field("secrets", &self.secrets);
-        __object.field("updated_at", &self.updated_at);
+        __object.field("updated_at", &crate::__checked::Rfc3339(&self.updated_at));
         __object.end()
     }
 }
@@ -582,7 +582,7 @@ impl ::serde::Serialize for ActionModuleSecret {
             &[],
         )?;
         __object.field("name", &self.name);
-        __object.field("updated_at", &self.updated_at);
+        __object.field("updated_at", &crate::__checked::Rfc3339(&self.updated_at));
         __object.end()
     }
 }
@@ -700,7 +700,7 @@ impl ::serde::Serialize for ActionModuleVersionReference {
             &[],
         )?;
         __object.field("code", &self.code);
-        __object.field("created_at", &self.created_at);
+        __object.field("created_at", &crate::__checked::Rfc3339(&self.created_at));
         __object.field("dependencies", &self.dependencies);
         __object.field("id", &self.id);
         __object.field("secrets", &self.secrets);
@@ -2570,13 +2570,13 @@ impl ::serde::Serialize for EventStream {
             7,
             &__skip,
         )?;
-        __object.field("created_at", &self.created_at);
+        __object.field("created_at", &crate::__checked::Rfc3339(&self.created_at));
         __object.field("destination", &self.destination);
         __object.field("id", &self.id);
         __object.field_unless(__skip[0], "name", &self.name);
         __object.field("status", &self.status);
         __object.field_unless(__skip[1], "subscriptions", &self.subscriptions);
-        __object.field("updated_at", &self.updated_at);
+        __object.field("updated_at", &crate::__checked::Rfc3339(&self.updated_at));
         __object.end()
     }
 }
@@ -3668,12 +3668,12 @@ impl ::serde::Serialize for TokenExchangeProfile {
             &[],
         )?;
         __object.field("action_id", &self.action_id);
-        __object.field("created_at", &self.created_at);
+        __object.field("created_at", &crate::__checked::Rfc3339(&self.created_at));
         __object.field("id", &self.id);
         __object.field("name", &self.name);
         __object.field("subject_token_type", &self.subject_token_type);
         __object.field("type", &self.type_);
-        __object.field("updated_at", &self.updated_at);
+        __object.field("updated_at", &crate::__checked::Rfc3339(&self.updated_at));
         __object.end()
     }
 }

@@ -259,12 +259,15 @@ pub fn types_manifest(
         ),
     );
     manifest.push_str(&registry_dependencies(&dependencies, ""));
-    let runtime_features: &[&str] = if uses.regress {
-        &["types", "patterns"]
-    } else {
-        &["types"]
-    };
-    manifest.push_str(&runtime_dependency(placement, runtime_features));
+    let mut runtime_features = vec!["types"];
+    if uses.regress {
+        runtime_features.push("patterns");
+    }
+    if uses.chrono {
+        // The written-out impls write UTC timestamps through the runtime.
+        runtime_features.push("timestamps");
+    }
+    manifest.push_str(&runtime_dependency(placement, &runtime_features));
     manifest.push_str(&feature_table(features, None, &["all"]));
     manifest
 }
@@ -386,9 +389,21 @@ rustls = [\"reqwest/rustls-no-provider\", \"dep:rustls\"]
 rustls-aws-lc = [\"reqwest/rustls\"]
 ",
     );
+    manifest.push_str(&opentelemetry_feature());
     manifest
 }
 
+/// The feature that sends (client) or continues (server) each call's trace
+/// as W3C `traceparent`, through the runtime.
+fn opentelemetry_feature() -> String {
+    format!(
+        "## W3C `traceparent`: each call's span is sent with the request (client) and
+## continued by the operation's span (server), through the OpenTelemetry
+## propagator the application installs and `tracing-opentelemetry`.
+opentelemetry = [\"{RUNTIME_CRATE}/opentelemetry\"]
+"
+    )
+}
 pub fn server_manifest(
     crates: &CrateNames,
     package: Package<'_>,
@@ -415,6 +430,7 @@ pub fn server_manifest(
         false,
     ));
     manifest.push_str(&feature_table(features, Some(&crates.types), &["all"]));
+    manifest.push_str(&opentelemetry_feature());
     manifest
 }
 
@@ -628,9 +644,10 @@ mod tests {
 
     #[test]
     fn the_types_take_the_runtime_without_its_server() {
-        let runtime_features = |regress: bool| {
+        let runtime_features = |regress: bool, chrono: bool| {
             let uses = TypeDependencies {
                 regress,
+                chrono,
                 ..TypeDependencies::default()
             };
             let manifest: toml::Table = types_manifest(
@@ -646,8 +663,15 @@ mod tests {
             assert_eq!(runtime["default-features"].as_bool(), Some(false));
             runtime["features"].as_array().unwrap().clone()
         };
-        assert_eq!(runtime_features(false), ["types".into()]);
-        assert_eq!(runtime_features(true), ["types".into(), "patterns".into()]);
+        assert_eq!(runtime_features(false, false), ["types".into()]);
+        assert_eq!(
+            runtime_features(true, false),
+            ["types".into(), "patterns".into()]
+        );
+        assert_eq!(
+            runtime_features(false, true),
+            ["types".into(), "timestamps".into()]
+        );
     }
 
     #[test]

@@ -145,6 +145,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         .iter()
         .enumerate()
         .map(|(index, service)| router::router(model, service, index == 0));
+    let operations = router::operations_module(every_operation());
     let validate = validate::validate_module(model);
     let form = form::form_module(model);
 
@@ -180,7 +181,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use axum::response::{IntoResponse, Response};
         use #runtime_crate as runtime;
 
-        pub use #runtime_crate::{AuthError, AuthorizationRequest, RequestContext, RouterError, RouterOptions};
+        pub use #runtime_crate::{AuthError, AuthorizationRequest, Middleware, RequestContext, RouterError, RouterOptions, Served};
 
         #(#[doc = #base_path_doc])*
         pub const BASE_PATH: &str = #base_path;
@@ -199,6 +200,8 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         #(#traits)*
 
         #(#routers)*
+
+        #operations
 
         #validate
 

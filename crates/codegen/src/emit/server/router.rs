@@ -89,14 +89,14 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
         }
     });
     let (router_ident, with_options_ident) = service.router_idents();
-    // Gated routes are statements, each under its operations' features.
+    // Gated routes are elements of a `Vec`, whose type holds when every
+    // feature is off.
     let routed = if service.features.gated() {
         quote! {
-            let router = axum::Router::new();
-            #(#routes)*
+            let routes: Vec<(&str, axum::routing::MethodRouter<Arc<A>>)> = Vec::from([#(#routes),*]);
         }
     } else {
-        quote!(let router = axum::Router::new() #(#routes)*;)
+        quote!(let routes = [#(#routes),*];)
     };
     let functions = if service.webhooks {
         let text = format!(
@@ -133,7 +133,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                 let api = Arc::new(webhooks);
                 let shaper = Arc::clone(&api);
                 #routed
-                runtime::mount(router, api, &options, "", move |error| shaper.router_error(error))
+                runtime::mount(routes, api, &options, "", move |error| shaper.router_error(error))
             }
         }
     } else {
@@ -153,7 +153,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                 let api = Arc::new(api);
                 let shaper = Arc::clone(&api);
                 #routed
-                runtime::mount(router, api, &options, BASE_PATH, move |error| shaper.router_error(error))
+                runtime::mount(routes, api, &options, BASE_PATH, move |error| shaper.router_error(error))
             }
         }
     };
@@ -244,12 +244,46 @@ fn handler_ident(operation: &Operation) -> Ident {
     format_ident!("handle_{}", naming::method_name(&operation.id))
 }
 
+/// The name of `operation`'s [`runtime::Served`] in the `operations` module.
+fn served_ident(operation: &Operation) -> Ident {
+    format_ident!("{}", naming::method_name(&operation.id).to_uppercase())
+}
+
+/// The `operations` module: each operation as its span names it and as a
+/// router's middleware finds it in the request's extensions, defined once
+/// for the handler and the route.
+pub(super) fn operations_module<'a>(
+    operations: impl Iterator<Item = &'a Operation>,
+) -> TokenStream {
+    let statics = operations.map(|operation| {
+        let ident = served_ident(operation);
+        let id = &operation.id;
+        let method = operation.method.as_str();
+        let route = &operation.path;
+        let doc = format!(" `{method} {route}`.");
+        quote! {
+            #[doc = #doc]
+            pub static #ident: Served = Served { id: #id, method: #method, route: #route };
+        }
+    });
+    quote! {
+        /// Every operation, as its tracing span names it and as a
+        /// [`Middleware`] finds it in the request's extensions
+        /// (`request.extensions().get::<Served>()`).
+        pub mod operations {
+            use super::Served;
+
+            #(#statics)*
+        }
+    }
+}
+
 fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> TokenStream {
     let trait_ident = &service.trait_ident;
     let authenticate = service.authenticate_ident();
     let ident = handler_ident(operation);
     let method = naming::ident(&naming::method_name(&operation.id));
-    let operation_id = &operation.id;
+    let served = served_ident(operation);
     let scopes = operation.required_scopes();
     let names: Vec<Ident> = super::params::path_parameters(operation)
         .map(super::params::parameter_ident)
@@ -291,7 +325,7 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     let headers = if whole_request {
         quote!(request.headers())
     } else {
-        quote!(&headers)
+        quote!(&head.headers)
     };
     let authentication = if operation.security.is_empty() {
         quote! { let caller = (); }
@@ -303,14 +337,14 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
         };
         let schemes = security_schemes(operation);
         quote! {
-            let caller = match #authenticate(&*api, #headers, #query, #operation_id, #schemes).await {
+            let caller = match #authenticate(&*api, #headers, #query, operations::#served.id, #schemes).await {
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
         }
     } else {
         quote! {
-            let caller = match #authenticate(&*api, #headers, #operation_id, &[#(#scopes),*]).await {
+            let caller = match #authenticate(&*api, #headers, operations::#served.id, &[#(#scopes),*]).await {
                 Ok(caller) => caller,
                 Err(response) => return response,
             };
@@ -319,7 +353,7 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     let (body_binding, body_argument) = match &operation.request_body {
         Some(body) => (read_body(model, operation, body), quote!(body)),
         None if whole_request => (
-            quote! { let headers = request.into_parts().0.headers; },
+            quote! { let head = runtime::Head::from(request.into_parts().0); },
             quote!(),
         ),
         None => (quote!(), quote!()),
@@ -327,34 +361,32 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     let request_argument = if whole_request {
         quote!(request: Request)
     } else {
-        quote!(runtime::Headers(headers): runtime::Headers)
+        quote!(head: runtime::Head)
     };
-    let http_method = operation.method.as_str();
-    let route = &operation.path;
     quote! {
         fn #ident<A: #trait_ident>(
             State(api): State<Arc<A>>,
             #path_argument
             #request_argument,
         ) -> impl ::std::future::Future<Output = Response> + Send {
-            static OPERATION: runtime::Served = runtime::Served {
-                id: #operation_id,
-                method: #http_method,
-                route: #route,
-            };
-            runtime::traced(&OPERATION, async move {
+            runtime::traced(&operations::#served, #headers).run(async move {
                 #path_binding
                 #authentication
                 #read_parameters
                 #body_binding
-                let context = RequestContext { caller, headers };
+                let context = RequestContext {
+                    caller,
+                    headers: head.headers,
+                    extensions: head.extensions,
+                    operation: &operations::#served,
+                };
                 api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
             })
         }
     }
 }
 
-/// The reading of an operation's body into `(headers, body)`, or the
+/// The reading of an operation's body into `(head, body)`, or the
 /// handler's return of the response refusing it.
 fn read_body(model: &ApiModel, operation: &Operation, body: &RequestBody) -> TokenStream {
     if let Some(kind) = body.single() {
@@ -374,7 +406,7 @@ fn read_body(model: &ApiModel, operation: &Operation, body: &RequestBody) -> Tok
             format_ident!("read")
         };
         return quote! {
-            let (headers, body) = match runtime::#reader #typed(request, #arguments).await {
+            let (head, body) = match runtime::#reader #typed(request, #arguments).await {
                 Ok(#read) => #read,
                 Err(response) => return response,
             };
@@ -398,7 +430,7 @@ fn read_body(model: &ApiModel, operation: &Operation, body: &RequestBody) -> Tok
         };
         quote! {
             #pattern => match runtime::#reader #typed(request, #arguments).await {
-                Ok((headers, body)) => (headers, #enum_ident::#variant(body)),
+                Ok((head, body)) => (head, #enum_ident::#variant(body)),
                 Err(response) => return response,
             },
         }
@@ -410,14 +442,14 @@ fn read_body(model: &ApiModel, operation: &Operation, body: &RequestBody) -> Tok
         }
     };
     if body.required {
-        quote! { let (headers, body) = #read; }
+        quote! { let (head, body) = #read; }
     } else {
         quote! {
-            let (headers, body) = if runtime::has_no_body(request.headers()) {
-                (request.into_parts().0.headers, None)
+            let (head, body) = if runtime::has_no_body(request.headers()) {
+                (runtime::Head::from(request.into_parts().0), None)
             } else {
-                let (headers, body) = #read;
-                (headers, Some(body))
+                let (head, body) = #read;
+                (head, Some(body))
             };
         }
     }
@@ -474,10 +506,10 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
 
 /// The routes, in document order, and the handlers dispatching by fixed
 /// query where a path and method serve several operations
-/// (`/responses?beta=true` beside `/responses`). Routes are
-/// `.route(path, get(..).post(..))` calls to chain, one per path; where
-/// the API has features, statements `let router = router.route(..);`, one
-/// per path and method, each under its operations' features.
+/// (`/responses?beta=true` beside `/responses`). Routes are `(path, ..)`
+/// pairs for `runtime::mount`, one per path and method (axum merges a
+/// path's methods), each behind the router's middleware; where the API has
+/// features, each under its operations' features.
 fn routes(service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let trait_ident = &service.trait_ident;
     let mut paths: Vec<&str> = Vec::new();
@@ -510,30 +542,31 @@ fn routes(service: &Service<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
                     .copied()
                     .filter(|operation| operation.method == method)
                     .collect();
-                let handler = match &operations[..] {
-                    [operation] if operation.fixed_query.is_empty() => handler_ident(operation),
+                let (handler, served) = match &operations[..] {
+                    [operation] if operation.fixed_query.is_empty() => {
+                        let served = served_ident(operation);
+                        (handler_ident(operation), quote!(Some(&operations::#served)))
+                    }
                     _ => {
                         let (ident, dispatcher) =
                             dispatcher(trait_ident, method, path, operations.clone());
                         dispatchers.push(dispatcher);
-                        ident
+                        (ident, quote!(None))
                     }
                 };
-                (quote!(#routing(#handler::<A>)), operations)
+                let route = quote! {
+                    runtime::operation_route(axum::routing::#routing(#handler::<A>), #served, &options)
+                };
+                (route, operations)
             })
             .collect();
-        if service.features.gated() {
-            for (routing, operations) in methods {
+        for (route, operations) in methods {
+            routes.push(if service.features.gated() {
                 let marker = service.features.marker(operations);
-                routes.push(quote! {
-                    #marker
-                    let router = router.route(#full, axum::routing::#routing);
-                });
-            }
-        } else {
-            let mut methods = methods.into_iter().map(|(routing, _)| routing);
-            let first = methods.next();
-            routes.push(quote!(.route(#full, axum::routing::#first #(.#methods)*)));
+                quote!(#marker (#full, #route))
+            } else {
+                quote!((#full, #route))
+            });
         }
     }
     (routes, dispatchers)
