@@ -551,7 +551,22 @@ impl State {
         {
             return openapi_crates_runtime::raw_path_rejected(rejection);
         }
+        // An operation that may also be called without credentials
+        // authenticates only a request carrying some.
+        let anonymous = operation.anonymous
+            && match plan.security {
+                Security::Public => true,
+                Security::Bearer => !parts
+                    .headers
+                    .contains_key(axum::http::header::AUTHORIZATION),
+                Security::Schemes(schemes) => !openapi_crates_runtime::carries_credential(
+                    &parts.headers,
+                    parts.uri.query(),
+                    schemes,
+                ),
+            };
         let token = match plan.security {
+            _ if anonymous => None,
             Security::Public => None,
             Security::Bearer => match bearer_token(&parts.headers) {
                 Ok(token) => Some(token),
@@ -574,6 +589,7 @@ impl State {
             }
         };
         if self.check_scopes
+            && !anonymous
             && let Err(refusal) = scopes::check(&plan.required_scopes, token)
         {
             return refusal.into_response();

@@ -198,6 +198,28 @@ impl<'a> Credential<'a> {
     }
 }
 
+/// Whether the request carries anything one of `schemes` reads as its
+/// credential, well-formed or not: an operation that may also be called
+/// without one (an empty security requirement) authenticates the request
+/// when it does, and lets it through with no caller when it does not.
+/// `query` is the request's query string.
+pub fn carries_credential(
+    headers: &HeaderMap,
+    query: Option<&str>,
+    schemes: &[SecurityScheme],
+) -> bool {
+    schemes.iter().any(|scheme| match scheme.credential {
+        CredentialIn::Bearer | CredentialIn::Http(_) => {
+            headers.contains_key(header::AUTHORIZATION)
+        }
+        CredentialIn::Header(name) => headers.contains_key(name),
+        CredentialIn::Query(name) => query.is_some_and(|query| {
+            form_urlencoded::parse(query.as_bytes()).any(|(key, _)| key == name)
+        }),
+        CredentialIn::Cookie(name) => cookie(headers, name).is_some(),
+    })
+}
+
 /// The request's one `Authorization` header, if any. Two are refused rather
 /// than one of them served: a proxy, a rate limiter or a log in front of the
 /// server may have read the other, and the caller would be whoever the
@@ -379,6 +401,38 @@ mod tests {
             headers.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
         }
         headers
+    }
+
+    #[test]
+    fn a_credential_is_carried_where_one_of_the_schemes_reads_it() {
+        const SCHEMES: &[SecurityScheme] = &[
+            SecurityScheme {
+                name: "key",
+                credential: CredentialIn::Query("api_key"),
+                scopes: &[],
+            },
+            SecurityScheme {
+                name: "session",
+                credential: CredentialIn::Cookie("session"),
+                scopes: &[],
+            },
+            SecurityScheme {
+                name: "basic",
+                credential: CredentialIn::Http("basic"),
+                scopes: &[],
+            },
+        ];
+        assert!(!carries_credential(&headers(None), None, SCHEMES));
+        assert!(!carries_credential(&headers(None), Some("api_keys=1&x=2"), SCHEMES));
+        assert!(carries_credential(&headers(None), Some("x=2&api_key="), SCHEMES));
+        // Malformed still counts: the request tried, and is refused.
+        assert!(carries_credential(&headers(Some("Basic")), None, SCHEMES));
+        let mut cookies = headers(None);
+        cookies.insert(header::COOKIE, HeaderValue::from_static("theme=dark"));
+        assert!(!carries_credential(&cookies, None, SCHEMES));
+        cookies.insert(header::COOKIE, HeaderValue::from_static("theme=dark; session=s"));
+        assert!(carries_credential(&cookies, None, SCHEMES));
+        assert!(!carries_credential(&headers(Some("Bearer t")), None, &SCHEMES[..2]));
     }
 
     fn error_code(response: Response) -> (StatusCode, String) {

@@ -91,7 +91,7 @@ server! {
 
     pub use auth::{
         AuthError, AuthorizationRequest, Credential, CredentialIn, RequestContext, SecurityScheme,
-        bearer_token, parse_bearer,
+        bearer_token, carries_credential, parse_bearer,
     };
     pub use body::{
         FORM, Head, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,

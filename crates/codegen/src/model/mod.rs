@@ -222,6 +222,11 @@ pub struct Operation {
     /// Alternative security requirements; any one satisfies the operation.
     /// Empty when the operation is public.
     pub security: Vec<SecurityRequirement>,
+    /// Whether the operation may also be called without a credential: one
+    /// of its `security` requirements beside others is empty (`{}`). The
+    /// server then hands its method an optional caller, which is `None`
+    /// for a request carrying no credential of its schemes.
+    pub anonymous: bool,
     /// The `x-release-lifecycle` label, when the operation has one.
     pub release_lifecycle: Option<String>,
     /// `x-idempotent: true`: the operation may be applied twice with the

@@ -148,7 +148,7 @@ pub(crate) fn build_operation(
         Some(parameters),
         Some(request_body),
         Some((responses, default_response)),
-        Some(security),
+        Some((security, anonymous)),
     ) = (id, parameters, request_body, responses, security)
     else {
         return Err(problems);
@@ -174,6 +174,7 @@ pub(crate) fn build_operation(
         responses,
         default_response,
         security,
+        anonymous,
         release_lifecycle,
         idempotent,
     })
@@ -465,16 +466,17 @@ fn build_response(
 }
 
 /// The operation's security requirements: its own, else (`api_default`)
-/// the document's. A webhook has its own only: the document's say how
-/// clients authenticate to the API, not how the API proves itself to the
-/// subscribers it sends webhooks to.
+/// the document's, and whether an empty one (`{}`) among them lets a
+/// request without credentials through. A webhook has its own only: the
+/// document's say how clients authenticate to the API, not how the API
+/// proves itself to the subscribers it sends webhooks to.
 fn build_security(
     spec: &LoadedSpec,
     openapi: &OpenAPI,
     operation_pointer: &str,
     operation: &OaOperation,
     api_default: bool,
-) -> Result<Vec<SecurityRequirement>, Diagnostic> {
+) -> Result<(Vec<SecurityRequirement>, bool), Diagnostic> {
     let (requirements, pointer) = match &operation.security {
         Some(requirements) => (
             requirements.clone(),
@@ -522,7 +524,11 @@ fn build_security(
             });
         }
     }
-    Ok(result)
+    let anonymous = !result.is_empty()
+        && requirements
+            .iter()
+            .any(|requirement| requirement.is_empty());
+    Ok((result, anonymous))
 }
 
 /// Where the credential of `scheme` travels: OAuth 2.0 and OpenID Connect

@@ -159,6 +159,12 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
     if let Some(webhook) = &operation.webhook {
         text.push_str(&format!(" (the `{webhook}` webhook)"));
     }
+    if operation.anonymous && !operation.security.is_empty() {
+        text.push_str(
+            "\n\nThe description lets a request without credentials call it: the\n\
+             caller is `None` then; one carrying a credential is authenticated.",
+        );
+    }
     let docs = crate::format::doc_lines(&text);
     let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
         .map(|parameter| {
@@ -178,6 +184,9 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
     // Public operations (no security requirement) have no caller to verify.
     let caller = if operation.security.is_empty() {
         quote!(())
+    } else if operation.anonymous {
+        // An empty requirement lets a request without credentials through.
+        quote!(Option<Self::Caller>)
     } else {
         quote!(Self::Caller)
     };

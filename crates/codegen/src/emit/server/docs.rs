@@ -273,6 +273,8 @@ fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
         };
         let caller = if operation.security.is_empty() {
             "()"
+        } else if operation.anonymous {
+            "Option<String>"
         } else {
             "String"
         };

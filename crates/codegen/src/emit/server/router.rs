@@ -329,25 +329,44 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     };
     let authentication = if operation.security.is_empty() {
         quote! { let caller = (); }
-    } else if !bearer_only(service.operations) {
-        let query = if whole_request {
-            quote!(request.uri().query())
-        } else {
-            quote!(None)
-        };
-        let schemes = security_schemes(operation);
-        quote! {
-            let caller = match #authenticate(&*api, #headers, #query, operations::#served.id, #schemes).await {
-                Ok(caller) => caller,
-                Err(response) => return response,
-            };
-        }
     } else {
-        quote! {
-            let caller = match #authenticate(&*api, #headers, operations::#served.id, &[#(#scopes),*]).await {
-                Ok(caller) => caller,
-                Err(response) => return response,
+        let (authenticated, carried) = if bearer_only(service.operations) {
+            (
+                quote!(#authenticate(&*api, #headers, operations::#served.id, &[#(#scopes),*])),
+                quote!(#headers.contains_key(axum::http::header::AUTHORIZATION)),
+            )
+        } else {
+            let query = if whole_request {
+                quote!(request.uri().query())
+            } else {
+                quote!(None)
             };
+            let schemes = security_schemes(operation);
+            (
+                quote!(#authenticate(&*api, #headers, #query, operations::#served.id, #schemes)),
+                quote!(runtime::carries_credential(#headers, #query, #schemes)),
+            )
+        };
+        if operation.anonymous {
+            // A request without credentials goes through with no caller;
+            // one carrying any is authenticated as for any operation.
+            quote! {
+                let caller = if #carried {
+                    match #authenticated.await {
+                        Ok(caller) => Some(caller),
+                        Err(response) => return response,
+                    }
+                } else {
+                    None
+                };
+            }
+        } else {
+            quote! {
+                let caller = match #authenticated.await {
+                    Ok(caller) => caller,
+                    Err(response) => return response,
+                };
+            }
         }
     };
     let (body_binding, body_argument) = match &operation.request_body {
