@@ -345,7 +345,8 @@ case("security-scope-removed", [(OPSEC, "        - oauth: [create:widgets, read:
 case("security-requirement-removed", [(OPSEC, "")], ["possibly-breaking request security-requirement-removed"],
      note="issue 21: not breaking: it asks less; only callers that used this alternative must switch to the one left")
 case("security-requirement-added", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security:\n        - bearer: []\n        - oauth: [read:widgets]\n")], ["compatible request security-requirement-added"])
-case("security-added-to-open-operation", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security: []\n")], ["breaking request security-requirement-added"], reverse=True)
+case("security-added-to-open-operation", [("      x-release-lifecycle: Beta\n", "      x-release-lifecycle: Beta\n      security: []\n")], ["breaking request security-requirement-added", "compatible n/a rust-api-changed"], reverse=True,
+     note="the requirement is the document's, so the method's new caller type is a Rust change of its own")
 case("security-scheme-added", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-added"])
 case("security-scheme-removed", [("  schemas:\n    CreateWidget:", "    apiKey:\n      type: apiKey\n      in: header\n      name: X-Api-Key\n  schemas:\n    CreateWidget:")], ["compatible request security-scheme-removed"], reverse=True,
      note="issue 21: defining a scheme asks nothing of callers; operations that stop accepting one are reported by the requirement rules")
@@ -679,6 +680,9 @@ for keyword, kind in BOUNDS:
         level = "breaking" if tightened else "compatible"
         pairs.append((f"parameter-{kind}-{change}", expand_schema(keyword, old), expand_schema(keyword, new),
                       [f"{level} request request-{kind}-{change}"]))
+case2("security-opened-to-anonymous-callers", [], [(OP_SECURITY, "      security:\n        - {}\n        - bearer: []\n" + OPSEC)],
+      ["compatible request security-requirement-added"],
+      note="an empty requirement lets callers without credentials in; the server's method now gets an optional caller")
 fixups = {
     "request-format-changed": lambda before, after: (after.replace("format: password", "format: byte"), after),
     "unused-component-changed": lambda before, after: (after, after.replace("        code:\n          type: string", "        code:\n          type: integer")),

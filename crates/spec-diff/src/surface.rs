@@ -89,8 +89,9 @@ struct GeneratedOperation {
     /// What the client's `body` builder argument takes: the type of the kind
     /// it sends, a multipart form, or anything that becomes a request body.
     client_body: Option<String>,
-    /// The trait method's arguments before the body, `name: Type`: the path
-    /// parameters, then `params` when the operation has others.
+    /// The trait method's arguments before the body, `name: Type`: the
+    /// context (whose caller type says who may call), the path parameters,
+    /// then `params` when the operation has others.
     arguments: Vec<String>,
     /// The fields of the `{Operation}Params` struct that carries the query,
     /// header and cookie parameters: (location, name as written, field, type).
@@ -167,13 +168,20 @@ impl Generated {
                     .parameters
                     .iter()
                     .partition(|parameter| parameter.location == In::Path);
-                let mut arguments: Vec<String> = path
-                    .iter()
-                    .map(|parameter| {
-                        let name = field_name(&parameter.code_name);
-                        format!("{name}: {}", parameter_type(parameter))
-                    })
-                    .collect();
+                // Who calls: none for an open operation, an optional caller
+                // where an empty requirement lets anyone in.
+                let caller = if op.security.is_empty() {
+                    "()"
+                } else if op.anonymous {
+                    "Option<Self::Caller>"
+                } else {
+                    "Self::Caller"
+                };
+                let mut arguments = vec![format!("context: RequestContext<{caller}>")];
+                arguments.extend(path.iter().map(|parameter| {
+                    let name = field_name(&parameter.code_name);
+                    format!("{name}: {}", parameter_type(parameter))
+                }));
                 if !others.is_empty() {
                     let params =
                         openapi_crates_codegen::naming::operation_type_name(&op.id, "params");

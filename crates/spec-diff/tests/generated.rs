@@ -107,8 +107,8 @@ struct Crates {
 }
 
 /// The trait method `name` of the generated server as the model writes a
-/// signature: `fn name(arg: Type, ..) -> Response`, without the receiver,
-/// the request context and the crates' paths.
+/// signature: `fn name(context: RequestContext<Caller>, arg: Type, ..) ->
+/// Response`, without the receiver and the crates' paths.
 fn trait_signature(server: &str, name: &str) -> Option<String> {
     let start = server.find(&format!("\n    fn {name}(\n"))?;
     let rest = &server[start..];
@@ -117,7 +117,7 @@ fn trait_signature(server: &str, name: &str) -> Option<String> {
         .lines()
         .skip(2)
         .map(|line| line.trim().trim_end_matches(',').to_string())
-        .filter(|line| !line.is_empty() && line != "&self" && !line.starts_with("context: "))
+        .filter(|line| !line.is_empty() && line != "&self")
         .map(|line| line.replace("types::", "").replace("axum::body::", ""))
         .collect();
     let output = &rest[end + ") -> impl Future<Output = ".len()..];
