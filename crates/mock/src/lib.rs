@@ -134,8 +134,12 @@ enum Security {
     Public,
     /// Every scheme of the API takes a bearer token: only that is read.
     Bearer,
-    /// The operation's schemes, in the spec's order.
-    Schemes(&'static [SecurityScheme]),
+    /// The operation's schemes, in the spec's order, and its requirements
+    /// (the names of the schemes each needs) where one needs several.
+    Schemes(
+        &'static [SecurityScheme],
+        Option<&'static [&'static [&'static str]]>,
+    ),
 }
 
 impl Mock {
@@ -206,10 +210,14 @@ impl Mock {
             .iter()
             .filter(|operation| operation.served_by.is_none())
             .collect();
+        // As `emit::server::router::bearer_only`.
         let bearer_only = served
             .iter()
             .flat_map(|operation| &operation.security)
-            .all(|requirement| requirement.credential == Credential::Bearer);
+            .all(|requirement| requirement.credential == Credential::Bearer)
+            && !served
+                .iter()
+                .any(|operation| operation.needs_schemes_together());
         let plans = served
             .iter()
             .map(|operation| plan(operation, bearer_only))
@@ -479,7 +487,21 @@ fn plan(operation: &'static Operation, bearer_only: bool) -> Plan {
     } else if bearer_only {
         Security::Bearer
     } else {
-        Security::Schemes(security_schemes(operation))
+        let together = operation.needs_schemes_together().then(|| {
+            let requirements: Vec<&'static [&'static str]> = operation
+                .requirements()
+                .into_iter()
+                .map(|requirement| {
+                    let names: Vec<&'static str> = requirement
+                        .iter()
+                        .map(|scheme| scheme.scheme.as_str())
+                        .collect();
+                    &*Box::leak(names.into_boxed_slice())
+                })
+                .collect();
+            &*Box::leak(requirements.into_boxed_slice())
+        });
+        Security::Schemes(security_schemes(operation), together)
     };
     Plan {
         operation,
@@ -559,7 +581,7 @@ impl State {
                 Security::Bearer => !parts
                     .headers
                     .contains_key(axum::http::header::AUTHORIZATION),
-                Security::Schemes(schemes) => !openapi_crates_runtime::carries_credential(
+                Security::Schemes(schemes, _) => !openapi_crates_runtime::carries_credential(
                     &parts.headers,
                     parts.uri.query(),
                     schemes,
@@ -572,12 +594,21 @@ impl State {
                 Ok(token) => Some(token),
                 Err(response) => return response,
             },
-            Security::Schemes(schemes) => {
-                if let Err(response) = openapi_crates_runtime::Credential::find(
-                    &parts.headers,
-                    parts.uri.query(),
-                    schemes,
-                ) {
+            Security::Schemes(schemes, together) => {
+                let (headers, query) = (&parts.headers, parts.uri.query());
+                let found = match together {
+                    Some(requirements) => openapi_crates_runtime::Credential::find_together(
+                        headers,
+                        query,
+                        schemes,
+                        requirements,
+                    )
+                    .map(drop),
+                    None => {
+                        openapi_crates_runtime::Credential::find(headers, query, schemes).map(drop)
+                    }
+                };
+                if let Err(response) = found {
                     return response;
                 }
                 // Scopes travel in bearer tokens only.

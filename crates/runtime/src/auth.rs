@@ -138,47 +138,116 @@ impl<'a> Credential<'a> {
         schemes: &[SecurityScheme],
     ) -> Result<Self, Response> {
         let authorization = one_authorization(headers)?.and_then(|value| value.to_str().ok());
-        let by_name = schemes.iter().find_map(|scheme| {
-            let token = match (scheme.credential, authorization) {
-                (CredentialIn::Bearer, Some(value)) => parse_bearer(value),
-                (CredentialIn::Http(name), Some(value)) => parse_http(value, name),
-                _ => None,
-            }?;
-            Some(Self {
-                scheme: scheme.name,
-                token: Cow::Borrowed(token),
-                scopes: scheme.scopes,
-            })
-        });
+        let by_name = schemes
+            .iter()
+            .find_map(|scheme| Self::named_in_authorization(scheme, authorization));
         if let Some(found) = by_name {
             return Ok(found);
         }
-        let api_key = schemes.iter().find_map(|scheme| {
-            let token = match scheme.credential {
-                CredentialIn::Header(name) => {
-                    if headers.get_all(name).iter().nth(1).is_some() {
-                        return Some(Err(repeated_credential(name)));
-                    }
-                    headers
-                        .get(name)
-                        .and_then(|value| value.to_str().ok())
-                        .map(Cow::Borrowed)
-                }
-                CredentialIn::Query(name) => query.and_then(|query| {
-                    form_urlencoded::parse(query.as_bytes())
-                        .find_map(|(key, value)| (key == name).then_some(value))
-                }),
-                CredentialIn::Cookie(name) => cookie(headers, name).map(Cow::Borrowed),
-                CredentialIn::Bearer | CredentialIn::Http(_) => None,
+        let api_key = schemes
+            .iter()
+            .find_map(|scheme| Self::api_key(headers, query, scheme).transpose());
+        api_key.unwrap_or_else(|| {
+            let wanted: Vec<String> = schemes.iter().map(|scheme| wanted(scheme.credential)).collect();
+            Err(missing_credential(authorization.is_some(), schemes, &wanted.join(" or ")))
+        })
+    }
+
+    /// The credentials of the first of an operation's security
+    /// `requirements` (each the names of schemes needed together, in the
+    /// spec's order) the request carries whole, read as [`Self::find`]
+    /// reads each: the first, and the others. An `Authorization` header
+    /// that names one of a requirement's schemes is that scheme's. The 401
+    /// names what each requirement needs.
+    pub fn find_together(
+        headers: &'a HeaderMap,
+        query: Option<&'a str>,
+        schemes: &[SecurityScheme],
+        requirements: &[&[&str]],
+    ) -> Result<(Self, Vec<Self>), Response> {
+        let authorization = one_authorization(headers)?.and_then(|value| value.to_str().ok());
+        'requirements: for requirement in requirements {
+            let mut found = Vec::with_capacity(requirement.len());
+            for name in *requirement {
+                let Some(scheme) = schemes.iter().find(|scheme| scheme.name == *name) else {
+                    continue 'requirements;
+                };
+                let credential = match Self::named_in_authorization(scheme, authorization) {
+                    Some(credential) => credential,
+                    None => match Self::api_key(headers, query, scheme)? {
+                        Some(credential) => credential,
+                        None => continue 'requirements,
+                    },
+                };
+                found.push(credential);
             }
-            .filter(|token| !token.is_empty())?;
-            Some(Ok(Self {
-                scheme: scheme.name,
-                token,
-                scopes: scheme.scopes,
-            }))
-        });
-        api_key.unwrap_or_else(|| Err(missing_credential(authorization.is_some(), schemes)))
+            let mut found = found.into_iter();
+            if let Some(first) = found.next() {
+                return Ok((first, found.collect()));
+            }
+        }
+        let wanted: Vec<String> = requirements
+            .iter()
+            .map(|requirement| {
+                requirement
+                    .iter()
+                    .filter_map(|name| schemes.iter().find(|scheme| scheme.name == *name))
+                    .map(|scheme| wanted(scheme.credential))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            })
+            .collect();
+        Err(missing_credential(authorization.is_some(), schemes, &wanted.join(", or ")))
+    }
+
+    /// The credential of `scheme` when it travels in `Authorization` and
+    /// the request's header names it.
+    fn named_in_authorization(
+        scheme: &SecurityScheme,
+        authorization: Option<&'a str>,
+    ) -> Option<Self> {
+        let token = match (scheme.credential, authorization) {
+            (CredentialIn::Bearer, Some(value)) => parse_bearer(value),
+            (CredentialIn::Http(name), Some(value)) => parse_http(value, name),
+            _ => None,
+        }?;
+        Some(Self {
+            scheme: scheme.name,
+            token: Cow::Borrowed(token),
+            scopes: scheme.scopes,
+        })
+    }
+
+    /// The API key of `scheme` where it travels (a header, the query, a
+    /// cookie), if the request carries one; the 400 for a header given
+    /// twice.
+    fn api_key(
+        headers: &'a HeaderMap,
+        query: Option<&'a str>,
+        scheme: &SecurityScheme,
+    ) -> Result<Option<Self>, Response> {
+        let token = match scheme.credential {
+            CredentialIn::Header(name) => {
+                if headers.get_all(name).iter().nth(1).is_some() {
+                    return Err(repeated_credential(name));
+                }
+                headers
+                    .get(name)
+                    .and_then(|value| value.to_str().ok())
+                    .map(Cow::Borrowed)
+            }
+            CredentialIn::Query(name) => query.and_then(|query| {
+                form_urlencoded::parse(query.as_bytes())
+                    .find_map(|(key, value)| (key == name).then_some(value))
+            }),
+            CredentialIn::Cookie(name) => cookie(headers, name).map(Cow::Borrowed),
+            CredentialIn::Bearer | CredentialIn::Http(_) => None,
+        };
+        Ok(token.filter(|token| !token.is_empty()).map(|token| Self {
+            scheme: scheme.name,
+            token,
+            scopes: scheme.scopes,
+        }))
     }
 
     /// The request `authorize` decides on, carrying this credential and the
@@ -272,37 +341,22 @@ fn cookie<'h>(headers: &'h HeaderMap, name: &str) -> Option<&'h str> {
 /// them; with the challenge of each HTTP scheme among them. An
 /// `Authorization` header no scheme reads is malformed (bearer tokens
 /// refused as RFC 6750 says).
-fn missing_credential(has_authorization: bool, schemes: &[SecurityScheme]) -> Response {
+fn missing_credential(
+    has_authorization: bool,
+    schemes: &[SecurityScheme],
+    wanted: &str,
+) -> Response {
     let reads_authorization = schemes.iter().any(|scheme| {
         matches!(scheme.credential, CredentialIn::Header(name) if name.eq_ignore_ascii_case("authorization"))
     });
     let malformed = has_authorization && !reads_authorization;
-    let wanted: Vec<String> = schemes
-        .iter()
-        .map(|scheme| match scheme.credential {
-            CredentialIn::Bearer => "an Authorization: Bearer <token> header".to_string(),
-            CredentialIn::Http(name) => format!(
-                "an Authorization: {} <credentials> header",
-                title_case(name)
-            ),
-            CredentialIn::Header(name) => format!("a {name} header"),
-            CredentialIn::Query(name) => format!("a `{name}` query parameter"),
-            CredentialIn::Cookie(name) => format!("a `{name}` cookie"),
-        })
-        .collect();
     let (message, code) = if malformed {
         (
-            format!(
-                "Bad HTTP authentication header format: expected {}",
-                wanted.join(" or ")
-            ),
+            format!("Bad HTTP authentication header format: expected {wanted}"),
             "malformed_token",
         )
     } else {
-        (
-            format!("Missing authentication: send {}", wanted.join(" or ")),
-            "missing_token",
-        )
+        (format!("Missing authentication: send {wanted}"), "missing_token")
     };
     let mut response = router_error_response(StatusCode::UNAUTHORIZED, message, code);
     let challenges: Vec<String> = schemes
@@ -327,6 +381,20 @@ fn missing_credential(has_authorization: bool, schemes: &[SecurityScheme]) -> Re
             .insert(header::WWW_AUTHENTICATE, value);
     }
     response
+}
+
+/// What a request sends for a scheme whose credential travels `carried`.
+fn wanted(carried: CredentialIn) -> String {
+    match carried {
+        CredentialIn::Bearer => "an Authorization: Bearer <token> header".to_string(),
+        CredentialIn::Http(name) => format!(
+            "an Authorization: {} <credentials> header",
+            title_case(name)
+        ),
+        CredentialIn::Header(name) => format!("a {name} header"),
+        CredentialIn::Query(name) => format!("a `{name}` query parameter"),
+        CredentialIn::Cookie(name) => format!("a `{name}` cookie"),
+    }
 }
 
 /// `basic` as `Basic`.
@@ -433,6 +501,50 @@ mod tests {
         cookies.insert(header::COOKIE, HeaderValue::from_static("theme=dark; session=s"));
         assert!(carries_credential(&cookies, None, SCHEMES));
         assert!(!carries_credential(&headers(Some("Bearer t")), None, &SCHEMES[..2]));
+    }
+
+    #[test]
+    fn a_requirement_of_several_schemes_takes_each_of_their_credentials() {
+        const SCHEMES: &[SecurityScheme] = &[
+            SecurityScheme {
+                name: "key",
+                credential: CredentialIn::Header("x-key"),
+                scopes: &[],
+            },
+            SecurityScheme {
+                name: "session",
+                credential: CredentialIn::Cookie("session"),
+                scopes: &[],
+            },
+            SecurityScheme {
+                name: "bearer",
+                credential: CredentialIn::Bearer,
+                scopes: &["read"],
+            },
+        ];
+        const REQUIREMENTS: &[&[&str]] = &[&["key", "session"], &["bearer"]];
+        let mut keyed = headers(None);
+        keyed.insert("x-key", HeaderValue::from_static("k"));
+        let refused = Credential::find_together(&keyed, None, SCHEMES, REQUIREMENTS).unwrap_err();
+        assert_eq!(refused.status(), StatusCode::UNAUTHORIZED);
+        let message = json_body(refused)["message"].as_str().unwrap().to_string();
+        assert!(
+            message.contains(
+                "a x-key header and a `session` cookie, or an Authorization: Bearer <token> header"
+            ),
+            "{message}"
+        );
+        keyed.insert(header::COOKIE, HeaderValue::from_static("session=s"));
+        let (first, others) =
+            Credential::find_together(&keyed, None, SCHEMES, REQUIREMENTS).unwrap();
+        assert_eq!((first.scheme, &*first.token), ("key", "k"));
+        let others: Vec<_> = others.iter().map(|found| (found.scheme, &*found.token)).collect();
+        assert_eq!(others, [("session", "s")]);
+        let bearer = headers(Some("Bearer t"));
+        let (first, others) =
+            Credential::find_together(&bearer, None, SCHEMES, REQUIREMENTS).unwrap();
+        assert_eq!((first.scheme, &*first.token, first.scopes), ("bearer", "t", &["read"][..]));
+        assert!(others.is_empty());
     }
 
     fn error_code(response: Response) -> (StatusCode, String) {

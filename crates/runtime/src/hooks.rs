@@ -61,9 +61,10 @@ pub struct Operation {
     /// Whether the description marks the operation `x-idempotent`, so that
     /// it is retried like a `PUT` whatever its method.
     pub idempotent: bool,
-    /// The security schemes that satisfy the operation, in the
-    /// description's order; empty when it is public.
-    pub security: &'static [&'static str],
+    /// The security requirements that satisfy the operation, in the
+    /// description's order, each the names of the schemes it needs
+    /// together; empty when it is public.
+    pub security: &'static [&'static [&'static str]],
 }
 
 impl Operation {
@@ -127,16 +128,16 @@ impl Hooks {
         self.retry
     }
 
-    /// Adds the credential of the first of the operation's schemes the
-    /// hooks hold one for, then runs the transport's `prepare` on
-    /// `request`, if there is a transport.
+    /// Adds the credentials of the first of the operation's requirements
+    /// the hooks hold every credential of, then runs the transport's
+    /// `prepare` on `request`, if there is a transport.
     pub async fn prepare(
         &self,
         http: &reqwest::Client,
         request: &mut reqwest::Request,
         operation: Operation,
     ) -> Result<(), String> {
-        if let Some(credential) = self.credential_for(operation) {
+        for credential in self.credentials_for(operation) {
             credential.apply(http, request).await?;
         }
         match &self.transport {
@@ -162,13 +163,16 @@ impl Hooks {
         Ok(self)
     }
 
-    /// The credential of the first of the operation's schemes these hooks
-    /// hold one for.
-    fn credential_for(&self, operation: Operation) -> Option<&Bound> {
+    /// The credentials of the first of the operation's requirements these
+    /// hooks hold every credential of; none when they hold no requirement
+    /// whole (the server then says what is missing).
+    fn credentials_for(&self, operation: Operation) -> Vec<&Bound> {
+        let held = |scheme: &&str| self.credentials.iter().find(|bound| bound.name() == *scheme);
         operation
             .security
             .iter()
-            .find_map(|scheme| self.credentials.iter().find(|bound| bound.name() == *scheme))
+            .find_map(|requirement| requirement.iter().map(held).collect::<Option<Vec<_>>>())
+            .unwrap_or_default()
     }
 
     /// Sends `request` with `http` (through the transport, if there is
@@ -250,10 +254,12 @@ impl Hooks {
             tokio::time::sleep(wait).await;
             // A token may have expired during the wait. (A credential in the
             // query or a cookie is still in the copy, and would be doubled.)
-            if let Some(credential) = self.credential_for(operation).filter(|bound| bound.in_header())
-                && let Err(error) = credential.apply(http, &mut next).await
-            {
-                tracing::warn!(error = %error, "could not renew the credential before retrying");
+            for credential in self.credentials_for(operation) {
+                if credential.in_header()
+                    && let Err(error) = credential.apply(http, &mut next).await
+                {
+                    tracing::warn!(error = %error, "could not renew the credential before retrying");
+                }
             }
             if let Some(transport) = &self.transport
                 && let Err(error) = transport.prepare(&mut next, operation.id).await

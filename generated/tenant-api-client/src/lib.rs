@@ -935,31 +935,31 @@ pub mod hooks {
             id: "create_event_stream",
             route: "/event-streams",
             idempotent: false,
-            security: &["bearerAuth", "oAuth2ClientCredentials"],
+            security: &[&["bearerAuth"], &["oAuth2ClientCredentials"]],
         },
         Operation {
             id: "create_token_exchange_profile",
             route: "/token-exchange-profiles",
             idempotent: false,
-            security: &["bearerAuth", "oAuth2ClientCredentials"],
+            security: &[&["bearerAuth"], &["oAuth2ClientCredentials"]],
         },
         Operation {
             id: "get_action_module",
             route: "/actions/modules/{id}",
             idempotent: false,
-            security: &["bearerAuth", "oAuth2ClientCredentials"],
+            security: &[&["bearerAuth"], &["oAuth2ClientCredentials"]],
         },
         Operation {
             id: "get_push_notification_apns_provider",
             route: "/guardian/factors/push-notification/providers/apns",
             idempotent: false,
-            security: &["bearerAuth", "oAuth2ClientCredentials"],
+            security: &[&["bearerAuth"], &["oAuth2ClientCredentials"]],
         },
         Operation {
             id: "get_user_attribute_profile_template",
             route: "/user-attribute-profiles/templates/{id}",
             idempotent: false,
-            security: &["bearerAuth", "oAuth2ClientCredentials"],
+            security: &[&["bearerAuth"], &["oAuth2ClientCredentials"]],
         },
     ];
 }

@@ -484,12 +484,10 @@ fn operation_table(client: &syn::File, model: &ApiModel) -> Result<syn::File, St
     let entries = rows.iter().map(|(id, operation)| {
         let route = &operation.path;
         let idempotent = operation.idempotent;
-        let mut security: Vec<&str> = Vec::new();
-        for requirement in &operation.security {
-            if !security.contains(&requirement.scheme.as_str()) {
-                security.push(&requirement.scheme);
-            }
-        }
+        let security = operation.requirements().into_iter().map(|requirement| {
+            let names = requirement.iter().map(|scheme| &scheme.scheme);
+            quote!(&[#(#names),*])
+        });
         quote! {
             Operation { id: #id, route: #route, idempotent: #idempotent, security: &[#(#security),*] }
         }

@@ -304,6 +304,44 @@ impl Operation {
         self.responses.iter().any(Response::is_success)
     }
 
+    /// The operation's security requirements, each the schemes needed
+    /// together, in the spec's order (an empty one, see `anonymous`, left
+    /// out); repeated requirements once.
+    pub fn requirements(&self) -> Vec<Vec<&SecurityRequirement>> {
+        let mut requirements: Vec<Vec<&SecurityRequirement>> = Vec::new();
+        let mut index = None;
+        for scheme in &self.security {
+            if index != Some(scheme.requirement) {
+                requirements.push(Vec::new());
+                index = Some(scheme.requirement);
+            }
+            requirements.last_mut().expect("pushed").push(scheme);
+        }
+        let schemes = |requirement: &[&SecurityRequirement]| -> Vec<(String, Vec<String>)> {
+            requirement
+                .iter()
+                .map(|scheme| (scheme.scheme.clone(), scheme.scopes.clone()))
+                .collect()
+        };
+        let mut distinct: Vec<Vec<&SecurityRequirement>> = Vec::new();
+        for requirement in requirements {
+            if !distinct
+                .iter()
+                .any(|known| schemes(known) == schemes(&requirement))
+            {
+                distinct.push(requirement);
+            }
+        }
+        distinct
+    }
+
+    /// Whether a requirement needs several schemes together.
+    pub fn needs_schemes_together(&self) -> bool {
+        self.requirements()
+            .iter()
+            .any(|requirement| requirement.len() > 1)
+    }
+
     /// The OAuth scopes the operation requires, from its oauth2 requirement.
     pub fn required_scopes(&self) -> Vec<String> {
         let mut scopes: Vec<String> = self
@@ -570,6 +608,9 @@ pub struct SharedResponse {
 pub struct SecurityRequirement {
     pub scheme: String,
     pub scopes: Vec<String>,
+    /// Which requirement object of the operation's `security` this scheme
+    /// is in: schemes of one object are needed together.
+    pub requirement: usize,
     /// Where the scheme's credential travels.
     pub credential: Credential,
     /// The `tokenUrl` of an `oauth2` scheme's client credentials flow, as

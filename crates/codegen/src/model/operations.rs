@@ -519,6 +519,7 @@ fn build_security(
             result.push(SecurityRequirement {
                 scheme: scheme.clone(),
                 scopes: scopes.clone(),
+                requirement: index,
                 credential: credential(&declared),
                 token_url,
             });

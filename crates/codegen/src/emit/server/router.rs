@@ -37,7 +37,7 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
     let authenticate = service
         .operations
         .iter()
-        .any(|operation| !operation.security.is_empty())
+        .any(|operation| !operation.security.is_empty() && !operation.needs_schemes_together())
         .then(|| if bearer_only(service.operations) {
             quote! {
                 /// Authenticates a request for `operation_id`, or gives the response refusing it.
@@ -66,6 +66,39 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
                     let credential = runtime::Credential::find(headers, query, schemes)?;
                     let request = credential.authorization_request(headers, operation_id);
                     api.authorize(request).await.map_err(IntoResponse::into_response)
+                }
+            }
+        });
+    // Where a requirement needs several schemes, `authorize` decides on each
+    // of their credentials; the caller is the first's.
+    let authenticate_together = service
+        .operations
+        .iter()
+        .any(Operation::needs_schemes_together)
+        .then(|| {
+            let together = format_ident!("{authenticate_ident}_together");
+            quote! {
+                /// Authenticates a request for `operation_id` by the first of its security
+                /// `requirements` (each the names of schemes needed together) whose
+                /// credentials it carries: `authorize` decides on each credential, and the
+                /// caller is the first's. Gives the response refusing it otherwise.
+                async fn #together<A: #trait_ident>(
+                    api: &A,
+                    headers: &axum::http::HeaderMap,
+                    query: Option<&str>,
+                    operation_id: &'static str,
+                    schemes: &'static [runtime::SecurityScheme],
+                    requirements: &'static [&'static [&'static str]],
+                ) -> Result<A::Caller, Response> {
+                    let (first, others) =
+                        runtime::Credential::find_together(headers, query, schemes, requirements)?;
+                    let request = first.authorization_request(headers, operation_id);
+                    let caller = api.authorize(request).await.map_err(IntoResponse::into_response)?;
+                    for credential in &others {
+                        let request = credential.authorization_request(headers, operation_id);
+                        api.authorize(request).await.map_err(IntoResponse::into_response)?;
+                    }
+                    Ok(caller)
                 }
             }
         });
@@ -162,6 +195,8 @@ pub(super) fn router(model: &ApiModel, service: &Service<'_>, helpers: bool) -> 
 
         #authenticate
 
+        #authenticate_together
+
         #typed_checked
 
         #(#handlers)*
@@ -197,6 +232,17 @@ pub(super) fn bearer_only(operations: &[Operation]) -> bool {
         .iter()
         .flat_map(|operation| &operation.security)
         .all(|requirement| requirement.credential == Credential::Bearer)
+        && !operations.iter().any(Operation::needs_schemes_together)
+}
+
+/// The names of the schemes of each of `operation`'s requirements, for
+/// `runtime::Credential::find_together`.
+fn requirements(operation: &Operation) -> TokenStream {
+    let requirements = operation.requirements().into_iter().map(|requirement| {
+        let names = requirement.iter().map(|scheme| &scheme.scheme);
+        quote!(&[#(#names),*])
+    });
+    quote!(&[#(#requirements),*])
 }
 
 /// The security schemes `operation` accepts, in the spec's order, as the
@@ -342,8 +388,15 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
                 quote!(None)
             };
             let schemes = security_schemes(operation);
+            let authenticated = if operation.needs_schemes_together() {
+                let together = format_ident!("{authenticate}_together");
+                let requirements = requirements(operation);
+                quote!(#together(&*api, #headers, #query, operations::#served.id, #schemes, #requirements))
+            } else {
+                quote!(#authenticate(&*api, #headers, #query, operations::#served.id, #schemes))
+            };
             (
-                quote!(#authenticate(&*api, #headers, #query, operations::#served.id, #schemes)),
+                authenticated,
                 quote!(runtime::carries_credential(#headers, #query, #schemes)),
             )
         };
