@@ -50,7 +50,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodFilter;
 use openapi_crates_codegen::model::validation::{Check, Validator};
 use openapi_crates_codegen::model::{
-    ApiModel, BodyKind, Credential, ErrorShape, In, Method, Operation, Parameter, Shape,
+    ApiModel, BodyKind, Caller, Credential, ErrorShape, In, Method, Operation, Parameter, Shape,
 };
 use openapi_crates_codegen::{Diagnostic, Diagnostics};
 use openapi_crates_runtime::checks::{Location, Violations};
@@ -575,7 +575,7 @@ impl State {
         }
         // An operation that may also be called without credentials
         // authenticates only a request carrying some.
-        let anonymous = operation.anonymous
+        let anonymous = operation.caller() == Caller::Optional
             && match plan.security {
                 Security::Public => true,
                 Security::Bearer => !parts

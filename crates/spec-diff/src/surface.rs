@@ -168,15 +168,7 @@ impl Generated {
                     .parameters
                     .iter()
                     .partition(|parameter| parameter.location == In::Path);
-                // Who calls: none for an open operation, an optional caller
-                // where an empty requirement lets anyone in.
-                let caller = if op.security.is_empty() {
-                    "()"
-                } else if op.anonymous {
-                    "Option<Self::Caller>"
-                } else {
-                    "Self::Caller"
-                };
+                let caller = op.caller().rust_type("Self::Caller");
                 let mut arguments = vec![format!("context: RequestContext<{caller}>")];
                 arguments.extend(path.iter().map(|parameter| {
                     let name = field_name(&parameter.code_name);

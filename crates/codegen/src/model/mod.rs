@@ -335,6 +335,17 @@ impl Operation {
         distinct
     }
 
+    /// Who calls the operation, as its server method receives the caller.
+    pub fn caller(&self) -> Caller {
+        if self.security.is_empty() {
+            Caller::Nobody
+        } else if self.anonymous {
+            Caller::Optional
+        } else {
+            Caller::Required
+        }
+    }
+
     /// Whether a requirement needs several schemes together.
     pub fn needs_schemes_together(&self) -> bool {
         self.requirements()
@@ -352,6 +363,30 @@ impl Operation {
         scopes.sort();
         scopes.dedup();
         scopes
+    }
+}
+
+/// Who calls an operation ([`Operation::caller`]): the server method's
+/// context holds `()`, the verified caller, or an optional one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Caller {
+    /// The operation is public: there is no caller to verify.
+    Nobody,
+    /// Every request carries credentials `authorize` verifies.
+    Required,
+    /// An empty requirement lets a request without credentials in: `None`.
+    Optional,
+}
+
+impl Caller {
+    /// The caller type of the server method's `RequestContext`, for a
+    /// trait whose verified identity is `identity`.
+    pub fn rust_type(self, identity: &str) -> String {
+        match self {
+            Caller::Nobody => "()".to_string(),
+            Caller::Required => identity.to_string(),
+            Caller::Optional => format!("Option<{identity}>"),
+        }
     }
 }
 

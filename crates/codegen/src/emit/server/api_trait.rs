@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::Service;
 use super::responses::response_enum_ident;
-use crate::model::{ApiModel, ErrorShape, Operation};
+use crate::model::{ApiModel, Caller, ErrorShape, Operation};
 use crate::naming;
 
 pub(super) fn api_trait(model: &ApiModel, service: &Service<'_>) -> TokenStream {
@@ -159,7 +159,7 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
     if let Some(webhook) = &operation.webhook {
         text.push_str(&format!(" (the `{webhook}` webhook)"));
     }
-    if operation.anonymous && !operation.security.is_empty() {
+    if operation.caller() == Caller::Optional {
         text.push_str(
             "\n\nThe description lets a request without credentials call it: the\n\
              caller is `None` then; one carrying a credential is authenticated.",
@@ -182,14 +182,8 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         quote!(body: #kind,)
     });
     // Public operations (no security requirement) have no caller to verify.
-    let caller = if operation.security.is_empty() {
-        quote!(())
-    } else if operation.anonymous {
-        // An empty requirement lets a request without credentials through.
-        quote!(Option<Self::Caller>)
-    } else {
-        quote!(Self::Caller)
-    };
+    let caller: syn::Type = syn::parse_str(&operation.caller().rust_type("Self::Caller"))
+        .expect("a caller type parses");
     let mut unused: Vec<TokenStream> = vec![quote!(context)];
     unused.extend(super::params::path_parameters(operation).map(|parameter| {
         let name = super::params::parameter_ident(parameter);

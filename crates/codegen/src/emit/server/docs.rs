@@ -271,13 +271,7 @@ fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
         } else {
             format!(", {}", parameters.join(", "))
         };
-        let caller = if operation.security.is_empty() {
-            "()"
-        } else if operation.anonymous {
-            "Option<String>"
-        } else {
-            "String"
-        };
+        let caller = operation.caller().rust_type("String");
         methods.push_str(&format!(
             "    async fn {method}(&self, _context: RequestContext<{caller}>{parameters}) -> {response} {{\n        \
                      todo!(\"{id}\")\n    }}\n",

@@ -6,7 +6,9 @@ use quote::{format_ident, quote};
 
 use super::{Service, schema_type};
 use crate::model::validation::{Check, has_variants};
-use crate::model::{ApiModel, BodyKind, Credential, FORM, JSON, Method, Operation, RequestBody};
+use crate::model::{
+    ApiModel, BodyKind, Caller, Credential, FORM, JSON, Method, Operation, RequestBody,
+};
 use crate::naming;
 
 /// The router of `service`; `helpers` for the first router emitted, which
@@ -400,7 +402,7 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
                 quote!(runtime::carries_credential(#headers, #query, #schemes)),
             )
         };
-        if operation.anonymous {
+        if operation.caller() == Caller::Optional {
             // A request without credentials goes through with no caller;
             // one carrying any is authenticated as for any operation.
             quote! {
