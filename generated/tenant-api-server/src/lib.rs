@@ -12,7 +12,10 @@
 //! against every constraint of the spec (400 naming the field and the rule), and
 //! only then calls your method. Unknown paths under the base path get 404 and
 //! wrong methods 405, all with the API's JSON error body; `axum::Router::merge`
-//! puts the router beside other routes (see [`RouterOptions::fallback`]).
+//! puts the router beside other routes (see [`RouterOptions::fallback`]). Each
+//! method's [`RequestContext`] carries the request's headers and the extensions
+//! the layers in front attached; a [`RouterOptions::middleware`] layer runs once
+//! the operation is chosen, with its [`Served`] (see [`operations`]) among them.
 //!
 //! ```rust
 //!  # #[cfg(feature = "all")]
