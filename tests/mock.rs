@@ -985,3 +985,118 @@ async fn a_response_read_otherwise_says_so() {
     assert_eq!(answer.status(), 200);
     assert!(answer.headers().get("x-mock-warning").is_none());
 }
+
+/// A streamed response is mocked item by item: text events, typed events
+/// (to a request asking for them with `Accept`, where JSON is offered
+/// too), JSON Lines and a JSON text sequence; `Prefer: items=N` and
+/// `interval=MS` set how many and how far apart, and each item passes its
+/// schema, as the generated client decodes it.
+#[tokio::test]
+async fn streams_are_mocked_item_by_item() {
+    use futures_util::StreamExt;
+    use openapi_crates_runtime::stream::{ReceivedEvents, ReceivedLines, Text};
+
+    let base = start_mock("tests/fixtures/constructs/event-streams.yaml", 0).await;
+    let http = reqwest::Client::new();
+
+    let logs = http.get(format!("{base}/logs")).send().await.unwrap();
+    assert_eq!(logs.headers()["content-type"], "text/event-stream");
+    let lines: Vec<String> = ReceivedEvents::<String, Text>::new(logs.bytes_stream())
+        .map(|event| event.unwrap().data)
+        .collect()
+        .await;
+    assert_eq!(lines, ["mock", "mock", "mock"]);
+
+    let completion = || {
+        http.post(format!("{base}/chat/completions"))
+            .json(&json!({"prompt": "hi"}))
+    };
+    let whole = send(completion()).await;
+    assert_eq!(whole.status, 200);
+    assert!(whole.body["text"].is_string(), "{}", whole.body);
+    let started = Instant::now();
+    let streamed = completion()
+        .header("accept", "text/event-stream")
+        .header("prefer", "items=5, interval=40")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(streamed.headers()["content-type"], "text/event-stream");
+    assert!(streamed.headers().get("x-mock-warning").is_none());
+    let chunks: Vec<Value> = ReceivedEvents::<Value>::new(streamed.bytes_stream())
+        .map(|event| event.unwrap().data)
+        .collect()
+        .await;
+    assert_eq!(chunks.len(), 5);
+    assert!(
+        started.elapsed().as_millis() >= 200,
+        "paced by the interval"
+    );
+    for chunk in &chunks {
+        assert!(
+            chunk["index"].is_i64() && chunk["delta"].is_string(),
+            "{chunk}"
+        );
+    }
+
+    for (path, media_type) in [
+        ("/exports/e1", "application/x-ndjson"),
+        ("/feed", "application/json-seq"),
+    ] {
+        let answer = http
+            .get(format!("{base}{path}"))
+            .header("prefer", "items=2")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(answer.headers()["content-type"], media_type);
+        let body = answer.bytes_stream();
+        let items = if media_type == "application/json-seq" {
+            ReceivedLines::<Value>::json_seq(body)
+        } else {
+            ReceivedLines::<Value>::json_lines(body)
+        };
+        let items: Vec<Value> = items.map(|item| item.unwrap()).collect().await;
+        assert_eq!(items.len(), 2, "{path}");
+        let key = if path == "/feed" { "seq" } else { "id" };
+        assert!(items.iter().all(|item| item[key].is_i64()), "{items:?}");
+    }
+}
+
+/// Every response of the public descriptions sent as a stream is mocked
+/// with items that pass the item's schema (DigitalOcean's chat completions
+/// among them).
+#[test]
+fn the_public_descriptions_streams_are_mocked_with_valid_items() {
+    let public = workspace_tests::workspace_root().join("../shared/specs/public");
+    if !public.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is missing",
+            public.display()
+        );
+        return;
+    }
+    let mut streamed = Vec::new();
+    for spec in [
+        "digitalocean/specification/DigitalOcean-public.v2.yaml",
+        "discord.json",
+        "box.json",
+    ] {
+        let mock = Mock::load(&public, Path::new(spec), Options::default())
+            .unwrap_or_else(|problems| panic!("{spec}: {problems}"));
+        let broken: Vec<String> = mock
+            .responses_breaking_their_schemas()
+            .into_iter()
+            .filter(|problem| problem.contains("a streamed item"))
+            .collect();
+        assert_eq!(broken, Vec::<String>::new(), "{spec}");
+        streamed.extend(mock.streamed_responses());
+    }
+    assert!(
+        streamed
+            .iter()
+            .any(|response| response == "inference_create_chat_completion 200: text/event-stream"),
+        "{streamed:#?}"
+    );
+}

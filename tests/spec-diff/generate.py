@@ -683,6 +683,27 @@ for keyword, kind in BOUNDS:
 case2("security-opened-to-anonymous-callers", [], [(OP_SECURITY, "      security:\n        - {}\n        - bearer: []\n" + OPSEC)],
       ["compatible request security-requirement-added"],
       note="an empty requirement lets callers without credentials in; the server's method now gets an optional caller")
+V32 = ("openapi: 3.0.3", "openapi: 3.2.0")
+def gadget_lines(id_type):
+    return ("components:\n  securitySchemes:", f"""  /gadgets:
+    get:
+      operationId: list_gadgets
+      responses:
+        "200":
+          description: The gadgets, one per line.
+          content:
+            application/jsonl:
+              itemSchema:
+                type: object
+                required: [id]
+                properties:
+                  id:
+                    type: {id_type}
+components:
+  securitySchemes:""")
+case2("stream-item-type-changed", [V32, gadget_lines("string")], [V32, gadget_lines("integer")],
+      ["breaking response response-type-changed"],
+      note="issue 34: OpenAPI 3.2's itemSchema (each line of a JSON Lines response) is compared by the rules of schema")
 fixups = {
     "request-format-changed": lambda before, after: (after.replace("format: password", "format: byte"), after),
     "unused-component-changed": lambda before, after: (after, after.replace("        code:\n          type: string", "        code:\n          type: integer")),

@@ -20,6 +20,7 @@ use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
 use crate::model::Scalar;
 use crate::model::parameters::{self, Kind};
+use crate::model::streams;
 use crate::naming;
 use crate::vocabulary::METHODS;
 use crate::walk;
@@ -278,6 +279,12 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
                 };
                 let pointer = pointer_join(&pointer_join(&operation_pointer, "responses"), status);
                 moves.extend(body_move(response, &pointer, name));
+                let base = if status.starts_with('2') {
+                    id.to_string()
+                } else {
+                    format!("{id}-{status}")
+                };
+                moves.extend(item_move(&spec.document, response, &pointer, &base));
             }
         }
     }
@@ -293,12 +300,36 @@ fn find_moves(spec: &LoadedSpec) -> Vec<Move> {
         for (name, entry) in entries {
             let pointer = pointer_join(&section_pointer, name);
             moves.extend(body_move(entry, &pointer, format!("{name}-{suffix}")));
+            if section == "responses" {
+                moves.extend(item_move(&spec.document, entry, &pointer, name));
+            }
             if section == "requestBodies" {
                 moves.extend(parts_move(entry, &pointer, format!("{name}-parts")));
             }
         }
     }
+    // An item schema inside a component is met once per response using it.
+    let mut seen = BTreeSet::new();
+    moves.retain(|entry| seen.insert(entry.pointers.clone()));
     moves
+}
+
+/// The move of a stream's inline item schema ([`streams::item_schema`]),
+/// named `{base}-event` or `{base}-item`.
+fn item_move(document: &Value, response: &Value, pointer: &str, base: &str) -> Option<Move> {
+    let content = response.get("content")?.as_object()?;
+    let (media_type, framing) = streams::stream_entry(content)?;
+    let media_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
+    let streams::ItemSchema::At(item) = streams::item_schema(document, &media_pointer, framing)
+    else {
+        return None;
+    };
+    let schema = document.pointer(&item)?;
+    (schema.is_object() && schema.get("$ref").is_none()).then(|| Move {
+        pointers: vec![item],
+        name: format!("{base}-{}", framing.item_suffix()),
+        parameter: false,
+    })
 }
 
 /// The inline schemas of a body or response's typed media types.

@@ -84,7 +84,7 @@ pub fn parse_spec_with(
     Ok(spec)
 }
 
-/// Rejects documents that are not OpenAPI 3.0 or 3.1 before deserializing
+/// Rejects documents that are not OpenAPI 3.0, 3.1 or 3.2 before deserializing
 /// them, so that a Swagger 2.0 file gets a message about its version instead
 /// of a confusing complaint about some field deep inside.
 pub(crate) fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
@@ -98,7 +98,7 @@ pub(crate) fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
         return Err(spec.error_at(
             "/swagger",
             format!(
-                "this is a Swagger/OpenAPI {} document; only OpenAPI 3.0.x and 3.1.x are supported",
+                "this is a Swagger/OpenAPI {} document; only OpenAPI 3.0.x, 3.1.x and 3.2.x are supported",
                 scalar_text(swagger)
             ),
         ));
@@ -115,7 +115,7 @@ pub(crate) fn check_version(spec: &LoadedSpec) -> Result<(), Diagnostic> {
         }
         Some(Value::String(version)) => Err(spec.error_at(
             "/openapi",
-            format!("OpenAPI version {version} is not supported; only 3.0.x and 3.1.x are"),
+            format!("OpenAPI version {version} is not supported; only 3.0.x, 3.1.x and 3.2.x are"),
         )),
         Some(other) => Err(spec.error_at(
             "/openapi",

@@ -1,5 +1,5 @@
-//! Stage 1b: an OpenAPI 3.1 document lowered to the 3.0 dialect the model and
-//! progenitor read.
+//! Stage 1b: an OpenAPI 3.1 or 3.2 document lowered to the 3.0 dialect the
+//! model and progenitor read.
 //!
 //! 3.1 schemas are JSON Schema 2020-12; most of what a real API writes with
 //! them has an exact 3.0 spelling, so the document is rewritten in place:
@@ -36,6 +36,7 @@ use crate::vocabulary::{DEPRECATED, DOCUMENTATION};
 /// Keywords whose value is one schema.
 const SUBSCHEMA: &[&str] = &[
     "items",
+    "contentSchema",
     "additionalProperties",
     "not",
     "contains",
@@ -73,19 +74,85 @@ const IN_PLACE_APPLICATORS: &[&str] = &[
     "$ref",
 ];
 
-/// Whether `version` is an OpenAPI 3.1 version string.
+/// Whether `version` is an OpenAPI 3.1 or 3.2 version string: a document
+/// this module lowers.
 pub fn is_openapi_31(version: &str) -> bool {
-    version
-        .strip_prefix("3.1.")
-        .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
+    ["3.1.", "3.2."].iter().any(|minor| {
+        version
+            .strip_prefix(minor)
+            .is_some_and(|patch| !patch.is_empty() && patch.bytes().all(|b| b.is_ascii_digit()))
+    })
 }
 
-/// Rewrites the 3.1 document of `spec` as 3.0. Nothing is refused here: a
-/// keyword 3.0 cannot carry is kept for the server and loosened for the
-/// types.
+/// Rewrites the 3.1 or 3.2 document of `spec` as 3.0. Nothing is refused
+/// here: a keyword 3.0 cannot carry is kept for the server and loosened for
+/// the types, and an operation of 3.2 that cannot be generated is left
+/// out with a warning (`beyond_methods`).
 pub fn lower(spec: &mut LoadedSpec) -> Result<(), Diagnostic> {
+    beyond_methods(spec);
     lower_document(&mut spec.document);
     Ok(())
+}
+
+/// OpenAPI 3.2's operations beyond the eight methods of 3.0 (`query`, and
+/// `additionalOperations` of any method) and those taking the whole query
+/// string as one parameter (`in: querystring`) are left out, each with a
+/// located warning: a path item holds the eight methods only in every stage
+/// after this one, and the parameter has no reading yet. The rest of the
+/// API is generated. A tag's `parent` only groups tags in documentation,
+/// and 3.2's `itemSchema` is read by `model::streams`.
+fn beyond_methods(spec: &mut LoadedSpec) {
+    let mut left_out: Vec<(String, String, &'static str)> = Vec::new();
+    for section in ["paths", "webhooks"] {
+        let Some(Value::Object(items)) = spec.document.get(section) else {
+            continue;
+        };
+        for (key, item) in items {
+            let item_pointer = pointer_join(&pointer_join("", section), key);
+            for extra in ["query", "additionalOperations"] {
+                if item.get(extra).is_some() {
+                    let why = if extra == "query" {
+                        "the `query` method of OpenAPI 3.2 is not generated yet: this operation \
+                         is left out"
+                    } else {
+                        "`additionalOperations` of OpenAPI 3.2 are not generated yet: these \
+                         operations are left out"
+                    };
+                    left_out.push((item_pointer.clone(), extra.to_string(), why));
+                }
+            }
+            for method in crate::vocabulary::METHODS {
+                let Some(operation) = item.get(method) else {
+                    continue;
+                };
+                let takes_query_string = |parameters: Option<&Value>| {
+                    parameters
+                        .and_then(Value::as_array)
+                        .is_some_and(|parameters| {
+                            parameters.iter().any(|parameter| {
+                                parameter.get("in").and_then(Value::as_str) == Some("querystring")
+                            })
+                        })
+                };
+                if takes_query_string(operation.get("parameters"))
+                    || takes_query_string(item.get("parameters"))
+                {
+                    left_out.push((
+                        item_pointer.clone(),
+                        method.to_string(),
+                        "a parameter `in: querystring` (OpenAPI 3.2) is not generated yet: \
+                         this operation is left out",
+                    ));
+                }
+            }
+        }
+    }
+    for (item, key, why) in left_out {
+        spec.warn_at(&pointer_join(&item, &key), why);
+        if let Some(Value::Object(item)) = spec.document.pointer_mut(&item) {
+            item.shift_remove(&key);
+        }
+    }
 }
 
 fn lower_document(document: &mut Value) {
@@ -173,7 +240,7 @@ fn visit_schema_sites(
         Value::Object(object) => {
             for (key, child) in object.iter_mut() {
                 let child_pointer = pointer_join(&pointer, key);
-                if key == "schema" {
+                if key == "schema" || key == "itemSchema" {
                     visit_schema(child, &child_pointer, visit);
                 } else if !key.starts_with("x-") && key != "example" && key != "examples" {
                     visit_schema_sites(child, child_pointer, visit);

@@ -28,7 +28,10 @@
 //! synthesized from the schema (`synthesize`), deterministic for the seed.
 //! Every JSON body the mock sends passes the schema's checks (the request
 //! rules, applied to the response) unless no candidate did, which a
-//! response header says (`x-mock-warning`).
+//! response header says (`x-mock-warning`). A streamed response (events,
+//! JSON Lines) sends such an item `Prefer: items=N` times (3 by default),
+//! `Prefer: interval=MS` apart; one offered beside JSON is streamed to a
+//! request whose `Accept` names the stream's media type.
 
 // The error of a request step is the response refusing it, as in the
 // server runtime: built once and returned straight to axum, never stored.
@@ -162,7 +165,18 @@ impl Mock {
                     .iter()
                     .chain(&operation.default_response)
             })
-            .filter_map(|response| response.schema.clone())
+            .flat_map(|response| {
+                let item = response
+                    .stream
+                    .as_ref()
+                    .and_then(|stream| match &stream.item {
+                        openapi_crates_codegen::model::ItemType::Named(schema) => {
+                            Some(schema.clone())
+                        }
+                        _ => None,
+                    });
+                response.schema.clone().into_iter().chain(item)
+            })
             .collect();
         // The JSON schemas of bodies passed as bytes that offer JSON too,
         // which the mock answers with.
@@ -291,6 +305,28 @@ impl Mock {
             }
         }
         broken
+    }
+
+    /// The responses the mock streams, item by item: `{operationId}
+    /// {status}: {media type}`, in document order.
+    pub fn streamed_responses(&self) -> Vec<String> {
+        let mut streamed = Vec::new();
+        for plan in &self.state.plans {
+            let operation = plan.operation;
+            for response in operation
+                .responses
+                .iter()
+                .chain(&operation.default_response)
+            {
+                if let Some(stream) = &response.stream {
+                    streamed.push(format!(
+                        "{} {}: {}",
+                        operation.id, response.status, stream.media_type
+                    ));
+                }
+            }
+        }
+        streamed
     }
 
     /// The router serving every operation at its path under the server

@@ -29,12 +29,21 @@ pub(crate) const OPERATION: &str = "x-mock-operation";
 const ATTEMPTS: usize = 4;
 
 /// What a `Prefer` header asks for: a status (`code=404`) or a named example
-/// (`example=minimal`), Prism's conventions.
+/// (`example=minimal`), Prism's conventions; for a streamed response, how
+/// many items (`items=5`) and the pause before each, in milliseconds
+/// (`interval=100`).
 #[derive(Default)]
 struct Prefer<'h> {
     code: Option<&'h str>,
     example: Option<&'h str>,
+    items: Option<u32>,
+    interval: Option<u64>,
 }
+
+/// The items of a streamed response unless `Prefer: items=N` says.
+const STREAM_ITEMS: u32 = 3;
+/// The most items `Prefer: items=N` gets.
+const MOST_STREAM_ITEMS: u32 = 100_000;
 
 fn prefer(headers: &HeaderMap) -> Prefer<'_> {
     let mut prefer = Prefer::default();
@@ -48,6 +57,8 @@ fn prefer(headers: &HeaderMap) -> Prefer<'_> {
             match key.trim().to_ascii_lowercase().as_str() {
                 "code" => prefer.code = Some(value),
                 "example" => prefer.example = Some(value),
+                "items" => prefer.items = value.parse().ok(),
+                "interval" => prefer.interval = value.parse().ok(),
                 _ => {}
             }
         }
@@ -157,8 +168,14 @@ pub(crate) fn respond(
     let content = node
         .and_then(|node| node.get("content"))
         .and_then(Value::as_object);
+    let stream = response
+        .stream
+        .as_ref()
+        .filter(|stream| response.schema.is_none() || asks_for(headers, &stream.media_type));
     let mut answer = if operation.method == Method::Head {
         reply(status, Body::empty())
+    } else if let Some(stream) = stream {
+        streamed(state, operation, code, stream, &prefer)
     } else if let Some(schema) = &response.schema {
         let media = content.and_then(|content| {
             content
@@ -278,19 +295,120 @@ pub(crate) fn respond(
     answer
 }
 
+/// Whether the request's `Accept` names `media_type` itself: a response
+/// offering JSON or a stream is streamed only to a client asking for it.
+fn asks_for(headers: &HeaderMap, media_type: &str) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|range| {
+            range
+                .split(';')
+                .next()
+                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(media_type))
+        })
+}
+
+/// A streamed response: `Prefer: items=N` items (3 unless it says), each
+/// after `Prefer: interval=MS` milliseconds, each the item made as a JSON
+/// body is (an example, else synthesized) and checked against the item's
+/// schema; a text event's data is `mock`.
+fn streamed(
+    state: &'static State,
+    operation: &'static Operation,
+    code: u16,
+    stream: &'static model::ItemStream,
+    prefer: &Prefer<'_>,
+) -> Response {
+    use futures_util::StreamExt;
+    use model::streams::Framing;
+    use openapi_crates_runtime::stream::{Event, EventStream, LineStream, Text};
+
+    let status = openapi_crates_runtime::status(code);
+    let count = prefer.items.unwrap_or(STREAM_ITEMS).min(MOST_STREAM_ITEMS);
+    let interval = std::time::Duration::from_millis(prefer.interval.unwrap_or(0));
+    let paced = move |index: u32| async move {
+        if !interval.is_zero() {
+            tokio::time::sleep(interval).await;
+        }
+        index
+    };
+    let indexes = futures_util::stream::iter(0..count).then(paced);
+    let (item, broken) = match &stream.item {
+        model::ItemType::Text => {
+            let events = indexes.map(|index| Event::new("mock".to_string()).id(index.to_string()));
+            return EventStream::<String, Text>::new(events).into_response_with(status);
+        }
+        model::ItemType::Json => (Value::Object(Default::default()), None),
+        model::ItemType::Named(schema) => {
+            let made = stream_item(state, operation, code, stream, schema);
+            (made.0.clone(), made.1.clone())
+        }
+    };
+    let mut answer = match stream.framing {
+        Framing::Events => {
+            let events = indexes.map(move |index| Event::new(item.clone()).id(index.to_string()));
+            EventStream::<Value>::new(events).into_response_with(status)
+        }
+        Framing::JsonLines | Framing::JsonSeq => {
+            let items = indexes.map(move |_| item.clone());
+            LineStream::new(items).into_response_with(status, &stream.media_type)
+        }
+    };
+    if let Some(broken) = broken {
+        let warning = HeaderValue::from_str(&format!("an item breaks its schema: {broken}"))
+            .unwrap_or(HeaderValue::from_static("an item breaks its schema"));
+        answer
+            .headers_mut()
+            .insert(HeaderName::from_static(WARNING), warning);
+    }
+    answer
+}
+
+/// The item of `stream` (of component schema `schema`) the mock sends,
+/// made once, and the first rule it breaks if none passed.
+fn stream_item(
+    state: &'static State,
+    operation: &'static Operation,
+    code: u16,
+    stream: &'static model::ItemStream,
+    schema: &str,
+) -> Made {
+    // Keyed apart from the JSON body of the same status: no example's
+    // name starts with a NUL.
+    state.bodies.get_or_make(
+        (
+            operation.pointer.as_str(),
+            code,
+            Some(format!("\0{}", stream.media_type)),
+        ),
+        || json_body(state, operation, code, schema, Vec::new()),
+    )
+}
+
 /// The first rule the body the mock sends for `response` of `operation`
-/// breaks, if it breaks one.
+/// (or an item of its stream) breaks, if it breaks one.
 pub(crate) fn check_response(
     state: &'static State,
     operation: &'static Operation,
     response: &'static model::Response,
 ) -> Option<String> {
-    let schema = response.schema.as_deref()?;
     let code = match response.status {
         Status::Code(code) => code,
         Status::Range(class) => class * 100,
         Status::Default => 500,
     };
+    if let Some(stream) = &response.stream
+        && let model::ItemType::Named(schema) = &stream.item
+        && let Some(broken) = stream_item(state, operation, code, stream, schema)
+            .1
+            .clone()
+    {
+        return Some(format!("a streamed item: {broken}"));
+    }
+    let schema = response.schema.as_deref()?;
     let media = response_node(state, operation, response.status)
         .and_then(|node| node.get("content"))
         .and_then(Value::as_object)

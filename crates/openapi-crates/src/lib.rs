@@ -49,7 +49,7 @@ pub enum Command {
 /// generation goes on (`--strict` refuses instead).
 #[derive(Debug, Args)]
 pub struct CodegenArgs {
-    /// The description (OpenAPI 3.0 or 3.1, YAML or JSON, whole or split
+    /// The description (OpenAPI 3.0, 3.1 or 3.2, YAML or JSON, whole or split
     /// over files).
     #[arg(long)]
     pub spec: Option<PathBuf>,
@@ -123,7 +123,8 @@ pub struct SpecDiffArgs {
 /// `--check-scopes`), answered with the first documented 2xx
 /// (`Prefer: code=404` picks another documented status, `Prefer:
 /// example=NAME` a named example), its body the description's example or
-/// one made from the schema.
+/// one made from the schema; a stream sends such items (`Prefer: items=5,
+/// interval=100`: five, 100 ms apart).
 #[derive(Debug, Args)]
 pub struct MockArgs {
     /// The description to serve, read as `codegen` reads it.

@@ -421,6 +421,41 @@ pub struct RequestContext<C> {
     pub operation: &'static crate::Served,
 }
 
+impl<C> RequestContext<C> {
+    /// Whether the request's `Accept` names `media_type` itself (not by a
+    /// range such as `*/*`), with a quality above zero: how an operation
+    /// answering JSON or a stream for one status tells which the client
+    /// asked for (the generated client's `send_stream` asks for the
+    /// stream).
+    pub fn accepts(&self, media_type: &str) -> bool {
+        self.headers
+            .get_all(axum::http::header::ACCEPT)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .flat_map(|value| value.split(','))
+            .any(|range| {
+                let mut parts = range.split(';');
+                let essence = parts.next().unwrap_or_default().trim();
+                let refused = parts.any(|parameter| {
+                    parameter
+                        .trim()
+                        .strip_prefix("q=")
+                        .and_then(|quality| quality.trim().parse::<f32>().ok())
+                        == Some(0.0)
+                });
+                essence.eq_ignore_ascii_case(media_type) && !refused
+            })
+    }
+
+    /// The `Last-Event-ID` header: the id of the last event a client
+    /// reconnecting to an event stream received, to resume after.
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.headers
+            .get("last-event-id")
+            .and_then(|value| value.to_str().ok())
+    }
+}
+
 /// The token of an `Authorization` header value `Bearer <token>`. The scheme
 /// is case-insensitive (RFC 7235); `None` when the value is not of that form.
 /// Anything that keys on the caller (a rate limiter, a log) must use this
@@ -469,6 +504,44 @@ mod tests {
             headers.insert(header::AUTHORIZATION, HeaderValue::from_str(value).unwrap());
         }
         headers
+    }
+
+    fn context(pairs: &[(&'static str, &'static str)]) -> RequestContext<()> {
+        static SERVED: crate::Served = crate::Served {
+            id: "follow",
+            method: "GET",
+            route: "/follow",
+        };
+        let mut headers = HeaderMap::new();
+        for (name, value) in pairs {
+            headers.append(*name, HeaderValue::from_static(value));
+        }
+        RequestContext {
+            caller: (),
+            headers,
+            extensions: Default::default(),
+            operation: &SERVED,
+        }
+    }
+
+    #[test]
+    fn accept_names_a_media_type_itself_with_a_quality_above_zero() {
+        let asked = |accept: &'static str| context(&[("accept", accept)]).accepts("text/event-stream");
+        assert!(asked("text/event-stream"));
+        assert!(asked("application/json, Text/Event-Stream;q=0.5"));
+        assert!(!asked("*/*"));
+        assert!(!asked("text/*"));
+        assert!(!asked("text/event-stream;q=0"));
+        assert!(!asked("application/json"));
+        assert!(!context(&[]).accepts("text/event-stream"));
+        let two_headers = context(&[("accept", "application/json"), ("accept", "text/event-stream")]);
+        assert!(two_headers.accepts("text/event-stream"));
+    }
+
+    #[test]
+    fn the_last_event_id_is_the_reconnecting_clients() {
+        assert_eq!(context(&[("last-event-id", "41")]).last_event_id(), Some("41"));
+        assert_eq!(context(&[]).last_event_id(), None);
     }
 
     #[test]

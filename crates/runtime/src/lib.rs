@@ -55,6 +55,10 @@ pub mod types;
 #[cfg(all(feature = "opentelemetry", any(feature = "client", feature = "server")))]
 mod propagation;
 
+/// Responses sent as a series of typed items: events, JSON Lines.
+#[cfg(any(feature = "client", feature = "server"))]
+pub mod stream;
+
 client! {
     pub mod client;
     pub mod credentials;

@@ -45,6 +45,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("rules.rs"),
     source!("rules/run.rs"),
     source!("serve.rs"),
+    source!("stream.rs"),
     source!("timeouts.rs"),
     source!("trace.rs"),
     source!("types.rs"),

@@ -11,7 +11,7 @@ use serde_json::{Map, Number, Value};
 use super::json;
 use crate::diagnostic::{Diagnostic, Position, Warnings, pointer_join};
 
-/// A spec that parsed and declares OpenAPI 3.0 or 3.1, with every file it
+/// A spec that parsed and declares OpenAPI 3.0, 3.1 or 3.2, with every file it
 /// refers to bundled in, and the positions of its nodes.
 #[derive(Debug, Clone)]
 pub struct LoadedSpec {

@@ -12,6 +12,8 @@
 //! - `parameters`: each operation's parameters: location, style, shape.
 //! - `names`: spec names that would become one Rust identifier.
 //! - [`pattern`]: which `pattern`s the `regex` crate may run, and how.
+//! - [`streams`]: responses sent as a series of items, and their items'
+//!   schemas.
 //! - [`validation`]: the request-body rules the server checks, compiled from
 //!   the schemas into [`validation::Check`]s.
 
@@ -25,6 +27,7 @@ mod paths;
 pub mod pattern;
 pub mod refs;
 mod schemas;
+pub mod streams;
 pub mod validation;
 
 use std::collections::BTreeMap;
@@ -92,12 +95,17 @@ pub fn sent_media_type<'a>(offered: &[&'a str]) -> Option<&'a str> {
 pub fn json_response_body(
     content: &serde_json::Map<String, serde_json::Value>,
 ) -> Option<(&str, &serde_json::Value)> {
-    let (first_type, first) = content.iter().next()?;
-    let schema = first.get("schema")?;
-    content
+    // A stream beside the JSON is typed apart (`streams::stream_entry`).
+    let stream = streams::stream_entry(content).map(|(media_type, _)| media_type);
+    let mut bodies = content
         .iter()
-        .all(|(media_type, entry)| is_json(media_type) && entry.get("schema") == Some(schema))
-        .then_some((first_type.as_str(), schema))
+        .filter(|(media_type, _)| Some(media_type.as_str()) != stream);
+    let (first_type, first) = bodies.next()?;
+    let schema = first.get("schema")?;
+    (is_json(first_type)
+        && bodies
+            .all(|(media_type, entry)| is_json(media_type) && entry.get("schema") == Some(schema)))
+    .then_some((first_type.as_str(), schema))
 }
 
 /// The API as the emitters see it.
@@ -571,13 +579,38 @@ pub struct Response {
     pub schema: Option<String>,
     /// The media types of the body, without parameters: the one JSON media
     /// type a typed body is sent in, or those of a body passed through as
-    /// bytes (an image, a CSV file, an event stream, or several media types
-    /// among which the implementation picks). Empty without a body.
+    /// bytes (an image, a CSV file, or several media types among which the
+    /// implementation picks). Empty without a body, and for a response that
+    /// is only a [`Response::stream`].
     pub media_types: Vec<String>,
     pub headers: Vec<ResponseHeader>,
     /// The `components/responses` entry this response refers to, when it is
     /// one of [`ApiModel::shared_responses`].
     pub shared: Option<String>,
+    /// The series of items the response may send instead of (or besides)
+    /// the body of `schema` ([`streams`]).
+    pub stream: Option<ItemStream>,
+}
+
+/// A response sent as a series of items ([`streams`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ItemStream {
+    pub framing: streams::Framing,
+    /// The sequential media type, without parameters.
+    pub media_type: String,
+    /// What each item is (each event's `data`, for events).
+    pub item: ItemType,
+}
+
+/// The type of each item of an [`ItemStream`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ItemType {
+    /// The types crate's type of this component schema.
+    Named(String),
+    /// Text, as it is sent.
+    Text,
+    /// Any JSON value.
+    Json,
 }
 
 impl Response {
@@ -593,6 +626,11 @@ impl Response {
 
     pub fn is_default(&self) -> bool {
         self.status == Status::Default
+    }
+
+    /// Whether the response has a body: one value, bytes, or a stream.
+    pub fn has_body(&self) -> bool {
+        !self.media_types.is_empty() || self.stream.is_some()
     }
 
     /// Whether the body is passed through as bytes.
@@ -979,6 +1017,8 @@ mod tests {
             json!({"application/json": {"schema": schema}, "text/csv": {"schema": {"type": "string"}}}),
             json!({"application/json": {"schema": schema}, "application/vnd.a+json": {"schema": {}}}),
             json!({"image/png": {}}),
+            json!({"image/png": {"schema": schema}}),
+            json!({"text/event-stream": {"schema": schema}}),
             json!({"application/json": {}}),
             json!({}),
         ] {

@@ -370,10 +370,15 @@ fn listed_response(
     if method == Method::Head {
         response.schema = None;
         response.media_types.clear();
+        response.stream = None;
     }
     // Only responses with headers need a type of their own; the others
     // are a body or nothing, as compact inline as by name.
-    if !response.headers.is_empty() && !response.is_raw() && method != Method::Head {
+    if !response.headers.is_empty()
+        && !response.is_raw()
+        && response.stream.is_none()
+        && method != Method::Head
+    {
         response.shared = shared;
     }
     Ok(response)
@@ -395,6 +400,15 @@ fn build_response(
         .document
         .pointer(&pointer_join(written_at, "content"))
         .and_then(Value::as_object);
+    let stream = match content.and_then(streams::stream_entry) {
+        Some((media_type, framing)) => Some(item_stream(
+            spec,
+            &pointer_join(&pointer_join(written_at, "content"), media_type),
+            media_type,
+            framing,
+        )?),
+        None => None,
+    };
     let (schema, media_types) = match content.and_then(json_response_body) {
         Some((media_type, _)) => {
             let content_pointer = pointer_join(&pointer_join(pointer, "content"), media_type);
@@ -414,6 +428,11 @@ fn build_response(
                 .content
                 .keys()
                 .map(|media_type| essence(media_type))
+                .filter(|media_type| {
+                    stream
+                        .as_ref()
+                        .is_none_or(|stream| stream.media_type != *media_type)
+                })
             {
                 if !media_types.contains(&media_type) {
                     media_types.push(media_type);
@@ -462,6 +481,43 @@ fn build_response(
         media_types,
         headers,
         shared: None,
+        stream,
+    })
+}
+
+/// The stream of the media type object at `pointer` ([`streams`]), its item
+/// typed by the schema the inline pass named.
+fn item_stream(
+    spec: &LoadedSpec,
+    pointer: &str,
+    media_type: &str,
+    framing: streams::Framing,
+) -> Result<ItemStream, Diagnostic> {
+    let item = match streams::item_schema(&spec.document, pointer, framing) {
+        streams::ItemSchema::Text => ItemType::Text,
+        streams::ItemSchema::Json => ItemType::Json,
+        streams::ItemSchema::At(schema) => {
+            let reference = spec
+                .document
+                .pointer(&schema)
+                .and_then(|schema| schema.get("$ref"))
+                .and_then(Value::as_str);
+            match reference.and_then(schema_name) {
+                Some(name) => ItemType::Named(name.into_owned()),
+                None => {
+                    return Err(spec.error_at(
+                        &schema,
+                        "a stream's item schema must be a `$ref` to a named schema under \
+                         components/schemas, so that client and server share one type",
+                    ));
+                }
+            }
+        }
+    };
+    Ok(ItemStream {
+        framing,
+        media_type: essence(media_type),
+        item,
     })
 }
 

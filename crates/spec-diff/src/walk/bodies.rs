@@ -107,47 +107,56 @@ impl<'a> Walker<'a> {
                 continue;
             };
             let new_pointer = pointer_join(&new_content, media_type);
-            let (old_schema, new_schema) = match (
-                schema_node(&old_pointer, old_entry),
-                schema_node(&new_pointer, new_entry),
-            ) {
-                (Some(old_schema), Some(new_schema)) => (old_schema, new_schema),
-                (None, None) => continue,
-                // No schema allows any body: one constrains it, and the reverse.
-                (old_schema, new_schema) => {
-                    let added = old_schema.is_none();
-                    let rule = if added {
-                        &rules::BODY_SCHEMA_ADDED
-                    } else {
-                        &rules::BODY_SCHEMA_REMOVED
-                    };
-                    self.report(
-                        rule.used(usage),
-                        format!(
-                            "the {what} ({media_type}) {} a schema",
-                            if added { "now has" } else { "no longer has" }
-                        ),
-                        (
-                            Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
-                            Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
-                        ),
-                    );
-                    continue;
-                }
-            };
-            let travel = if is_text_document(media_type) {
-                Travel::TextDocument
-            } else {
-                Travel::Json
-            };
-            let outer = std::mem::replace(&mut self.travel, travel);
-            self.schema(
-                old_schema,
-                new_schema,
-                usage,
-                &format!("{what} ({media_type})"),
-            );
-            self.travel = outer;
+            // OpenAPI 3.2's `itemSchema` (each item of a stream) is compared
+            // by the rules of `schema`.
+            for (keyword, named) in [("schema", "a schema"), ("itemSchema", "an item schema")] {
+                let (old_schema, new_schema) = match (
+                    schema_node(&old_pointer, old_entry, keyword),
+                    schema_node(&new_pointer, new_entry, keyword),
+                ) {
+                    (Some(old_schema), Some(new_schema)) => (old_schema, new_schema),
+                    (None, None) => continue,
+                    // No schema allows any body: one constrains it, and the reverse.
+                    (old_schema, new_schema) => {
+                        let added = old_schema.is_none();
+                        let rule = if added {
+                            &rules::BODY_SCHEMA_ADDED
+                        } else {
+                            &rules::BODY_SCHEMA_REMOVED
+                        };
+                        self.report(
+                            rule.used(usage),
+                            format!(
+                                "the {what} ({media_type}) {} {named}",
+                                if added { "now has" } else { "no longer has" }
+                            ),
+                            (
+                                Some(&old_schema.map_or(old_pointer.clone(), |n| n.1)),
+                                Some(&new_schema.map_or(new_pointer.clone(), |n| n.1)),
+                            ),
+                        );
+                        continue;
+                    }
+                };
+                let travel = if is_text_document(media_type) {
+                    Travel::TextDocument
+                } else {
+                    Travel::Json
+                };
+                let outer = std::mem::replace(&mut self.travel, travel);
+                let items = if keyword == "itemSchema" {
+                    ", each item"
+                } else {
+                    ""
+                };
+                self.schema(
+                    old_schema,
+                    new_schema,
+                    usage,
+                    &format!("{what} ({media_type}{items})"),
+                );
+                self.travel = outer;
+            }
         }
         for media_type in new_media.keys().filter(|m| !old_media.contains_key(*m)) {
             self.report(
@@ -160,10 +169,12 @@ impl<'a> Walker<'a> {
 }
 
 /// Whether bodies of `media_type` are text documents, whose every value is
-/// text however the schema types it: `text/*` and XML, JSON aside.
+/// text however the schema types it: `text/*` and XML, JSON aside, and
+/// event streams aside, whose items are JSON (`model::streams`).
 fn is_text_document(media_type: &str) -> bool {
     let essence = model::essence(media_type);
     !model::is_json(&essence)
+        && model::streams::Framing::of(&essence).is_none()
         && (essence.starts_with("text/")
             || essence == "application/xml"
             || essence.ends_with("+xml"))
@@ -189,6 +200,7 @@ mod tests {
             "application/x-www-form-urlencoded",
             "multipart/form-data",
             "application/octet-stream",
+            "text/event-stream",
         ] {
             assert!(!is_text_document(other), "{other}");
         }

@@ -139,11 +139,12 @@ pub fn resolve<'a>(doc: &'a Value, value: &'a Value, pointer: String) -> Node<'a
     refs::follow_leniently(doc, value, &pointer)
 }
 
-/// The `schema` of a media-type entry found at `pointer`.
-pub(super) fn schema_node<'a>(pointer: &str, entry: &'a Value) -> Option<Node<'a>> {
+/// The `schema` (or 3.2's `itemSchema`: `keyword`) of a media-type entry
+/// found at `pointer`.
+pub(super) fn schema_node<'a>(pointer: &str, entry: &'a Value, keyword: &str) -> Option<Node<'a>> {
     entry
-        .get("schema")
-        .map(|schema| (schema, pointer_join(pointer, "schema")))
+        .get(keyword)
+        .map(|schema| (schema, pointer_join(pointer, keyword)))
 }
 
 pub(super) fn object_at<'a>(

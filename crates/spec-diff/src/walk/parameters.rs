@@ -131,7 +131,7 @@ fn value_schema<'v>(param: &'v Value, pointer: &str) -> Option<Node<'v>> {
     }
     let (media_type, entry) = param.get("content")?.as_object()?.iter().next()?;
     let at = pointer_join(&pointer_join(pointer, "content"), media_type);
-    schema_node(&at, entry)
+    schema_node(&at, entry, "schema")
 }
 
 /// The media type of a parameter described by `content`.

@@ -167,6 +167,22 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
                 use axum::http::StatusCode;
             )
         });
+    // The items of streamed responses, and the streams that send them.
+    let stream = every_operation()
+        .flat_map(|operation| {
+            operation
+                .responses
+                .iter()
+                .chain(&operation.default_response)
+        })
+        .any(|response| response.stream.is_some())
+        .then(|| {
+            quote! {
+                /// Responses sent as a series of items: [`stream::EventStream`],
+                /// [`stream::LineStream`], and each event's [`stream::Event`].
+                pub use #runtime_crate::stream;
+            }
+        });
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -182,6 +198,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         use #runtime_crate as runtime;
 
         pub use #runtime_crate::{AuthError, AuthorizationRequest, Middleware, RequestContext, RouterError, RouterOptions, Served};
+        #stream
 
         #(#[doc = #base_path_doc])*
         pub const BASE_PATH: &str = #base_path;

@@ -7,7 +7,10 @@ use quote::quote;
 
 use super::schema_type;
 use crate::format::{doc_lines, spec_text};
-use crate::model::{ApiModel, HeaderKind, JSON, Operation, Response, ResponseHeader, Status};
+use crate::model::streams::Framing;
+use crate::model::{
+    ApiModel, HeaderKind, ItemStream, ItemType, JSON, Operation, Response, ResponseHeader, Status,
+};
 use crate::naming;
 
 pub(super) fn response_enum_ident(operation: &Operation) -> Ident {
@@ -124,13 +127,14 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
     });
     let (any_variant, any_arm) = any.unzip();
     // A body passed through as bytes (`axum::body::Body`) is a stream, and
-    // so is a whole `Response`: neither can be cloned or compared.
+    // so are a stream of items and a whole `Response`: none can be cloned
+    // or compared.
     let derives = if any_variant.is_some()
         || operation
             .responses
             .iter()
             .chain(&operation.default_response)
-            .any(Response::is_raw)
+            .any(|response| response.is_raw() || response.stream.is_some())
     {
         quote!(#[derive(Debug)])
     } else {
@@ -169,10 +173,44 @@ fn variant_ident(response: &Response) -> Ident {
 
 /// The type of the response's body in its variant, if it has one.
 fn body_type(response: &Response) -> Option<TokenStream> {
-    if let Some(schema) = &response.schema {
-        return Some(schema_type(schema));
+    let stream = response.stream.as_ref().map(stream_type);
+    match (&response.schema, stream) {
+        (Some(schema), Some(stream)) => {
+            let schema = schema_type(schema);
+            Some(quote!(runtime::stream::JsonOrStream<#schema, #stream>))
+        }
+        (Some(schema), None) => Some(schema_type(schema)),
+        (None, Some(stream)) => Some(stream),
+        (None, None) => response.is_raw().then(|| quote!(axum::body::Body)),
     }
-    response.is_raw().then(|| quote!(axum::body::Body))
+}
+
+/// The runtime's stream of `stream`'s items, which the router sends as
+/// they come.
+fn stream_type(stream: &ItemStream) -> TokenStream {
+    let item = match &stream.item {
+        ItemType::Named(schema) => schema_type(schema),
+        ItemType::Text => quote!(String),
+        ItemType::Json => quote!(runtime::stream::AnyValue),
+    };
+    match (stream.framing, &stream.item) {
+        (Framing::Events, ItemType::Text) => {
+            quote!(runtime::stream::EventStream<#item, runtime::stream::Text>)
+        }
+        (Framing::Events, _) => quote!(runtime::stream::EventStream<#item>),
+        (Framing::JsonLines | Framing::JsonSeq, _) => quote!(runtime::stream::LineStream<#item>),
+    }
+}
+
+/// The response with `status` sending the stream bound to `body`.
+fn stream_response(stream: &ItemStream, status: &TokenStream) -> TokenStream {
+    match stream.framing {
+        Framing::Events => quote!(body.into_response_with(#status)),
+        Framing::JsonLines | Framing::JsonSeq => {
+            let media_type = &stream.media_type;
+            quote!(body.into_response_with(#status, #media_type))
+        }
+    }
 }
 
 /// Whether the implementation picks the `Content-Type` of a body passed as
@@ -247,7 +285,11 @@ fn variant(operation: &Operation, response: &Response) -> TokenStream {
             }
         )),
     };
-    let docs = doc_lines(&variant_docs(operation, response));
+    let mut docs = variant_docs(operation, response);
+    if let Some(stream) = &response.stream {
+        docs.push_str(&stream_docs(response, stream));
+    }
+    let docs = doc_lines(&docs);
     if let Some(status_doc) = status_field {
         let fields = variant_fields(response);
         return quote! {
@@ -271,6 +313,24 @@ fn variant(operation: &Operation, response: &Response) -> TokenStream {
     }
     let fields = variant_fields(response);
     quote! { #(#[doc = #docs])* #variant { #fields }, }
+}
+
+/// What a variant's docs add about its stream.
+fn stream_docs(response: &Response, stream: &ItemStream) -> String {
+    let media_type = &stream.media_type;
+    let items = match stream.framing {
+        Framing::Events => "one event per item, the item its `data`",
+        Framing::JsonLines | Framing::JsonSeq => "one JSON value per item",
+    };
+    if response.schema.is_some() {
+        format!(
+            "\n\nThe body is the JSON value, or a stream sent as `{media_type}` as its items \
+             come, {items}: the implementation picks, by the request's `Accept` \
+             (`RequestContext::accepts`) or what the operation's description says."
+        )
+    } else {
+        format!("\n\nThe stream is sent as `{media_type}` as its items come, {items}.")
+    }
 }
 
 fn has_ranges(operation: &Operation) -> bool {
@@ -344,7 +404,21 @@ fn respond(response: &Response, status: &TokenStream) -> TokenStream {
     if response.shared.is_some() {
         return quote!(response.into_response_with(#status));
     }
-    let body_response = if response.schema.is_some() {
+    let body_response = if let Some(stream) = &response.stream {
+        let streamed = stream_response(stream, status);
+        match &response.schema {
+            Some(_) => {
+                let json = json_body(&response.media_types[0], status, &quote!(&body));
+                quote! {
+                    match body {
+                        runtime::stream::JsonOrStream::Json(body) => #json,
+                        runtime::stream::JsonOrStream::Stream(body) => #streamed,
+                    }
+                }
+            }
+            None => streamed,
+        }
+    } else if response.schema.is_some() {
         json_body(&response.media_types[0], status, &quote!(&body))
     } else if let Some(media_type) = response.fixed_content_type() {
         quote! {

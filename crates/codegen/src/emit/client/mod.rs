@@ -8,6 +8,8 @@
 //! The webhooks of an OpenAPI 3.1 description are methods of a `Subscriber`
 //! (`subscriber`), built from the same run.
 
+mod streams;
+
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
@@ -22,7 +24,7 @@ use crate::model::{
 };
 use crate::naming;
 
-const HOOKS: &str = include_str!("../../templates/client_hooks.rs");
+const HOOKS: &str = include_str!("../../../templates/client_hooks.rs");
 
 /// The client crate as a parsed file, handed to the formatter as it is, so
 /// the code is parsed once.
@@ -63,7 +65,23 @@ pub fn emit_client(
     for operation in &styled {
         write_parameters(&mut client, operation).map_err(internal)?;
     }
+    for operation in model.operations.iter().chain(&model.webhooks) {
+        streams::typed_stream(&mut client, operation).map_err(internal)?;
+    }
     let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
+    let stream: Option<syn::Item> = model
+        .operations
+        .iter()
+        .chain(&model.webhooks)
+        .any(|operation| streams::streamed_success(operation).is_some())
+        .then(|| {
+            syn::parse_quote! {
+                /// Responses received as a series of items:
+                /// [`stream::ReceivedEvents`], [`stream::ReceivedLines`], each
+                /// event's [`stream::Event`] and [`stream::StreamError`].
+                pub use #runtime::stream;
+            }
+        });
     let multipart: Option<syn::Item> = (!uploads.is_empty()).then(|| {
         syn::parse_quote! {
             /// `multipart/form-data` bodies, which progenitor cannot send.
@@ -121,6 +139,7 @@ pub fn emit_client(
     file.items.extend(tail.items);
     file.items.extend(errors);
     file.items.extend(multipart);
+    file.items.extend(stream);
     Ok(file)
 }
 
