@@ -727,6 +727,26 @@ impl State {
         request: Request,
     ) -> Result<HeaderMap, Response> {
         let accepted: Vec<&str> = kind.media_types.iter().map(String::as_str).collect();
+        if kind.streamed() {
+            // Read as the generated server reads it: as it arrives, under
+            // the spec's limit, and let go.
+            use futures_util::StreamExt;
+            let mut request = request;
+            let limit = kind
+                .max_bytes
+                .unwrap_or(openapi_crates_runtime::STREAMED_BODY_LIMIT);
+            request
+                .extensions_mut()
+                .insert(openapi_crates_runtime::StreamedBodyLimit(limit));
+            let (head, mut body) =
+                openapi_crates_runtime::read_streamed_body(request, &accepted).await?;
+            while let Some(chunk) = body.next().await {
+                if let Err(error) = chunk {
+                    return Err(axum::response::IntoResponse::into_response(error));
+                }
+            }
+            return Ok(head.headers);
+        }
         let Some(schema) = &kind.schema else {
             let (head, bytes) = openapi_crates_runtime::read_raw_body(request, &accepted).await?;
             let headers = head.headers;

@@ -511,6 +511,7 @@ mod tests {
             id: "follow",
             method: "GET",
             route: "/follow",
+            body_limit: None,
         };
         let mut headers = HeaderMap::new();
         for (name, value) in pairs {

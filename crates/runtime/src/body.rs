@@ -77,7 +77,18 @@ pub struct RouterOptions {
     /// A layer run in front of each operation, once routing has chosen it,
     /// with the operation in the request's extensions (see [`Middleware`](crate::Middleware)).
     pub middleware: Option<crate::Middleware>,
+    /// The body limit of an operation, by `operationId`, in bytes: for a
+    /// body read whole, in place of `body_limit`; for one that streams, in
+    /// place of the spec's (see [`STREAMED_BODY_LIMIT`]).
+    pub operation_body_limits: std::collections::BTreeMap<String, u64>,
 }
+
+/// The limit of a binary body that reaches the method as a stream
+/// ([`read_streamed_body`]) where the spec does not bound it (a
+/// `maxLength` of its `format: binary` string, in bytes): 4 GiB, past any
+/// upload the method would otherwise see whole, yet a limit. Set another
+/// per operation with [`RouterOptions::operation_body_limits`].
+pub const STREAMED_BODY_LIMIT: u64 = 4 << 30;
 
 impl Default for RouterOptions {
     fn default() -> Self {
@@ -86,6 +97,7 @@ impl Default for RouterOptions {
             base_path: None,
             fallback: true,
             middleware: None,
+            operation_body_limits: Default::default(),
         }
     }
 }
@@ -144,21 +156,146 @@ pub async fn read_raw_body(
     request: Request,
     accepted: &[&str],
 ) -> Result<(Head, axum::body::Bytes), Response> {
-    if !accepted
-        .iter()
-        .any(|media_type| media_type_is(request.headers(), media_type))
-    {
-        if has_no_body(request.headers()) {
-            return Err(body_required());
-        }
-        let found = request
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|value| value.to_str().ok())
-            .unwrap_or("(none)");
-        return Err(unsupported_media_type(found, accepted));
-    }
+    check_raw_media_type(request.headers(), accepted)?;
     read_bytes(request).await
+}
+
+/// The 415 (or, without a body, the 400) of a raw body whose
+/// `Content-Type` is none of `accepted`.
+fn check_raw_media_type(headers: &HeaderMap, accepted: &[&str]) -> Result<(), Response> {
+    if accepted
+        .iter()
+        .any(|media_type| media_type_is(headers, media_type))
+    {
+        return Ok(());
+    }
+    if has_no_body(headers) {
+        return Err(body_required());
+    }
+    let found = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("(none)");
+    Err(unsupported_media_type(found, accepted))
+}
+
+/// The limit of a streamed body in force on a route: the operation's
+/// (the spec's, or [`RouterOptions::operation_body_limits`]), which
+/// `operation_route` puts in the request's extensions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamedBodyLimit(pub u64);
+
+/// Reads a binary body (a file, an upload) as a stream the method consumes
+/// as it arrives, never whole in memory. Its `Content-Type` must be one of
+/// `accepted` (415 otherwise). A `Content-Length` past the operation's
+/// limit ([`StreamedBodyLimit`], else [`STREAMED_BODY_LIMIT`]) gets 413
+/// before the method is called; a body without one that runs past it ends
+/// the stream with an error whose [`BodyError::is_too_large`] says so.
+pub async fn read_streamed_body(
+    request: Request,
+    accepted: &[&str],
+) -> Result<(Head, BodyStream), Response> {
+    use axum::body::HttpBody as _;
+    check_raw_media_type(request.headers(), accepted)?;
+    let limit = request
+        .extensions()
+        .get::<StreamedBodyLimit>()
+        .map_or(STREAMED_BODY_LIMIT, |limit| limit.0);
+    let (parts, body) = request.into_parts();
+    if body.size_hint().lower() > limit {
+        return Err(router_error_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the request body is larger than this operation's limit of {limit} bytes"),
+            "invalid_body",
+        ));
+    }
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let body = axum::body::Body::new(http_body_util::Limited::new(body, limit));
+    Ok((Head::from(parts), BodyStream(body.into_data_stream())))
+}
+
+/// [`read_streamed_body`] for an optional body: none (no `Content-Type`
+/// and no content) gives `None`.
+pub async fn read_optional_streamed_body(
+    request: Request,
+    accepted: &[&str],
+) -> Result<(Head, Option<BodyStream>), Response> {
+    if has_no_body(request.headers()) {
+        return Ok((Head::from(request.into_parts().0), None));
+    }
+    let (head, body) = read_streamed_body(request, accepted).await?;
+    Ok((head, Some(body)))
+}
+
+/// A request body as it arrives ([`read_streamed_body`]): a `Stream` of
+/// its chunks.
+pub struct BodyStream(axum::body::BodyDataStream);
+
+impl BodyStream {
+    /// The whole body, for a method that needs it at once after all.
+    pub async fn collect(self) -> Result<axum::body::Bytes, BodyError> {
+        use http_body_util::BodyExt;
+        let body = axum::body::Body::from_stream(self.0);
+        Ok(body.collect().await.map_err(BodyError)?.to_bytes())
+    }
+}
+
+impl futures_util::Stream for BodyStream {
+    type Item = Result<axum::body::Bytes, BodyError>;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Self::Item>> {
+        std::pin::Pin::new(&mut self.0)
+            .poll_next(cx)
+            .map(|item| item.map(|chunk| chunk.map_err(BodyError)))
+    }
+}
+
+impl std::fmt::Debug for BodyStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyStream").finish_non_exhaustive()
+    }
+}
+
+/// A request body that could not be read to its end: the connection broke,
+/// or the body ran past the operation's limit.
+#[derive(Debug)]
+pub struct BodyError(axum::Error);
+
+impl BodyError {
+    /// Whether the body ran past the operation's limit (answer 413).
+    pub fn is_too_large(&self) -> bool {
+        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&self.0);
+        while let Some(error) = source {
+            if error.is::<http_body_util::LengthLimitError>() {
+                return true;
+            }
+            source = error.source();
+        }
+        false
+    }
+}
+
+impl axum::response::IntoResponse for BodyError {
+    /// The router's answer to a body it could not read: 413 past the
+    /// limit, else 400.
+    fn into_response(self) -> Response {
+        unreadable_body(Box::new(self.0))
+    }
+}
+
+impl std::fmt::Display for BodyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the request body could not be read: {}", self.0)
+    }
+}
+
+impl std::error::Error for BodyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.0)
+    }
 }
 
 /// Media type of uploads.

@@ -98,10 +98,12 @@ server! {
         bearer_token, carries_credential, parse_bearer,
     };
     pub use body::{
-        FORM, Head, JSON, RouterOptions, Typing, body_kind, decode_body, decode_shaped_body,
-        form_to_value, has_content_type, has_no_body, into_typed, into_typed_by,
-        multipart_to_shaped_value, multipart_to_value, read_body, read_bytes, read_checked_raw_body,
-        read_optional_body, read_optional_checked_raw_body, read_optional_raw_body, read_raw_body,
+        BodyError, BodyStream, FORM, Head, JSON, RouterOptions, STREAMED_BODY_LIMIT,
+        StreamedBodyLimit, Typing, body_kind, decode_body, decode_shaped_body, form_to_value,
+        has_content_type, has_no_body, into_typed, into_typed_by, multipart_to_shaped_value,
+        multipart_to_value, read_body, read_bytes, read_checked_raw_body, read_optional_body,
+        read_optional_checked_raw_body, read_optional_raw_body, read_optional_streamed_body,
+        read_raw_body, read_streamed_body,
     };
     pub use checks::{Location, Violation, Violations};
     pub use chosen::{any_response, default_response, range_response, raw_response};

@@ -59,6 +59,10 @@ pub fn operation_route<S>(
 where
     S: Clone + Send + Sync + 'static,
 {
+    let route = match operation {
+        Some(operation) => with_body_limits(route, operation, options),
+        None => route,
+    };
     let Some(Middleware(middleware)) = &options.middleware else {
         return route;
     };
@@ -67,6 +71,31 @@ where
         Some(operation) => route.route_layer(axum::Extension(*operation)),
         None => route,
     }
+}
+
+/// `route` with `operation`'s body limits: one of
+/// [`RouterOptions::operation_body_limits`] for a body read whole, and for
+/// one that streams that or the spec's (`Served::body_limit`), which
+/// `read_streamed_body` reads from the extensions. A route without either
+/// is left as it is, at no cost.
+fn with_body_limits<S>(
+    mut route: MethodRouter<S>,
+    operation: &'static Served,
+    options: &RouterOptions,
+) -> MethodRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    let chosen = options.operation_body_limits.get(operation.id).copied();
+    if let Some(limit) = chosen {
+        let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+        route = route.layer(axum::extract::DefaultBodyLimit::max(limit));
+    }
+    if let Some(limit) = operation.body_limit {
+        let limit = crate::StreamedBodyLimit(chosen.unwrap_or(limit));
+        route = route.layer(axum::Extension(limit));
+    }
+    route
 }
 
 /// A generated router made whole: `routes` (each a path relative to the

@@ -80,31 +80,14 @@ pub struct Text;
 impl DataEncoding for Json {}
 impl DataEncoding for Text {}
 
-/// Writes an item as an event's data.
-pub trait EncodeData<T>: DataEncoding {
-    fn encode(item: &T) -> Result<String, serde_json::Error>;
-}
-
 /// Reads an item from an event's data.
 pub trait DecodeData<T>: DataEncoding {
     fn decode(data: &str) -> Result<T, serde_json::Error>;
 }
 
-impl<T: serde::Serialize> EncodeData<T> for Json {
-    fn encode(item: &T) -> Result<String, serde_json::Error> {
-        serde_json::to_string(item)
-    }
-}
-
 impl<T: serde::de::DeserializeOwned> DecodeData<T> for Json {
     fn decode(data: &str) -> Result<T, serde_json::Error> {
         serde_json::from_str(data)
-    }
-}
-
-impl EncodeData<String> for Text {
-    fn encode(item: &String) -> Result<String, serde_json::Error> {
-        Ok(item.clone())
     }
 }
 
@@ -118,7 +101,11 @@ impl DecodeData<String> for Text {
 const RECORD_SEPARATOR: u8 = 0x1e;
 
 #[cfg(feature = "server")]
-pub use self::server::{EventStream, JsonOrStream, LineStream};
+pub use self::server::{EncodeData, EventStream, JsonOrStream, LineStream};
+/// A binary request body as it arrives, which a server method reads as a
+/// stream.
+#[cfg(feature = "server")]
+pub use crate::body::{BodyError, BodyStream};
 
 #[cfg(feature = "server")]
 mod server {
@@ -131,7 +118,25 @@ mod server {
     use axum::response::{IntoResponse, Response};
     use futures_util::stream::{BoxStream, Stream, StreamExt};
 
-    use super::{EncodeData, Event, Json, RECORD_SEPARATOR};
+    use super::{DataEncoding, Event, Json, RECORD_SEPARATOR, Text};
+
+    /// Writes an item as an event's data.
+    pub trait EncodeData<T>: DataEncoding {
+        fn data(event: sse::Event, item: &T) -> Result<sse::Event, axum::Error>;
+    }
+
+    impl<T: serde::Serialize> EncodeData<T> for Json {
+        /// Serialized straight into the event, as axum's `json_data` does.
+        fn data(event: sse::Event, item: &T) -> Result<sse::Event, axum::Error> {
+            event.json_data(item)
+        }
+    }
+
+    impl EncodeData<String> for Text {
+        fn data(event: sse::Event, item: &String) -> Result<sse::Event, axum::Error> {
+            Ok(event.data(item))
+        }
+    }
 
     /// Whether a JSON Lines media type is framed as a JSON text sequence
     /// (RFC 7464: each value after a record separator) rather than one
@@ -180,7 +185,7 @@ mod server {
             T: Send + 'static,
         {
             let events = self.events.map(|event| {
-                let mut sent = sse::Event::default().data(E::encode(&event.data)?);
+                let mut sent = E::data(sse::Event::default(), &event.data)?;
                 if let Some(name) = event.event {
                     sent = sent.event(name);
                 }
@@ -190,7 +195,7 @@ mod server {
                 if let Some(retry) = event.retry {
                     sent = sent.retry(retry);
                 }
-                Ok::<_, serde_json::Error>(sent)
+                Ok::<_, axum::Error>(sent)
             });
             let mut response = match self.keep_alive {
                 Some(interval) => Sse::new(events)
@@ -326,48 +331,62 @@ mod client {
         }
     }
 
+    /// A response body's bytes as they arrive, whatever its source.
+    type BodyChunks = BoxStream<'static, Result<Bytes, BoxError>>;
+
     /// The events of a `text/event-stream` response, each `data` decoded
     /// as `T` ([`Json`] unless the spec describes it as plain text).
     pub struct ReceivedEvents<T, E = Json> {
-        events: BoxStream<'static, Result<Event<T>, StreamError>>,
-        encoding: PhantomData<fn() -> E>,
+        // The parser's own stream, polled directly: each event is decoded
+        // in `poll_next`, with no stream adapter or boxed call per event.
+        events: eventsource_stream::EventStream<BodyChunks>,
+        item: PhantomData<fn() -> (T, E)>,
     }
 
-    impl<T: Send + 'static, E: DecodeData<T>> ReceivedEvents<T, E> {
+    impl<T, E: DecodeData<T>> ReceivedEvents<T, E> {
         /// The events of `body`, a response body's bytes as they arrive.
-        pub fn new<S, B, X>(body: S) -> Self
+        pub fn new<S, X>(body: S) -> Self
         where
-            S: Stream<Item = Result<B, X>> + Send + 'static,
-            B: AsRef<[u8]>,
+            S: Stream<Item = Result<Bytes, X>> + Send + 'static,
             X: std::error::Error + Send + Sync + 'static,
         {
-            let events = body.eventsource().map(|received| {
-                let received =
-                    received.map_err(|error| StreamError::Transport(error.to_string().into()))?;
-                let data = E::decode(&received.data).map_err(|source| StreamError::Data {
-                    data: received.data.clone(),
-                    source,
-                })?;
-                Ok(Event {
-                    data,
-                    event: Some(received.event)
-                        .filter(|name| !name.is_empty() && name != "message"),
-                    id: Some(received.id).filter(|id| !id.is_empty()),
-                    retry: received.retry,
-                })
-            });
+            let body = body.map(|chunk| chunk.map_err(|error| Box::new(error) as BoxError));
             ReceivedEvents {
-                events: events.boxed(),
-                encoding: PhantomData,
+                events: body.boxed().eventsource(),
+                item: PhantomData,
             }
         }
     }
 
-    impl<T, E> Stream for ReceivedEvents<T, E> {
+    impl<T, E: DecodeData<T>> Stream for ReceivedEvents<T, E> {
         type Item = Result<Event<T>, StreamError>;
 
         fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-            self.events.poll_next_unpin(cx)
+            let received = match self.events.poll_next_unpin(cx) {
+                Poll::Ready(Some(Ok(received))) => received,
+                Poll::Ready(Some(Err(error))) => {
+                    let error = StreamError::Transport(error.to_string().into());
+                    return Poll::Ready(Some(Err(error)));
+                }
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Pending => return Poll::Pending,
+            };
+            let data = match E::decode(&received.data) {
+                Ok(data) => data,
+                Err(source) => {
+                    let error = StreamError::Data {
+                        data: received.data,
+                        source,
+                    };
+                    return Poll::Ready(Some(Err(error)));
+                }
+            };
+            Poll::Ready(Some(Ok(Event {
+                data,
+                event: Some(received.event).filter(|name| !name.is_empty() && name != "message"),
+                id: Some(received.id).filter(|id| !id.is_empty()),
+                retry: received.retry,
+            })))
         }
     }
 

@@ -16,6 +16,11 @@ pub struct Served {
     pub method: &'static str,
     /// The path template, relative to the API's base path.
     pub route: &'static str,
+    /// For an operation whose body streams (a binary upload), the most
+    /// bytes the spec allows (its `maxLength`), else the runtime's
+    /// [`STREAMED_BODY_LIMIT`](crate::STREAMED_BODY_LIMIT); `None` for a
+    /// body read whole, under the router's limit.
+    pub body_limit: Option<u64>,
 }
 
 /// The span a handler answering a request for `operation` runs in (see

@@ -8,11 +8,15 @@
 //! requests per second and p99 latency per kind and server (medians over the
 //! rounds), with the generated/hand-written ratios (medians of the rounds'
 //! ratios). `crates/server-bench/bench.sh` installs `wrk` and runs it.
+//!
+//! `streams` compares the generated event stream with the same libraries
+//! used by hand (`streams.rs`).
 
 mod baseline;
 mod generated;
 mod inprocess;
 mod load;
+mod streams;
 mod work;
 
 use std::net::SocketAddr;
@@ -44,6 +48,9 @@ enum Command {
     },
     /// Run the benchmark and print the comparison.
     Run(load::Settings),
+    /// Stream server-sent events through the generated server and client,
+    /// and through the same libraries by hand; print the comparison.
+    Streams(streams::Settings),
     /// Send requests of one kind to one server in process, without sockets
     /// (a steady workload to profile, e.g. under `perf record` or callgrind).
     Repeat {
@@ -71,6 +78,13 @@ fn main() -> ExitCode {
             kind,
             requests,
         } => match inprocess::repeat(server, &kind, requests) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Streams(settings) => match streams::run(&settings) {
             Ok(()) => ExitCode::SUCCESS,
             Err(message) => {
                 eprintln!("error: {message}");

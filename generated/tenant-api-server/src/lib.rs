@@ -763,6 +763,7 @@ pub mod operations {
         id: "create_token_exchange_profile",
         method: "POST",
         route: "/token-exchange-profiles",
+        body_limit: None,
     };
 
     /// `GET /user-attribute-profiles/templates/{id}`.
@@ -771,6 +772,7 @@ pub mod operations {
         id: "get_user_attribute_profile_template",
         method: "GET",
         route: "/user-attribute-profiles/templates/{id}",
+        body_limit: None,
     };
 
     /// `GET /actions/modules/{id}`.
@@ -779,6 +781,7 @@ pub mod operations {
         id: "get_action_module",
         method: "GET",
         route: "/actions/modules/{id}",
+        body_limit: None,
     };
 
     /// `POST /event-streams`.
@@ -787,6 +790,7 @@ pub mod operations {
         id: "create_event_stream",
         method: "POST",
         route: "/event-streams",
+        body_limit: None,
     };
 
     /// `GET /guardian/factors/push-notification/providers/apns`.
@@ -795,6 +799,7 @@ pub mod operations {
         id: "get_push_notification_apns_provider",
         method: "GET",
         route: "/guardian/factors/push-notification/providers/apns",
+        body_limit: None,
     };
 }
 

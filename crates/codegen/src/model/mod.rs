@@ -354,6 +354,30 @@ impl Operation {
         }
     }
 
+    /// The limit of a body that streams ([`BodyKind::streamed`]): the
+    /// spec's `maxLength` where every streamed kind has one, else
+    /// `None`, for the runtime's `STREAMED_BODY_LIMIT`. `Some(None)`
+    /// stands for that default; `None` when no kind streams.
+    pub fn streamed_body_limit(&self) -> Option<Option<u64>> {
+        let kinds: Vec<&BodyKind> = self
+            .request_body
+            .as_ref()?
+            .kinds
+            .iter()
+            .filter(|kind| kind.streamed())
+            .collect();
+        if kinds.is_empty() {
+            return None;
+        }
+        Some(
+            kinds
+                .iter()
+                .map(|kind| kind.max_bytes)
+                .collect::<Option<Vec<u64>>>()
+                .and_then(|limits| limits.into_iter().max()),
+        )
+    }
+
     /// Whether a requirement needs several schemes together.
     pub fn needs_schemes_together(&self) -> bool {
         self.requirements()
@@ -526,6 +550,39 @@ pub struct BodyKind {
     /// named schema: that schema, which the parts are checked against (each
     /// part a field, its text read as a form's).
     pub parts: Option<String>,
+    /// For a kind passed as bytes, the most bytes the spec allows: the
+    /// `maxLength` of a media type's binary string (of the largest, where
+    /// each has one).
+    pub max_bytes: Option<u64>,
+}
+
+impl BodyKind {
+    /// Whether the body reaches the server's method as a stream, never
+    /// whole in memory: a kind passed as bytes whose every media type is
+    /// binary (a file, an image, `application/octet-stream`, `*/*`). Text
+    /// (`text/*`, XML) and multipart bodies, whose parts are checked, are
+    /// read whole under the router's limit.
+    pub fn streamed(&self) -> bool {
+        self.schema.is_none()
+            && self.parts.is_none()
+            && self
+                .media_types
+                .iter()
+                .all(|media_type| is_binary(media_type))
+    }
+}
+
+/// Whether bodies of `media_type` are binary: not text, XML, JSON, a form
+/// or multipart.
+pub fn is_binary(media_type: &str) -> bool {
+    let essence = essence(media_type);
+    !(essence.starts_with("text/")
+        || essence.starts_with("multipart/")
+        || essence == FORM
+        || essence == "application/xml"
+        || essence.ends_with("+xml")
+        || is_json(&essence)
+        || streams::Framing::of(&essence).is_some())
 }
 
 /// The status of a response: one code, a range, or `default`.

@@ -232,6 +232,8 @@ fn build_request_body(
     let mut typed: Vec<(String, String)> = Vec::new();
     let mut raw: Vec<String> = Vec::new();
     let mut parts = None;
+    // Each raw media type's `maxLength`, `None` where one has none.
+    let mut max_bytes: Option<Vec<u64>> = Some(Vec::new());
     for (media_type, content) in &body.content {
         let essence = essence(media_type);
         if is_json(&essence) || essence == FORM {
@@ -241,6 +243,17 @@ fn build_request_body(
                 named_schema(spec, &pointer, content.schema.as_ref())?,
             ));
         } else if !raw.contains(&essence) {
+            let max_length = resolved_schema(
+                spec,
+                &pointer_join(&pointer_join(&content_pointer, media_type), "schema"),
+            )
+            .ok()
+            .and_then(|schema| schema.get("maxLength"))
+            .and_then(Value::as_u64);
+            match (max_bytes.as_mut(), max_length) {
+                (Some(limits), Some(limit)) => limits.push(limit),
+                _ => max_bytes = None,
+            }
             // A multipart body stays bytes for the handler; its parts are
             // checked against the schema when it names one.
             if essence == MULTIPART
@@ -271,6 +284,7 @@ fn build_request_body(
                 schema: Some(schema),
                 media_types: vec![media_type],
                 parts: None,
+                max_bytes: None,
             }),
         }
     }
@@ -279,6 +293,7 @@ fn build_request_body(
             schema: None,
             media_types: raw,
             parts,
+            max_bytes: max_bytes.and_then(|limits| limits.into_iter().max()),
         });
     }
     let offered: Vec<&str> = body.content.keys().map(String::as_str).collect();

@@ -39,7 +39,6 @@ pub fn emit_client(
     mark_entry_points(&mut client, model);
     reexport_types(&mut client, &model.crates.types).map_err(internal)?;
     timeouts_in_new(&mut client).map_err(internal)?;
-    builder_without_unused_types(&mut client);
     syn::visit_mut::VisitMut::visit_file_mut(&mut StatusArms, &mut client);
     let uploads = upload_operations(model);
     for operation in &uploads {
@@ -68,6 +67,8 @@ pub fn emit_client(
     for operation in model.operations.iter().chain(&model.webhooks) {
         streams::typed_stream(&mut client, operation).map_err(internal)?;
     }
+    // Once every edit has named what it needs (a stream's item type).
+    builder_without_unused_types(&mut client);
     let runtime = crate_ident(crate::emit::RUNTIME_CRATE);
     let stream: Option<syn::Item> = model
         .operations

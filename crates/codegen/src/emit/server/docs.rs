@@ -267,6 +267,9 @@ fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
             let kind = super::body_type(operation, body)
                 .to_string()
                 .replace(' ', "");
+            if kind.contains("stream::") && !imports.iter().any(|import| import == "stream") {
+                imports.push("stream".into());
+            }
             parameters.push(format!("_body: {kind}"));
         }
         let parameters = if parameters.is_empty() {

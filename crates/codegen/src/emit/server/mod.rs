@@ -168,21 +168,15 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
             )
         });
     // The items of streamed responses, and the streams that send them.
-    let stream = every_operation()
-        .flat_map(|operation| {
-            operation
-                .responses
-                .iter()
-                .chain(&operation.default_response)
-        })
-        .any(|response| response.stream.is_some())
-        .then(|| {
-            quote! {
-                /// Responses sent as a series of items: [`stream::EventStream`],
-                /// [`stream::LineStream`], and each event's [`stream::Event`].
-                pub use #runtime_crate::stream;
-            }
-        });
+    let stream = every_operation().any(streams_a_body).then(|| {
+        quote! {
+            /// Bodies that stream: responses sent as a series of items
+            /// ([`stream::EventStream`], [`stream::LineStream`], each event's
+            /// [`stream::Event`]) and binary request bodies
+            /// ([`stream::BodyStream`]).
+            pub use #runtime_crate::stream;
+        }
+    });
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -226,6 +220,21 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
     }
 }
 
+/// Whether a body of `operation` streams: a response sent as a series of
+/// items, or a binary request body.
+fn streams_a_body(operation: &Operation) -> bool {
+    operation
+        .responses
+        .iter()
+        .chain(&operation.default_response)
+        .any(|response| response.stream.is_some())
+        || operation
+            .request_body
+            .iter()
+            .flat_map(|body| &body.kinds)
+            .any(BodyKind::streamed)
+}
+
 /// The trait's name: the API's title in UpperCamelCase.
 fn trait_ident(model: &ApiModel) -> Ident {
     let name = naming::type_name(&model.title);
@@ -254,10 +263,12 @@ fn body_type(operation: &Operation, body: &RequestBody) -> TokenStream {
     }
 }
 
-/// The type of one kind of body: its schema's type, or the bytes.
+/// The type of one kind of body: its schema's type, the bytes, or a
+/// binary body's stream.
 fn kind_type(kind: &BodyKind) -> TokenStream {
     match &kind.schema {
         Some(schema) => schema_type(schema),
+        None if kind.streamed() => quote!(stream::BodyStream),
         None => quote!(axum::body::Bytes),
     }
 }
@@ -343,6 +354,9 @@ fn body_enum(operation: &Operation) -> TokenStream {
             .join(", ");
         let docs = crate::format::doc_lines(&match kind.schema {
             Some(_) => format!("A body sent as {media_types}, decoded and validated."),
+            None if kind.streamed() => {
+                format!("A body sent as {media_types}, as a stream of its bytes as they arrive.")
+            }
             None => format!(
                 "A body sent as {media_types}, as its bytes (the `Content-Type`, with a \
                  multipart boundary, is in the request context's headers)."
@@ -353,9 +367,15 @@ fn body_enum(operation: &Operation) -> TokenStream {
             #variant(#kind_type),
         }
     });
+    // A stream can be neither cloned nor compared.
+    let derives = if body.kinds.iter().any(BodyKind::streamed) {
+        quote!(#[derive(Debug)])
+    } else {
+        quote!(#[derive(Debug, Clone, PartialEq)])
+    };
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, PartialEq)]
+        #derives
         pub enum #ident {
             #(#variants)*
         }

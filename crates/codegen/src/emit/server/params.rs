@@ -100,7 +100,7 @@ pub(super) fn params_struct(operation: &Operation) -> TokenStream {
         "query and header"
     };
     let doc = format!(
-        " The {carried} parameters of [`{}`](crate::{}Response), read and checked by the router.",
+        " The {carried} parameters of [`{}`]({}Response), read and checked by the router.",
         operation.id,
         naming::operation_type_name(&operation.id, ""),
     );

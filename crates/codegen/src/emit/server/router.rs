@@ -309,9 +309,14 @@ pub(super) fn operations_module<'a>(
         let method = operation.method.as_str();
         let route = &operation.path;
         let doc = format!(" `{method} {route}`.");
+        let body_limit = match operation.streamed_body_limit() {
+            None => quote!(None),
+            Some(Some(limit)) => quote!(Some(#limit)),
+            Some(None) => quote!(Some(super::runtime::STREAMED_BODY_LIMIT)),
+        };
         quote! {
             #[doc = #doc]
-            pub static #ident: Served = Served { id: #id, method: #method, route: #route };
+            pub static #ident: Served = Served { id: #id, method: #method, route: #route, body_limit: #body_limit };
         }
     });
     quote! {
@@ -548,6 +553,13 @@ fn accepted(kind: &BodyKind) -> Vec<TokenStream> {
 fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenStream) {
     let accepted = accepted(kind);
     let Some(schema) = &kind.schema else {
+        if kind.streamed() {
+            return (
+                format_ident!("read_streamed_body"),
+                quote!(),
+                quote!(&[#(#accepted),*]),
+            );
+        }
         if let Some(parts) = &kind.parts {
             let validate = super::validate::validator_ident(parts);
             let form = super::form::parts_form_argument(model, parts);
