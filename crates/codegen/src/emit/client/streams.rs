@@ -198,13 +198,11 @@ struct SuccessArm {
 
 impl syn::visit_mut::VisitMut for SuccessArm {
     fn visit_arm_mut(&mut self, arm: &mut syn::Arm) {
+        // The first arm taking the status: its own, or the range the view
+        // merged it into (`2XX`, beside a `default` response).
         let answers = match (self.status, arm_codes(arm)) {
-            (Status::Code(code), Some(codes)) => {
-                codes.contains(&code) && codes.start() == codes.end()
-            }
-            (Status::Range(class), Some(codes)) => {
-                codes.start() != codes.end() && codes.start() / 100 == class
-            }
+            (Status::Code(code), Some(codes)) => codes.contains(&code),
+            (Status::Range(class), Some(codes)) => codes.contains(&(class * 100)),
             _ => false,
         };
         if answers && !self.done {
