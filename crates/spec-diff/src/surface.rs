@@ -141,6 +141,7 @@ impl Generated {
             .map(|op| {
                 let body = op.request_body.as_ref().map(|body| {
                     let kind = match body.single() {
+                        Some(kind) if kind.streamed() => "stream::BodyStream".to_string(),
                         Some(kind) => kind
                             .schema
                             .as_deref()
