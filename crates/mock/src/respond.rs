@@ -337,10 +337,12 @@ fn streamed(
     };
     let indexes = futures_util::stream::iter(0..count).then(paced);
     let (item, broken) = match &stream.item {
-        model::ItemType::Text => {
+        model::ItemType::Text if stream.framing == Framing::Events => {
             let events = indexes.map(|index| Event::new("mock".to_string()).id(index.to_string()));
             return EventStream::<String, Text>::new(events).into_response_with(status);
         }
+        // A line's text is a JSON string.
+        model::ItemType::Text => (Value::String("mock".into()), None),
         model::ItemType::Json => (Value::Object(Default::default()), None),
         model::ItemType::Named(schema) => {
             let made = stream_item(state, operation, code, stream, schema);

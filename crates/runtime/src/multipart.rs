@@ -6,7 +6,11 @@
 
 use std::hash::{BuildHasher, Hasher};
 
+use bytes::Bytes;
+use futures_util::stream::{self, BoxStream, Stream, StreamExt, TryStreamExt};
 use reqwest::header::HeaderValue;
+
+type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// A `multipart/form-data` body (RFC 7578): text fields and files, in order.
 ///
@@ -18,11 +22,33 @@ use reqwest::header::HeaderValue;
 ///     .file("users", "users.csv", "text/csv", "id,name\n1,Ada\n");
 /// assert!(form.content_type().to_str().unwrap().starts_with("multipart/form-data; boundary="));
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A file can also be a stream ([`Form::file_stream`]), sent as it is read,
+/// never whole in memory.
 pub struct Form {
     boundary: String,
-    /// The parts written so far, each opened by its delimiter.
-    body: Vec<u8>,
+    /// The parts written so far, each opened by its delimiter: bytes, and
+    /// the contents of the files given as streams.
+    segments: Vec<Segment>,
+}
+
+enum Segment {
+    Bytes(Vec<u8>),
+    Stream(BoxStream<'static, Result<Bytes, BoxError>>),
+}
+
+impl std::fmt::Debug for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let streams = self
+            .segments
+            .iter()
+            .filter(|segment| matches!(segment, Segment::Stream(_)))
+            .count();
+        f.debug_struct("Form")
+            .field("boundary", &self.boundary)
+            .field("streamed_files", &streams)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Default for Form {
@@ -38,7 +64,7 @@ impl Form {
         let random = || std::collections::hash_map::RandomState::new().build_hasher().finish();
         Self {
             boundary: format!("{:016x}{:016x}", random(), random()),
-            body: Vec::new(),
+            segments: Vec::new(),
         }
     }
 
@@ -65,6 +91,34 @@ impl Form {
         self.part(&disposition, Some(content_type), content.as_ref())
     }
 
+    /// Adds the file field `name` whose content is `content`, a stream of
+    /// chunks sent as they come (a file read as it is sent, say with
+    /// `tokio_util::io::ReaderStream`). A request with such a part is sent
+    /// once: it cannot be replayed for a retry.
+    pub fn file_stream<S, B, E>(
+        mut self,
+        name: &str,
+        file_name: &str,
+        content_type: &str,
+        content: S,
+    ) -> Self
+    where
+        S: Stream<Item = Result<B, E>> + Send + 'static,
+        B: Into<Bytes> + 'static,
+        E: Into<BoxError> + 'static,
+    {
+        let disposition = format!(
+            "form-data; name=\"{}\"; filename=\"{}\"",
+            quoted(name),
+            quoted(file_name)
+        );
+        self.push_bytes(&head(&self.boundary, &disposition, Some(content_type)));
+        let content = content.map_ok(Into::into).map_err(Into::into);
+        self.segments.push(Segment::Stream(content.boxed()));
+        self.push_bytes(b"\r\n");
+        self
+    }
+
     /// The boundary between the parts.
     pub fn boundary(&self) -> &str {
         &self.boundary
@@ -77,25 +131,48 @@ impl Form {
     }
 
     fn part(mut self, disposition: &str, content_type: Option<&str>, content: &[u8]) -> Self {
-        let mut head = format!("--{}\r\nContent-Disposition: {disposition}\r\n", self.boundary);
-        if let Some(content_type) = content_type {
-            head.push_str(&format!("Content-Type: {}\r\n", quoted(content_type)));
-        }
-        head.push_str("\r\n");
-        self.body.extend_from_slice(head.as_bytes());
-        self.body.extend_from_slice(content);
-        self.body.extend_from_slice(b"\r\n");
+        self.push_bytes(&head(&self.boundary, disposition, content_type));
+        self.push_bytes(content);
+        self.push_bytes(b"\r\n");
         self
+    }
+
+    fn push_bytes(&mut self, bytes: &[u8]) {
+        match self.segments.last_mut() {
+            Some(Segment::Bytes(last)) => last.extend_from_slice(bytes),
+            _ => self.segments.push(Segment::Bytes(bytes.to_vec())),
+        }
     }
 }
 
-/// The form's bytes, closed by the final delimiter. From bytes, so a
-/// [`Transport`](crate::hooks::Transport) can clone the request to retry it.
+/// A part's delimiter and headers, up to its content.
+fn head(boundary: &str, disposition: &str, content_type: Option<&str>) -> Vec<u8> {
+    let mut head = format!("--{boundary}\r\nContent-Disposition: {disposition}\r\n");
+    if let Some(content_type) = content_type {
+        head.push_str(&format!("Content-Type: {}\r\n", quoted(content_type)));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
+}
+
+/// The form's bytes, closed by the final delimiter: bytes where no part is
+/// a stream, so a [`Transport`](crate::hooks::Transport) can clone the
+/// request to retry it; else a stream of the parts, read as they are sent.
 impl From<Form> for reqwest::Body {
-    fn from(form: Form) -> Self {
-        let mut body = form.body;
-        body.extend_from_slice(format!("--{}--\r\n", form.boundary).as_bytes());
-        reqwest::Body::from(body)
+    fn from(mut form: Form) -> Self {
+        let close = format!("--{}--\r\n", form.boundary);
+        form.push_bytes(close.as_bytes());
+        if let [Segment::Bytes(_)] = &form.segments[..] {
+            let Some(Segment::Bytes(body)) = form.segments.pop() else {
+                unreachable!("one segment of bytes");
+            };
+            return reqwest::Body::from(body);
+        }
+        let parts = stream::iter(form.segments).flat_map(|segment| match segment {
+            Segment::Bytes(bytes) => stream::once(async { Ok(Bytes::from(bytes)) }).boxed(),
+            Segment::Stream(content) => content,
+        });
+        reqwest::Body::wrap_stream(parts)
     }
 }
 
@@ -126,6 +203,38 @@ mod tests {
                  --{boundary}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.csv\"\r\n\
                  Content-Type: text/csv\r\n\r\n1,2\n\r\n--{boundary}--\r\n"
             )
+        );
+    }
+
+    #[tokio::test]
+    async fn a_streamed_file_is_sent_as_its_chunks_come_between_the_same_delimiters() {
+        let chunks = || {
+            stream::iter(["1,", "2\n", "3,4\n"].map(|chunk| Ok::<_, std::io::Error>(chunk.as_bytes())))
+        };
+        let form = Form::new()
+            .text("comment", "c")
+            .file_stream("f", "x.csv", "text/csv", chunks())
+            .text("after", "d");
+        let boundary = form.boundary().to_string();
+        let body = reqwest::Body::from(form);
+        assert!(body.as_bytes().is_none(), "a stream, not bytes");
+        let sent: Vec<u8> = http_body_util::BodyExt::collect(body)
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec();
+        let whole = Form::new()
+            .text("comment", "c")
+            .file("f", "x.csv", "text/csv", "1,2\n3,4\n")
+            .text("after", "d");
+        let expected = String::from_utf8(
+            reqwest::Body::from(whole).as_bytes().unwrap().to_vec(),
+        )
+        .unwrap();
+        let expected_boundary = expected.lines().next().unwrap().trim_start_matches("--").to_string();
+        assert_eq!(
+            String::from_utf8(sent).unwrap(),
+            expected.replace(&expected_boundary, &boundary)
         );
     }
 }

@@ -1627,7 +1627,8 @@ let subscriber = {crate_name}::Subscriber::new(
             "
 The body of {} is a `multipart/form-data` upload, which progenitor cannot
 send: its builder's `body` takes a [`multipart::Form`] of text fields and
-files, sent with the form's content type and boundary.
+files (a file may be a stream, sent as it is read), sent with the form's
+content type and boundary.
 ",
             uploads.join(", ")
         ));
