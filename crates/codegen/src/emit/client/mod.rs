@@ -709,6 +709,22 @@ fn builder_send<'a>(
     file: &'a mut syn::File,
     operation: &Operation,
 ) -> Result<&'a mut syn::ImplItemFn, String> {
+    builder_send_impl(file, operation)?
+        .items
+        .iter_mut()
+        .find_map(|item| match item {
+            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
+            _ => None,
+        })
+        .ok_or_else(|| format!("progenitor's builder of `{}` has no `send`", operation.id))
+}
+
+/// The `impl` block of `operation`'s builder that holds its `send`, in
+/// progenitor's `builder` module.
+fn builder_send_impl<'a>(
+    file: &'a mut syn::File,
+    operation: &Operation,
+) -> Result<&'a mut syn::ItemImpl, String> {
     let builder = naming::type_name(&operation.id);
     let module = file
         .items
@@ -719,10 +735,10 @@ fn builder_send<'a>(
         })
         .ok_or("progenitor output has no `builder` module")?;
     impls_of(&mut module.1, &builder)
-        .flat_map(|block| block.items.iter_mut())
-        .find_map(|item| match item {
-            syn::ImplItem::Fn(function) if function.sig.ident == "send" => Some(function),
-            _ => None,
+        .find(|block| {
+            block.items.iter().any(
+                |item| matches!(item, syn::ImplItem::Fn(function) if function.sig.ident == "send"),
+            )
         })
         .ok_or_else(|| format!("progenitor's builder `{builder}` has no `send`"))
 }

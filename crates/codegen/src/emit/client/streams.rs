@@ -19,7 +19,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{arm_codes, builder_send};
+use super::{arm_codes, builder_send, builder_send_impl};
 use crate::emit::crate_ident;
 use crate::model::streams::Framing;
 use crate::model::{ItemStream, ItemType, Operation, Response, Status};
@@ -72,23 +72,9 @@ pub(super) fn typed_stream(file: &mut syn::File, operation: &Operation) -> Resul
         copy.attrs.push(syn::parse_quote!(#[doc = #doc]));
     }
     stream_in_send(&mut copy, operation, success, stream)?;
-    let builder = naming::type_name(&operation.id);
-    let module = file
+    builder_send_impl(file, operation)?
         .items
-        .iter_mut()
-        .find_map(|item| match item {
-            syn::Item::Mod(module) if module.ident == "builder" => module.content.as_mut(),
-            _ => None,
-        })
-        .ok_or("progenitor output has no `builder` module")?;
-    let block = super::impls_of(&mut module.1, &builder)
-        .find(|block| {
-            block.items.iter().any(
-                |item| matches!(item, syn::ImplItem::Fn(function) if function.sig.ident == "send"),
-            )
-        })
-        .ok_or_else(|| format!("progenitor's builder `{builder}` has no `send`"))?;
-    block.items.push(syn::ImplItem::Fn(copy));
+        .push(syn::ImplItem::Fn(copy));
     Ok(())
 }
 
