@@ -173,7 +173,8 @@ fn write_roundtrip_crate(scratch: &Path, fixture_members: &[String]) -> String {
          publish = false\n\n[dependencies]\naxum.workspace = true\nreqwest.workspace = true\n\
          serde_json.workspace = true\ntokio.workspace = true\n\n\
          [dev-dependencies]\n\
-         axum.workspace = true\nfutures-util.workspace = true\n\
+         axum.workspace = true\n\
+         futures-util = {{ workspace = true, features = [\"sink\"] }}\n\
          progenitor-client.workspace = true\nreqwest.workspace = true\n\
          serde_json.workspace = true\ntokio.workspace = true\n"
     );

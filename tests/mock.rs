@@ -1100,3 +1100,58 @@ fn the_public_descriptions_streams_are_mocked_with_valid_items() {
         "{streamed:#?}"
     );
 }
+
+/// An operation answering `101` upgrades the connection once the request
+/// passes its checks, and the mock echoes each message; `Prefer: code=N`
+/// still picks a documented error.
+#[tokio::test]
+async fn the_mock_upgrades_to_a_websocket_that_echoes() {
+    use futures_util::{SinkExt, StreamExt};
+    use openapi_crates_runtime::websocket::client::{Handshake, Message};
+
+    let mock = start_mock("tests/fixtures/constructs/websockets.yaml", 0).await;
+    let http = reqwest::Client::new();
+    let console = format!("{mock}/instances/vm-1/console?most_recent=16");
+
+    let mut request = http.get(&console).bearer_auth(TOKEN).build().unwrap();
+    let handshake = Handshake::ask(&mut request);
+    let response = http.execute(request).await.unwrap();
+    assert_eq!(response.status(), 101);
+    let mut socket = handshake.open(response).await.unwrap();
+    for message in [Message::text("ls"), Message::binary(vec![0u8, 1, 2])] {
+        socket.send(message.clone()).await.unwrap();
+        assert_eq!(socket.next().await.unwrap().unwrap(), message);
+    }
+    socket.close(None).await.unwrap();
+
+    // The checks come first: no token, a parameter out of bounds.
+    let mut anonymous = http.get(&console).build().unwrap();
+    Handshake::ask(&mut anonymous);
+    assert_eq!(http.execute(anonymous).await.unwrap().status(), 401);
+    let mut out_of_bounds = http
+        .get(format!("{mock}/instances/vm-1/console?most_recent=70000"))
+        .bearer_auth(TOKEN)
+        .build()
+        .unwrap();
+    Handshake::ask(&mut out_of_bounds);
+    assert_eq!(http.execute(out_of_bounds).await.unwrap().status(), 400);
+
+    // Not asking for the upgrade: the router's 400, naming the cause.
+    let plain = send(http.get(&console).bearer_auth(TOKEN)).await;
+    assert_eq!(plain.status, 400);
+    assert!(
+        plain.body.to_string().contains("Connection header"),
+        "{}",
+        plain.body
+    );
+
+    // A documented error instead of the upgrade.
+    let refused = send(
+        http.get(&console)
+            .bearer_auth(TOKEN)
+            .header("prefer", "code=404"),
+    )
+    .await;
+    assert_eq!(refused.status, 404);
+    assert!(refused.body["message"].is_string(), "{}", refused.body);
+}

@@ -511,6 +511,7 @@ fn crate_files(
         license: model.license.as_deref(),
     };
     let output = &options.output;
+    let upgrades = model.operations.iter().any(model::Operation::upgrades);
     let placement = emit::manifest::Placement {
         crates_dir: &output.dir,
         runtime: &output.runtime,
@@ -529,13 +530,14 @@ fn crate_files(
                 features,
                 dependencies,
                 writes_parameters,
+                upgrades,
                 &placement,
             ),
             client,
         ),
         (
             &names.server,
-            emit::manifest::server_manifest(names, package, features, &placement),
+            emit::manifest::server_manifest(names, package, features, upgrades, &placement),
             server,
         ),
     ];

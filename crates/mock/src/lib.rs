@@ -31,7 +31,9 @@
 //! response header says (`x-mock-warning`). A streamed response (events,
 //! JSON Lines) sends such an item `Prefer: items=N` times (3 by default),
 //! `Prefer: interval=MS` apart; one offered beside JSON is streamed to a
-//! request whose `Accept` names the stream's media type.
+//! request whose `Accept` names the stream's media type. An operation
+//! answering `101 Switching Protocols` upgrades the connection (unless
+//! `Prefer: code=N` picks another status) and echoes each message.
 
 // The error of a request step is the response refusing it, as in the
 // server runtime: built once and returned straight to axum, never stored.
@@ -685,6 +687,16 @@ impl State {
             if let Err(response) = raw.finish() {
                 return response;
             }
+        }
+        // An operation that upgrades answers its 101 unless `Prefer` names
+        // another status: the connection becomes a WebSocket echoing each
+        // message.
+        if operation.upgrades() && !respond::prefers_a_code(&parts.headers) {
+            use openapi_crates_runtime::websocket::server::{WebSocketUpgrade, upgrade_rejected};
+            return match WebSocketUpgrade::from_request_parts(&mut parts, &()).await {
+                Ok(upgrade) => upgrade.on_upgrade(respond::echo),
+                Err(rejection) => upgrade_rejected(rejection),
+            };
         }
         let request = Request::from_parts(parts, body);
         let headers = match &operation.request_body {

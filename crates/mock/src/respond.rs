@@ -45,6 +45,11 @@ const STREAM_ITEMS: u32 = 3;
 /// The most items `Prefer: items=N` gets.
 const MOST_STREAM_ITEMS: u32 = 100_000;
 
+/// Whether a `Prefer` header names the status to answer (`code=N`).
+pub(crate) fn prefers_a_code(headers: &HeaderMap) -> bool {
+    prefer(headers).code.is_some()
+}
+
 fn prefer(headers: &HeaderMap) -> Prefer<'_> {
     let mut prefer = Prefer::default();
     for value in headers.get_all("prefer") {
@@ -837,5 +842,19 @@ fn remove_at(value: &mut Value, pointer: &str) -> bool {
             _ => false,
         },
         _ => false,
+    }
+}
+
+/// The mock's side of a WebSocket connection: each text or binary message
+/// is sent back as it came, until the client closes (the socket answers
+/// the close itself, and the next read ends the loop).
+pub(crate) async fn echo(mut socket: openapi_crates_runtime::websocket::server::WebSocket) {
+    use openapi_crates_runtime::websocket::server::Message;
+    while let Some(Ok(message)) = socket.recv().await {
+        if matches!(message, Message::Text(_) | Message::Binary(_))
+            && socket.send(message).await.is_err()
+        {
+            return;
+        }
     }
 }

@@ -124,7 +124,8 @@ pub struct SpecDiffArgs {
 /// (`Prefer: code=404` picks another documented status, `Prefer:
 /// example=NAME` a named example), its body the description's example or
 /// one made from the schema; a stream sends such items (`Prefer: items=5,
-/// interval=100`: five, 100 ms apart).
+/// interval=100`: five, 100 ms apart); a WebSocket (a `101`) echoes each
+/// message.
 #[derive(Debug, Args)]
 pub struct MockArgs {
     /// The description to serve, read as `codegen` reads it.

@@ -59,6 +59,10 @@ mod propagation;
 #[cfg(any(feature = "client", feature = "server"))]
 pub mod stream;
 
+/// WebSocket connections of operations answering `101 Switching Protocols`.
+#[cfg(all(feature = "websocket", any(feature = "client", feature = "server")))]
+pub mod websocket;
+
 client! {
     pub mod client;
     pub mod credentials;

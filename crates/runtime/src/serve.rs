@@ -144,7 +144,11 @@ pub async fn serve_with_shutdown(
                 })
             }
         });
-        let connection = http.serve_connection(TokioIo::new(stream), service);
+        // With upgrades, an operation answering 101 takes the connection
+        // over (a WebSocket); its slot is freed when it is handed over.
+        let connection = http
+            .serve_connection(TokioIo::new(stream), service)
+            .with_upgrades();
         let mut stopping = stopping.clone();
         tokio::spawn(async move {
             let mut connection = std::pin::pin!(connection);

@@ -84,6 +84,9 @@ pub struct Generated {
 #[derive(Debug, Clone)]
 struct GeneratedOperation {
     id: String,
+    /// Whether the operation answers `101`: its trait method takes the
+    /// WebSocket upgrade last.
+    upgrades: bool,
     /// The trait method's body type, `Option<..>` when the body may be absent.
     body: Option<String>,
     /// What the client's `body` builder argument takes: the type of the kind
@@ -206,6 +209,7 @@ impl Generated {
                 let id = op.id.clone();
                 let operation = GeneratedOperation {
                     id,
+                    upgrades: op.upgrades(),
                     body,
                     client_body,
                     arguments,
@@ -364,6 +368,9 @@ impl Surface {
                 let body = arguments.pop().filter(|a| a.starts_with("body: "));
                 arguments = modelled.arguments.clone();
                 arguments.extend(body);
+                if modelled.upgrades {
+                    arguments.push("upgrade: websocket::WebSocketUpgrade".to_string());
+                }
                 let params = openapi_crates_codegen::naming::operation_type_name(id, "params");
                 let params_pointer = pointer_join(&op.pointer, "parameters");
                 let written = parameters(doc, op);

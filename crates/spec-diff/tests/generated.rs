@@ -223,7 +223,8 @@ fn missing_items(surface: &Surface, generated: &Crates) -> (usize, Vec<String>) 
 /// Construct fixtures whose Rust API a model could get wrong: `default`
 /// responses, bodies passed as bytes, parameters, several successes, status
 /// ranges, bodies in several kinds, names that collide (properties, enum
-/// values, parameters, schemas), unions, nullable and one-way fields.
+/// values, parameters, schemas), unions, nullable and one-way fields,
+/// WebSocket upgrades.
 const FIXTURES: &[&str] = &[
     "default-responses.yaml",
     "raw-bodies.yaml",
@@ -234,6 +235,7 @@ const FIXTURES: &[&str] = &[
     "colliding-names.yaml",
     "one-of.yaml",
     "one-way-and-nullable.yaml",
+    "websockets.yaml",
 ];
 
 /// The crates generated for the spec at `path` (absolute), in memory.

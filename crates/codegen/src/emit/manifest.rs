@@ -97,13 +97,32 @@ fn registry_dependency(name: &str, optional: bool) -> String {
 
 /// A path dependency on `name`, at `path` from the crate's directory.
 fn path_dependency(name: &str, path: &Path, default_features: bool) -> String {
+    path_dependency_with(name, path, default_features, &[])
+}
+
+/// [`path_dependency`] with `features` on.
+fn path_dependency_with(
+    name: &str,
+    path: &Path,
+    default_features: bool,
+    features: &[&str],
+) -> String {
     let path = path.display().to_string().replace('\\', "/");
     let defaults = if default_features {
         ""
     } else {
         ", default-features = false"
     };
-    format!("{name} = {{ path = {}{defaults} }}\n", quoted(&path))
+    let features = if features.is_empty() {
+        String::new()
+    } else {
+        let features: Vec<String> = features.iter().map(|feature| quoted(feature)).collect();
+        format!(", features = [{}]", features.join(", "))
+    };
+    format!(
+        "{name} = {{ path = {}{defaults}{features} }}\n",
+        quoted(&path)
+    )
 }
 
 fn quoted(text: &str) -> String {
@@ -331,13 +350,15 @@ fn feature_table(features: &Features, types: Option<&str>, defaults: &[&str]) ->
 
 /// `writes_parameters`: the client writes some parameters itself, through
 /// JSON. Every client sends through the runtime's hooks (its `client`
-/// feature, without the server's plumbing).
+/// feature, without the server's plumbing); `websocket`: an operation
+/// upgrades, and the runtime's `websocket` feature opens the connection.
 pub fn client_manifest(
     crates: &CrateNames,
     package: Package<'_>,
     features: &Features,
     uses: TypeDependencies,
     writes_parameters: bool,
+    websocket: bool,
     placement: &Placement<'_>,
 ) -> String {
     let mut dependencies = vec!["progenitor-client", "reqwest", "serde"];
@@ -365,7 +386,12 @@ pub fn client_manifest(
         &dependencies,
         &registry_dependency("rustls", true),
     ));
-    manifest.push_str(&runtime_dependency(placement, &["client"]));
+    let runtime_features: &[&str] = if websocket {
+        &["client", "websocket"]
+    } else {
+        &["client"]
+    };
+    manifest.push_str(&runtime_dependency(placement, runtime_features));
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
@@ -404,10 +430,13 @@ opentelemetry = [\"{RUNTIME_CRATE}/opentelemetry\"]
 "
     )
 }
+/// `websocket`: an operation upgrades, served through axum's `ws`
+/// (the runtime's `websocket` feature).
 pub fn server_manifest(
     crates: &CrateNames,
     package: Package<'_>,
     features: &Features,
+    websocket: bool,
     placement: &Placement<'_>,
 ) -> String {
     let mut manifest = package_table(
@@ -419,10 +448,12 @@ pub fn server_manifest(
         ),
     );
     manifest.push_str(&registry_dependencies(&["axum"], ""));
-    manifest.push_str(&path_dependency(
+    let runtime_features: &[&str] = if websocket { &["websocket"] } else { &[] };
+    manifest.push_str(&path_dependency_with(
         RUNTIME_CRATE,
         &placement.runtime_from_crate(),
         true,
+        runtime_features,
     ));
     manifest.push_str(&path_dependency(
         &crates.types,
@@ -582,6 +613,7 @@ mod tests {
                 &Features::default(),
                 uses,
                 false,
+                false,
                 &placement,
             )),
             [
@@ -602,6 +634,7 @@ mod tests {
                 &Features::default(),
                 TypeDependencies::default(),
                 true,
+                false,
                 &placement,
             )),
             [
@@ -682,6 +715,7 @@ mod tests {
                 &crates,
                 PACKAGE,
                 &Features::default(),
+                false,
                 &Placement {
                     crates_dir: Path::new(crates_dir),
                     runtime: &runtime,

@@ -49,6 +49,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("timeouts.rs"),
     source!("trace.rs"),
     source!("types.rs"),
+    source!("websocket.rs"),
     source!("wire.rs"),
 ];
 

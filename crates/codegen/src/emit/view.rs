@@ -8,6 +8,9 @@
 //!   scalar in the path or a header, or a scalar or repeated pairs in the
 //!   query, and panic on a struct; every other parameter is shown as one they
 //!   take, and `emit::client` writes it itself.
+//! - `client_upgrades`: an operation answering `101 Switching Protocols`
+//!   shows progenitor a `101` without a body as its one success, without
+//!   `x-dropshot-websocket`; `emit::client` writes the WebSocket handshake.
 //! - `webhooks_into_paths`: progenitor reads `paths` only; each webhook is
 //!   shown as a path at its route, so the client crate can send it (to a
 //!   subscriber's URL) with the types the rest of the API uses.
@@ -97,6 +100,10 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnos
         &mut document,
         model.operations.iter().chain(&model.webhooks),
     );
+    client_upgrades(
+        &mut document,
+        model.operations.iter().chain(&model.webhooks),
+    );
     let (mut document, placeholders) = view_document(&document);
     // Typify and progenitor write the spec's texts into docs of their own:
     // marked, the formatter knows which text is the spec's.
@@ -124,6 +131,38 @@ pub fn openapi_view(spec: &LoadedSpec, model: &ApiModel) -> Result<View, Diagnos
         placeholders,
         schema_places,
     })
+}
+
+/// Progenitor sees an operation's `101` as the model reads it
+/// ([`Operation::upgrades`]): a `101` without a body, as the one success
+/// (progenitor gives an operation one success type, and the client asks
+/// for the upgrade), where dropshot's older form wrote a `default`; no
+/// `101` the model left out. `x-dropshot-websocket` goes everywhere:
+/// progenitor would write the handshake with crates a generated client does
+/// not depend on, and `emit::client` writes it through the runtime.
+fn client_upgrades<'a>(document: &mut Value, operations: impl Iterator<Item = &'a Operation>) {
+    for operation in operations {
+        let Some(Value::Object(view)) = document.pointer_mut(&operation.pointer) else {
+            continue;
+        };
+        view.shift_remove("x-dropshot-websocket");
+        let Some(Value::Object(responses)) = view.get_mut("responses") else {
+            continue;
+        };
+        if !operation.upgrades() {
+            responses.shift_remove("101");
+            continue;
+        }
+        if !responses.contains_key("101") {
+            // Dropshot's older form: its `default` is the `101`.
+            responses.shift_remove("default");
+        }
+        responses.retain(|status, _| !status.starts_with('2'));
+        responses.insert(
+            "101".into(),
+            serde_json::json!({"description": "Switching to WebSocket"}),
+        );
+    }
 }
 
 /// Progenitor's builders write a parameter only as a scalar in the path or

@@ -221,7 +221,8 @@ pub struct Operation {
     pub parameters: Vec<Parameter>,
     pub request_body: Option<RequestBody>,
     /// Responses of one status or of a range (`4XX`), by status class, each
-    /// class's codes before its range. A 1xx is never among them.
+    /// class's codes before its range. The one 1xx among them is the `101`
+    /// of an operation that upgrades to WebSocket ([`Operation::upgrades`]).
     pub responses: Vec<Response>,
     /// The `default` response: the body (and headers) of any status
     /// `responses` neither lists nor covers with a range, a 2xx only when
@@ -305,6 +306,12 @@ impl Operation {
     /// anything.
     pub fn documents_no_response(&self) -> bool {
         self.responses.is_empty() && self.default_response.is_none()
+    }
+
+    /// Whether the operation may answer `101 Switching Protocols`, turning
+    /// the request's connection into a WebSocket connection.
+    pub fn upgrades(&self) -> bool {
+        self.responses.iter().any(Response::is_upgrade)
     }
 
     /// Whether a 2xx is documented, by its code or by `2XX`.
@@ -588,7 +595,7 @@ pub fn is_binary(media_type: &str) -> bool {
 /// The status of a response: one code, a range, or `default`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
-    /// A code from 200 to 599.
+    /// A code from 200 to 599, or 101 (an upgrade, [`Response::is_upgrade`]).
     Code(u16),
     /// A range such as `4XX`, by its first digit (2 to 5): every status of
     /// the class the operation does not list.
@@ -683,6 +690,13 @@ impl Response {
 
     pub fn is_default(&self) -> bool {
         self.status == Status::Default
+    }
+
+    /// Whether the response is a `101 Switching Protocols`: the request's
+    /// connection becomes a WebSocket connection, and the response has no
+    /// body.
+    pub fn is_upgrade(&self) -> bool {
+        self.status == Status::Code(101)
     }
 
     /// Whether the response has a body: one value, bytes, or a stream.

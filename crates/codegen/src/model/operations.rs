@@ -330,8 +330,14 @@ fn build_responses(
                 ));
             }
         };
-        // A 1xx is an interim answer before the final one: a handler cannot
-        // return it as the operation's response.
+        if status == Status::Code(101) {
+            if let Some(upgrade) = upgrade_response(spec, components, &pointer, method, response)? {
+                result.push(upgrade);
+            }
+            continue;
+        }
+        // Any other 1xx is an interim answer before the final one: a handler
+        // cannot return it as the operation's response.
         if status.class() == 1 {
             return Err(spec.error_at(
                 &pointer,
@@ -345,6 +351,18 @@ fn build_responses(
     }
     result.sort_by_key(|response| response.status.sort_key());
     let default = match &operation.responses.default {
+        // Dropshot described its WebSocket endpoints with a `default`
+        // response before it wrote their `101`: read as the `101`.
+        Some(response)
+            if operation.extensions.contains_key("x-dropshot-websocket")
+                && !result.iter().any(Response::is_upgrade) =>
+        {
+            let pointer = pointer_join(&responses_pointer, "default");
+            if let Some(upgrade) = upgrade_response(spec, components, &pointer, method, response)? {
+                result.insert(0, upgrade);
+            }
+            None
+        }
         Some(response) => {
             let pointer = pointer_join(&responses_pointer, "default");
             Some(listed_response(
@@ -359,6 +377,46 @@ fn build_responses(
         None => None,
     };
     Ok((result, default))
+}
+
+/// The `101 Switching Protocols` of an operation that opens a WebSocket
+/// connection: the only upgrade the generated crates make (progenitor's
+/// reading too). It has no body, whatever its `content` says (dropshot
+/// wrote `*/*`): the connection speaks WebSocket after it. `None`, with a
+/// warning, on a method other than `GET`, by which HTTP/1.1 alone opens
+/// a WebSocket (RFC 6455, section 4.1).
+fn upgrade_response(
+    spec: &LoadedSpec,
+    components: &Components,
+    pointer: &str,
+    method: Method,
+    response: &ReferenceOr<OaResponse>,
+) -> Result<Option<Response>, Diagnostic> {
+    if method != Method::Get {
+        spec.warn_at(
+            pointer,
+            format!(
+                "a 101 switches the connection to WebSocket, which a client opens with `GET` \
+                 only, not `{}`: the 101 is left out",
+                method.as_str()
+            ),
+        );
+        return Ok(None);
+    }
+    let mut upgrade = listed_response(
+        spec,
+        components,
+        pointer,
+        method,
+        Status::Code(101),
+        response,
+    )?;
+    upgrade.schema = None;
+    upgrade.media_types.clear();
+    upgrade.stream = None;
+    upgrade.headers.clear();
+    upgrade.shared = None;
+    Ok(Some(upgrade))
 }
 
 /// One response of `responses`, following a `$ref` into `components/responses`.

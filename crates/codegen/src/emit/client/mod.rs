@@ -9,6 +9,7 @@
 //! (`subscriber`), built from the same run.
 
 mod streams;
+mod upgrades;
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{format_ident, quote};
@@ -66,6 +67,7 @@ pub fn emit_client(
     }
     for operation in model.operations.iter().chain(&model.webhooks) {
         streams::typed_stream(&mut client, operation).map_err(internal)?;
+        upgrades::websocket_in_send(&mut client, operation).map_err(internal)?;
     }
     // Once every edit has named what it needs (a stream's item type).
     builder_without_unused_types(&mut client);
@@ -81,6 +83,15 @@ pub fn emit_client(
                 /// [`stream::ReceivedEvents`], [`stream::ReceivedLines`], each
                 /// event's [`stream::Event`] and [`stream::StreamError`].
                 pub use #runtime::stream;
+            }
+        });
+    let websocket: Option<syn::Item> =
+        model.operations.iter().any(Operation::upgrades).then(|| {
+            syn::parse_quote! {
+                /// WebSocket connections, which the operations answering `101
+                /// Switching Protocols` return: [`websocket::WebSocket`] and
+                /// its [`websocket::Message`]s.
+                pub use #runtime::websocket::client as websocket;
             }
         });
     let multipart: Option<syn::Item> = (!uploads.is_empty()).then(|| {
@@ -141,6 +152,7 @@ pub fn emit_client(
     file.items.extend(errors);
     file.items.extend(multipart);
     file.items.extend(stream);
+    file.items.extend(websocket);
     Ok(file)
 }
 

@@ -142,6 +142,16 @@ fn stream_in_send(
             ::reqwest::header::HeaderValue::from_static(#media_type),
         );
     };
+    once_request_is_built(send, operation, accept)
+}
+
+/// Inserts `statement` into `send` right after progenitor builds the
+/// request, before the hooks see it.
+pub(super) fn once_request_is_built(
+    send: &mut syn::ImplItemFn,
+    operation: &Operation,
+    statement: syn::Stmt,
+) -> Result<(), String> {
     let built = send
         .block
         .stmts
@@ -156,12 +166,12 @@ fn stream_in_send(
                 operation.id
             )
         })?;
-    send.block.stmts.insert(built + 1, accept);
+    send.block.stmts.insert(built + 1, statement);
     Ok(())
 }
 
 /// The `T` of a `Result<T, E>` type.
-fn result_ok_type(ty: &mut syn::Type) -> Option<&mut syn::Type> {
+pub(super) fn result_ok_type(ty: &mut syn::Type) -> Option<&mut syn::Type> {
     let syn::Type::Path(path) = ty else {
         return None;
     };
@@ -176,10 +186,10 @@ fn result_ok_type(ty: &mut syn::Type) -> Option<&mut syn::Type> {
 }
 
 /// Replaces the body of the arm answering `status` with `body`.
-struct SuccessArm {
-    status: Status,
-    body: syn::Expr,
-    done: bool,
+pub(super) struct SuccessArm {
+    pub(super) status: Status,
+    pub(super) body: syn::Expr,
+    pub(super) done: bool,
 }
 
 impl syn::visit_mut::VisitMut for SuccessArm {

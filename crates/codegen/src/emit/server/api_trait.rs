@@ -181,6 +181,9 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         let kind = super::body_type(operation, body);
         quote!(body: #kind,)
     });
+    let upgrade = operation
+        .upgrades()
+        .then(|| quote!(upgrade: websocket::WebSocketUpgrade,));
     // Public operations (no security requirement) have no caller to verify.
     let caller: syn::Type = syn::parse_str(&operation.caller().rust_type("Self::Caller"))
         .expect("a caller type parses");
@@ -194,6 +197,9 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
     }
     if operation.request_body.is_some() {
         unused.push(quote!(body));
+    }
+    if operation.upgrades() {
+        unused.push(quote!(upgrade));
     }
     let unused = if unused.len() == 1 {
         quote!(let _ = context;)
@@ -209,6 +215,7 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
             context: RequestContext<#caller>,
             #(#parameters)*
             #body
+            #upgrade
         ) -> impl Future<Output = #response> + Send {
             #unused
             std::future::ready(#response::Unimplemented(runtime::ErrorBody::not_implemented(

@@ -272,6 +272,12 @@ fn example_methods(service: &Service<'_>) -> (String, Vec<String>) {
             }
             parameters.push(format!("_body: {kind}"));
         }
+        if operation.upgrades() {
+            if !imports.iter().any(|import| import == "websocket") {
+                imports.push("websocket".into());
+            }
+            parameters.push("_upgrade: websocket::WebSocketUpgrade".into());
+        }
         let parameters = if parameters.is_empty() {
             String::new()
         } else {

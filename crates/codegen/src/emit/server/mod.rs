@@ -177,6 +177,14 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
             pub use #runtime_crate::stream;
         }
     });
+    let websocket = every_operation().any(Operation::upgrades).then(|| {
+        quote! {
+            /// WebSocket connections: the operations answering `101 Switching
+            /// Protocols` get a [`websocket::WebSocketUpgrade`] and answer
+            /// with what its `on_upgrade` returns.
+            pub use #runtime_crate::websocket::server as websocket;
+        }
+    });
     quote! {
         #(#![doc = #docs])*
         // Responses are built once per request and moved, never stored: boxing
@@ -193,6 +201,7 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
 
         pub use #runtime_crate::{AuthError, AuthorizationRequest, Middleware, RequestContext, RouterError, RouterOptions, Served};
         #stream
+        #websocket
 
         #(#[doc = #base_path_doc])*
         pub const BASE_PATH: &str = #base_path;

@@ -127,14 +127,14 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
     });
     let (any_variant, any_arm) = any.unzip();
     // A body passed through as bytes (`axum::body::Body`) is a stream, and
-    // so are a stream of items and a whole `Response`: none can be cloned
+    // so are a stream of items and a whole `Response` (an upgrade's): none can be cloned
     // or compared.
     let derives = if any_variant.is_some()
         || operation
             .responses
             .iter()
             .chain(&operation.default_response)
-            .any(|response| response.is_raw() || response.stream.is_some())
+            .any(|response| response.is_raw() || response.stream.is_some() || response.is_upgrade())
     {
         quote!(#[derive(Debug)])
     } else {
@@ -173,6 +173,9 @@ fn variant_ident(response: &Response) -> Ident {
 
 /// The type of the response's body in its variant, if it has one.
 fn body_type(response: &Response) -> Option<TokenStream> {
+    if response.is_upgrade() {
+        return Some(quote!(Response));
+    }
     let stream = response.stream.as_ref().map(stream_type);
     match (&response.schema, stream) {
         (Some(schema), Some(stream)) => {
@@ -289,6 +292,12 @@ fn variant(operation: &Operation, response: &Response) -> TokenStream {
     if let Some(stream) = &response.stream {
         docs.push_str(&stream_docs(response, stream));
     }
+    if response.is_upgrade() {
+        docs.push_str(
+            "\n\nThe response `websocket::WebSocketUpgrade::on_upgrade` returns: the \
+             connection switches to WebSocket, and its callback gets the socket.",
+        );
+    }
     let docs = doc_lines(&docs);
     if let Some(status_doc) = status_field {
         let fields = variant_fields(response);
@@ -404,7 +413,9 @@ fn respond(response: &Response, status: &TokenStream) -> TokenStream {
     if response.shared.is_some() {
         return quote!(response.into_response_with(#status));
     }
-    let body_response = if let Some(stream) = &response.stream {
+    let body_response = if response.is_upgrade() {
+        quote!(body)
+    } else if let Some(stream) = &response.stream {
         let streamed = stream_response(stream, status);
         match &response.schema {
             Some(_) => {

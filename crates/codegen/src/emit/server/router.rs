@@ -442,10 +442,28 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     } else {
         quote!(head: runtime::Head)
     };
+    // The upgrade is taken from the request before anything else, and
+    // refused only once the request has passed every check an operation's
+    // request passes.
+    let (upgrade_argument, upgrade_binding, upgrade_passed) = if operation.upgrades() {
+        (
+            quote!(upgrade: Result<runtime::websocket::server::WebSocketUpgrade, runtime::websocket::server::WebSocketUpgradeRejection>,),
+            quote! {
+                let upgrade = match upgrade {
+                    Ok(upgrade) => upgrade,
+                    Err(rejection) => return runtime::websocket::server::upgrade_rejected(rejection),
+                };
+            },
+            quote!(upgrade),
+        )
+    } else {
+        (quote!(), quote!(), quote!())
+    };
     quote! {
         fn #ident<A: #trait_ident>(
             State(api): State<Arc<A>>,
             #path_argument
+            #upgrade_argument
             #request_argument,
         ) -> impl ::std::future::Future<Output = Response> + Send {
             runtime::traced(&operations::#served, #headers).run(async move {
@@ -453,13 +471,14 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
                 #authentication
                 #read_parameters
                 #body_binding
+                #upgrade_binding
                 let context = RequestContext {
                     caller,
                     headers: head.headers,
                     extensions: head.extensions,
                     operation: &operations::#served,
                 };
-                api.#method(context, #(#names,)* #params_argument #body_argument).await.into_response()
+                api.#method(context, #(#names,)* #params_argument #body_argument #upgrade_passed).await.into_response()
             })
         }
     }
