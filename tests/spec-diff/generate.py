@@ -704,6 +704,19 @@ components:
 case2("stream-item-type-changed", [V32, gadget_lines("string")], [V32, gadget_lines("integer")],
       ["breaking response response-type-changed"],
       note="issue 34: OpenAPI 3.2's itemSchema (each line of a JSON Lines response) is compared by the rules of schema")
+def console(status):
+    return ("components:\n  securitySchemes:", f"""  /console:
+    get:
+      operationId: open_console
+      responses:
+        "{status}":
+          description: The console.
+components:
+  securitySchemes:""")
+case2("websocket-upgrade-removed", [console("101")], [console("204")],
+      ["breaking response response-success-status-removed",
+       "possibly-breaking response response-success-status-added"],
+      note="issue 34: a 101 is the success of a WebSocket operation; without it the client gets no socket")
 fixups = {
     "request-format-changed": lambda before, after: (after.replace("format: password", "format: byte"), after),
     "unused-component-changed": lambda before, after: (after, after.replace("        code:\n          type: string", "        code:\n          type: integer")),

@@ -2,6 +2,13 @@
 
 use super::*;
 
+/// Whether `status` (a key of `responses`) is what a call succeeds with: a
+/// 2xx, or the `101` of an operation upgrading to WebSocket
+/// (`Response::is_upgrade`), whose client returns the socket.
+fn is_success(status: &str) -> bool {
+    status.starts_with('2') || status == "101"
+}
+
 impl<'a> Walker<'a> {
     pub(super) fn responses(
         &mut self,
@@ -23,7 +30,7 @@ impl<'a> Walker<'a> {
         let old_root = pointer_join(&old.pointer, "responses");
         let new_root = pointer_join(&new.pointer, "responses");
         for (status, response) in old_responses {
-            let success = status.starts_with('2');
+            let success = is_success(status);
             let use_pointer = pointer_join(&old_root, status);
             let Some(new_response) = new_responses.get(status) else {
                 let rule = if success {
@@ -52,7 +59,7 @@ impl<'a> Walker<'a> {
             .keys()
             .filter(|s| !old_responses.contains_key(*s))
         {
-            let rule = if status.starts_with('2') {
+            let rule = if is_success(status) {
                 &rules::RESPONSE_SUCCESS_STATUS_ADDED
             } else {
                 &rules::RESPONSE_NON_SUCCESS_STATUS_ADDED
