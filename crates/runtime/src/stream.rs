@@ -276,7 +276,7 @@ mod server {
 }
 
 #[cfg(feature = "client")]
-pub use self::client::{ReceivedEvents, ReceivedLines, StreamError};
+pub use self::client::{MAX_LINE_BYTES, ReceivedEvents, ReceivedLines, StreamError};
 
 #[cfg(feature = "client")]
 mod client {
@@ -396,8 +396,14 @@ mod client {
         }
     }
 
+    /// The longest item [`ReceivedLines`] waits for: 64 MiB. A server
+    /// sending one endless line would otherwise grow the client's buffer
+    /// without bound; past it, the stream ends with a
+    /// [`StreamError::Transport`].
+    pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
     /// The items of a JSON Lines response (or a JSON text sequence), each
-    /// decoded as `T` as its line arrives.
+    /// decoded as `T` as its line arrives, each at most [`MAX_LINE_BYTES`].
     pub struct ReceivedLines<T> {
         items: BoxStream<'static, Result<T, StreamError>>,
     }
@@ -409,7 +415,7 @@ mod client {
             S: Stream<Item = Result<Bytes, X>> + Send + 'static,
             X: std::error::Error + Send + Sync + 'static,
         {
-            Self::split(body, b'\n')
+            Self::split(body, b'\n', MAX_LINE_BYTES)
         }
 
         /// The items of `body`, a JSON text sequence (RFC 7464).
@@ -418,18 +424,21 @@ mod client {
             S: Stream<Item = Result<Bytes, X>> + Send + 'static,
             X: std::error::Error + Send + Sync + 'static,
         {
-            Self::split(body, RECORD_SEPARATOR)
+            Self::split(body, RECORD_SEPARATOR, MAX_LINE_BYTES)
         }
 
         /// The items of `body` between `delimiter`s, blank ones skipped
         /// (the one before a sequence's first separator, a last newline).
-        fn split<S, X>(body: S, delimiter: u8) -> Self
+        /// An item longer than `max` bytes ends the stream with an error
+        /// rather than growing the buffer that waits for its end.
+        pub(super) fn split<S, X>(body: S, delimiter: u8, max: usize) -> Self
         where
             S: Stream<Item = Result<Bytes, X>> + Send + 'static,
             X: std::error::Error + Send + Sync + 'static,
         {
             let reader = StreamReader::new(body.map(|chunk| chunk.map_err(std::io::Error::other)));
-            let codec = AnyDelimiterCodec::new(vec![delimiter], vec![delimiter]);
+            let codec =
+                AnyDelimiterCodec::new_with_max_length(vec![delimiter], vec![delimiter], max);
             let items = FramedRead::new(reader, codec).filter_map(|record| async move {
                 let record = match record {
                     Ok(record) => record,
@@ -585,5 +594,25 @@ mod tests {
         assert_eq!(received.len(), 3, "blank lines are skipped: {received:?}");
         assert!(matches!(&received[1], Err(StreamError::Data { data, .. }) if data == "not json"));
         assert_eq!(received[2].as_ref().unwrap().index, 2);
+    }
+
+    #[tokio::test]
+    async fn a_line_longer_than_the_cap_ends_the_stream_without_growing_it() {
+        let short = "{\"index\": 1, \"text\": \"a\"}\n";
+        // An endless line: more chunks than the cap, never a newline.
+        let endless = stream::iter(std::iter::repeat_n(
+            bytes::Bytes::from_static(&[b'x'; 64]),
+            64,
+        ));
+        let body = stream::iter([Ok::<_, std::io::Error>(bytes::Bytes::from(short))])
+            .chain(endless.map(Ok));
+        let lines = ReceivedLines::<Chunk>::split(body, b'\n', 1024);
+        let received: Vec<_> = lines.collect().await;
+        assert_eq!(received[0].as_ref().unwrap().index, 1);
+        assert!(
+            matches!(received.last(), Some(Err(StreamError::Transport(_)))),
+            "{received:?}"
+        );
+        assert!(received.len() <= 3, "{received:?}");
     }
 }
