@@ -97,32 +97,13 @@ fn registry_dependency(name: &str, optional: bool) -> String {
 
 /// A path dependency on `name`, at `path` from the crate's directory.
 fn path_dependency(name: &str, path: &Path, default_features: bool) -> String {
-    path_dependency_with(name, path, default_features, &[])
-}
-
-/// [`path_dependency`] with `features` on.
-fn path_dependency_with(
-    name: &str,
-    path: &Path,
-    default_features: bool,
-    features: &[&str],
-) -> String {
     let path = path.display().to_string().replace('\\', "/");
     let defaults = if default_features {
         ""
     } else {
         ", default-features = false"
     };
-    let features = if features.is_empty() {
-        String::new()
-    } else {
-        let features: Vec<String> = features.iter().map(|feature| quoted(feature)).collect();
-        format!(", features = [{}]", features.join(", "))
-    };
-    format!(
-        "{name} = {{ path = {}{defaults}{features} }}\n",
-        quoted(&path)
-    )
+    format!("{name} = {{ path = {}{defaults} }}\n", quoted(&path))
 }
 
 fn quoted(text: &str) -> String {
@@ -448,13 +429,11 @@ pub fn server_manifest(
         ),
     );
     manifest.push_str(&registry_dependencies(&["axum"], ""));
-    let runtime_features: &[&str] = if websocket { &["websocket"] } else { &[] };
-    manifest.push_str(&path_dependency_with(
-        RUNTIME_CRATE,
-        &placement.runtime_from_crate(),
-        true,
-        runtime_features,
-    ));
+    manifest.push_str(&if websocket {
+        runtime_dependency(placement, &["server", "websocket"])
+    } else {
+        path_dependency(RUNTIME_CRATE, &placement.runtime_from_crate(), true)
+    });
     manifest.push_str(&path_dependency(
         &crates.types,
         &Path::new("..").join(&crates.types),
@@ -705,6 +684,47 @@ mod tests {
             runtime_features(false, true),
             ["types".into(), "timestamps".into()]
         );
+    }
+
+    #[test]
+    fn only_an_api_that_upgrades_takes_the_runtime_with_websocket() {
+        let crates = CrateNames::with_prefix("pets");
+        let runtime = |manifest: String| -> toml::Value {
+            let manifest: toml::Table = manifest.parse().unwrap();
+            manifest["dependencies"][RUNTIME_CRATE].clone()
+        };
+        let features = |runtime: toml::Value| -> Vec<String> {
+            runtime["features"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|feature| feature.as_str().unwrap().to_string())
+                .collect()
+        };
+        let client = |websocket: bool| {
+            runtime(client_manifest(
+                &crates,
+                PACKAGE,
+                &Features::default(),
+                TypeDependencies::default(),
+                false,
+                websocket,
+                &vendored(),
+            ))
+        };
+        let server = |websocket: bool| {
+            runtime(server_manifest(
+                &crates,
+                PACKAGE,
+                &Features::default(),
+                websocket,
+                &vendored(),
+            ))
+        };
+        assert_eq!(features(client(true)), ["client", "websocket"]);
+        assert_eq!(features(client(false)), ["client"]);
+        assert_eq!(features(server(true)), ["server", "websocket"]);
+        assert_eq!(server(false).get("features"), None);
     }
 
     #[test]
