@@ -14,7 +14,7 @@
 //! | `examples: [x, ..]` | `example: x` |
 //! | `$ref` beside other keywords | `allOf: [{$ref}]` beside them; annotations alone are dropped |
 //! | `true` / `false` as a schema | `{}` / `{not: {}}` |
-//! | `contentMediaType` on a string | `format: binary` |
+//! | `contentMediaType`, or `contentEncoding: binary`, on a string | `format: binary` |
 //!
 //! Keywords 3.0 has no spelling for (`prefixItems`, `if`/`then`/`else`,
 //! `dependentSchemas`, `dependentRequired`, `patternProperties`,
@@ -353,10 +353,14 @@ fn lower_object(object: &mut Map<String, Value>) {
     {
         object.insert("example".into(), examples.swap_remove(0));
     }
-    if object.shift_remove("contentMediaType").is_some() && !object.contains_key("format") {
+    let media_type = object.shift_remove("contentMediaType");
+    let encoding = object.shift_remove("contentEncoding");
+    // RFC 2045's `binary` encoding is the raw bytes, as `format: binary`
+    // says (Discord writes its files so); `base64` is text.
+    let raw = encoding.as_ref().and_then(Value::as_str) == Some("binary");
+    if (media_type.is_some() || raw) && !object.contains_key("format") {
         object.insert("format".into(), Value::String("binary".into()));
     }
-    object.shift_remove("contentEncoding");
     object.shift_remove("$schema");
     object.shift_remove("$id");
     if nullable {

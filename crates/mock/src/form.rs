@@ -54,6 +54,7 @@ fn build(
         FormShape::Scalar(FormScalar::Integer) => Shape::Integer,
         FormShape::Scalar(FormScalar::Number) => Shape::Number,
         FormShape::Scalar(FormScalar::Boolean) => Shape::Boolean,
+        FormShape::File(max) => Shape::File(*max),
         FormShape::Nullable(form) => Shape::Nullable(inner(form)),
         FormShape::List(form) => Shape::List(inner(form)),
         FormShape::Object(object) => {

@@ -730,9 +730,10 @@ impl State {
         respond::respond(self, operation, &headers)
     }
 
-    /// `runtime::read_body` (or `read_raw_body`, `read_checked_raw_body`)
-    /// of one kind of body, with
-    /// the model's checks interpreted; the value is not kept.
+    /// `runtime::read_body` (or `read_raw_body`, `read_streamed_body`) of
+    /// one kind of body, with the model's checks interpreted; the value is
+    /// not kept. A multipart body is read whole, its parts checked as the
+    /// server checks them when its body ends.
     async fn read_body(
         &'static self,
         kind: &'static BodyKind,

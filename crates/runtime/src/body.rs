@@ -195,6 +195,16 @@ pub async fn read_streamed_body(
     request: Request,
     accepted: &[&str],
 ) -> Result<(Head, BodyStream), Response> {
+    let (head, body, _) = streamed_request(request, accepted)?;
+    Ok((head, BodyStream(body)))
+}
+
+/// A request whose body streams, split: its head, its body limited to the
+/// operation's limit (see [`read_streamed_body`]), and that limit.
+pub(crate) fn streamed_request(
+    request: Request,
+    accepted: &[&str],
+) -> Result<(Head, axum::body::BodyDataStream, usize), Response> {
     use axum::body::HttpBody as _;
     check_raw_media_type(request.headers(), accepted)?;
     let limit = request
@@ -211,7 +221,7 @@ pub async fn read_streamed_body(
     }
     let limit = usize::try_from(limit).unwrap_or(usize::MAX);
     let body = axum::body::Body::new(http_body_util::Limited::new(body, limit));
-    Ok((Head::from(parts), BodyStream(body.into_data_stream())))
+    Ok((Head::from(parts), body.into_data_stream(), limit))
 }
 
 /// [`read_streamed_body`] for an optional body: none (no `Content-Type`
@@ -236,7 +246,7 @@ impl BodyStream {
     pub async fn collect(self) -> Result<axum::body::Bytes, BodyError> {
         use http_body_util::BodyExt;
         let body = axum::body::Body::from_stream(self.0);
-        Ok(body.collect().await.map_err(BodyError)?.to_bytes())
+        Ok(body.collect().await.map_err(BodyError::transport)?.to_bytes())
     }
 }
 
@@ -249,7 +259,7 @@ impl futures_util::Stream for BodyStream {
     ) -> std::task::Poll<Option<Self::Item>> {
         std::pin::Pin::new(&mut self.0)
             .poll_next(cx)
-            .map(|item| item.map(|chunk| chunk.map_err(BodyError)))
+            .map(|item| item.map(|chunk| chunk.map_err(BodyError::transport)))
     }
 }
 
@@ -260,14 +270,51 @@ impl std::fmt::Debug for BodyStream {
 }
 
 /// A request body that could not be read to its end: the connection broke,
-/// or the body ran past the operation's limit.
+/// the body ran past the operation's limit, or (a multipart body's parts,
+/// [`Multipart`](crate::stream::Multipart)) it is not well-formed or breaks
+/// the schema's rules. As a response it is the router's own answer: 413
+/// past a limit, else 400 naming the broken rules.
 #[derive(Debug)]
-pub struct BodyError(axum::Error);
+pub struct BodyError(Cause);
+
+#[derive(Debug)]
+enum Cause {
+    /// Reading the body failed (axum's `Limited` error past the limit).
+    Transport(axum::Error),
+    /// A multipart body that is not well-formed.
+    Malformed(String),
+    /// The text parts of a multipart body together ran past the router's
+    /// limit of a body read whole.
+    TextTooLarge(usize),
+    /// The parts broke the schema's rules.
+    Rejected(Violations),
+}
 
 impl BodyError {
-    /// Whether the body ran past the operation's limit (answer 413).
+    pub(crate) fn transport(error: axum::Error) -> Self {
+        Self(Cause::Transport(error))
+    }
+
+    pub(crate) fn malformed(message: impl Into<String>) -> Self {
+        Self(Cause::Malformed(message.into()))
+    }
+
+    pub(crate) fn text_too_large(limit: usize) -> Self {
+        Self(Cause::TextTooLarge(limit))
+    }
+
+    pub(crate) fn rejected(violations: Violations) -> Self {
+        Self(Cause::Rejected(violations))
+    }
+
+    /// Whether the body ran past a limit (answer 413).
     pub fn is_too_large(&self) -> bool {
-        let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&self.0);
+        let error: &(dyn std::error::Error + 'static) = match &self.0 {
+            Cause::Transport(error) => error,
+            Cause::TextTooLarge(_) => return true,
+            Cause::Malformed(_) | Cause::Rejected(_) => return false,
+        };
+        let mut source = Some(error);
         while let Some(error) = source {
             if error.is::<http_body_util::LengthLimitError>() {
                 return true;
@@ -276,65 +323,62 @@ impl BodyError {
         }
         false
     }
+
+    /// The schema's rules the body broke, if that is why it was refused.
+    pub fn violations(&self) -> Option<&Violations> {
+        match &self.0 {
+            Cause::Rejected(violations) => Some(violations),
+            _ => None,
+        }
+    }
 }
 
 impl axum::response::IntoResponse for BodyError {
-    /// The router's answer to a body it could not read: 413 past the
-    /// limit, else 400.
+    /// The router's answer to a body it could not read: 413 past a limit,
+    /// else 400, naming the broken rules where the body broke some.
     fn into_response(self) -> Response {
-        unreadable_body(Box::new(self.0))
+        match self.0 {
+            Cause::Transport(error) => unreadable_body(Box::new(error)),
+            Cause::Malformed(message) => router_error_response(
+                StatusCode::BAD_REQUEST,
+                format!("Invalid multipart body: {message}"),
+                "invalid_body",
+            ),
+            Cause::TextTooLarge(limit) => router_error_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the text parts of the body are larger than the limit of {limit} bytes"),
+                "invalid_body",
+            ),
+            Cause::Rejected(violations) => validation_failed(violations),
+        }
     }
 }
 
 impl std::fmt::Display for BodyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "the request body could not be read: {}", self.0)
+        match &self.0 {
+            Cause::Transport(error) => write!(f, "the request body could not be read: {error}"),
+            Cause::Malformed(message) => write!(f, "invalid multipart body: {message}"),
+            Cause::TextTooLarge(limit) => write!(
+                f,
+                "the text parts of the body are larger than the limit of {limit} bytes"
+            ),
+            Cause::Rejected(violations) => {
+                f.write_str("the request body breaks the schema: ")?;
+                let details: Vec<&str> = violations.iter().map(|v| v.detail.as_str()).collect();
+                f.write_str(&details.join("; "))
+            }
+        }
     }
 }
 
 impl std::error::Error for BodyError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
-/// Media type of uploads.
-const MULTIPART: &str = "multipart/form-data";
-
-/// [`read_raw_body`] for a kind whose `multipart/form-data` parts the spec
-/// describes: such a body still reaches the handler as bytes, once its
-/// parts pass `validate` (see [`multipart_to_shaped_value`]: text read by
-/// `form`, as a form's fields are, where it has a shape).
-pub async fn read_checked_raw_body(
-    request: Request,
-    accepted: &[&str],
-    validate: fn(&Value, &Location, &mut Violations),
-    form: Option<&Shape>,
-) -> Result<(Head, axum::body::Bytes), Response> {
-    let (head, bytes) = read_raw_body(request, accepted).await?;
-    if media_type_is(&head.headers, MULTIPART) {
-        let value = multipart_to_shaped_value(&head.headers, &bytes, form).await?;
-        let mut violations = Violations::new();
-        validate(&value, &Location::Body, &mut violations);
-        if !violations.is_empty() {
-            return Err(validation_failed(violations));
+        match &self.0 {
+            Cause::Transport(error) => Some(error),
+            _ => None,
         }
     }
-    Ok((head, bytes))
-}
-
-/// [`read_checked_raw_body`] for an optional body.
-pub async fn read_optional_checked_raw_body(
-    request: Request,
-    accepted: &[&str],
-    validate: fn(&Value, &Location, &mut Violations),
-    form: Option<&Shape>,
-) -> Result<(Head, Option<axum::body::Bytes>), Response> {
-    if has_no_body(request.headers()) {
-        return Ok((Head::from(request.into_parts().0), None));
-    }
-    let (head, bytes) = read_checked_raw_body(request, accepted, validate, form).await?;
-    Ok((head, Some(bytes)))
 }
 
 /// The fields of a `multipart/form-data` body as an object, to check
@@ -374,34 +418,44 @@ pub async fn multipart_to_value(
             .map(str::to_owned)
             .ok_or_else(|| invalid("a part has no name".to_owned()))?;
         let is_file = part.file_name().is_some();
-        let is_json = part.content_type().is_some_and(|media_type| {
-            media_type.essence_str() == JSON
-                || media_type.suffix().is_some_and(|suffix| suffix == "json")
-        });
+        let media_type = part.content_type().map(|media_type| media_type.essence_str().to_owned());
         let content = part.bytes().await.map_err(|err| invalid(err.to_string()))?;
-        let value = if is_json && !is_file {
-            // OpenAPI's default for an object or list part: JSON, as its
-            // `Content-Type` says.
-            let json: serde_json::Value = serde_json::from_slice(&content)
-                .map_err(|err| invalid(format!("`{name}` is not JSON: {err}")))?;
-            Value::from(json)
-        } else {
-            let text = match String::from_utf8(content.to_vec()) {
-                Ok(text) => text,
-                Err(_) if is_file => String::from_utf8_lossy(&content).into_owned(),
-                Err(_) => return Err(invalid(format!("`{name}` is not valid UTF-8"))),
-            };
-            Value::String(Cow::Owned(text))
-        };
+        let value = part_value(&name, is_file, media_type.as_deref(), &content).map_err(invalid)?;
         add_field(&mut object, Cow::Owned(name), value).map_err(invalid)?;
     }
     Ok(Value::Object(object))
 }
 
+/// The value of a multipart part named `name` in the fields checked
+/// against the schema (see [`multipart_to_value`]).
+pub(crate) fn part_value(
+    name: &str,
+    is_file: bool,
+    media_type: Option<&str>,
+    content: &[u8],
+) -> Result<Value<'static>, String> {
+    // The part's media type without parameters: `application/json`, or
+    // any `+json` type.
+    let is_json = media_type.is_some_and(|media_type| media_type == JSON || media_type.ends_with("+json"));
+    if is_json && !is_file {
+        // OpenAPI's default for an object or list part: JSON, as its
+        // `Content-Type` says.
+        let json: serde_json::Value = serde_json::from_slice(content)
+            .map_err(|err| format!("`{name}` is not JSON: {err}"))?;
+        return Ok(Value::from(json));
+    }
+    let text = match std::str::from_utf8(content) {
+        Ok(text) => text.to_owned(),
+        Err(_) if is_file => String::from_utf8_lossy(content).into_owned(),
+        Err(_) => return Err(format!("`{name}` is not valid UTF-8")),
+    };
+    Ok(Value::String(Cow::Owned(text)))
+}
+
 /// Adds field `key` to a form's (or multipart body's) top level: given
 /// again, it is a list (OpenAPI's default encoding of a list: the key once
 /// per item).
-fn add_field<'a>(
+pub(crate) fn add_field<'a>(
     object: &mut Object<'a>,
     key: Cow<'a, str>,
     value: Value<'a>,

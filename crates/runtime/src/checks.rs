@@ -66,6 +66,11 @@ impl Violations {
     pub fn iter(&self) -> impl Iterator<Item = &Violation> {
         self.0.iter()
     }
+
+    /// Keeps the violations `keep` says to.
+    pub(crate) fn retain(&mut self, keep: impl FnMut(&Violation) -> bool) {
+        self.0.retain(keep);
+    }
 }
 
 impl IntoIterator for Violations {

@@ -35,6 +35,10 @@ pub enum Shape {
     Integer,
     Number,
     Boolean,
+    /// A file (a `format: binary` string), of at most this many bytes (its
+    /// `maxLength`): a multipart part of this shape streams to the method
+    /// ([`Multipart`](crate::stream::Multipart)); a form's field is text.
+    File(Option<u64>),
     /// The text `null` is null; other values are read by the inner shape.
     Nullable(&'static Shape),
     /// Every declared property, and the shape of any other property
@@ -51,6 +55,26 @@ pub enum Shape {
 }
 
 type Properties = &'static [(&'static str, &'static Shape)];
+
+/// Whether a multipart part named `name` of a body of `shape` is a file,
+/// and its most bytes: a file property, a list of files, or an undeclared
+/// part where the other properties are files.
+pub(crate) fn file_part(shape: &Shape, name: &str) -> Option<Option<u64>> {
+    let (properties, other) = shape.object()?;
+    let property = properties
+        .iter()
+        .find(|(declared, _)| *declared == name)
+        .map(|(_, shape)| *shape)
+        .or(other)?;
+    match property.resolved() {
+        Shape::File(max) => Some(*max),
+        Shape::List(item) => match item.resolved() {
+            Shape::File(max) => Some(*max),
+            _ => None,
+        },
+        _ => None,
+    }
+}
 
 impl Shape {
     /// The shape itself, through [`Shape::Deferred`].

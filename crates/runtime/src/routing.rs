@@ -76,7 +76,8 @@ where
 /// `route` with `operation`'s body limits: one of
 /// [`RouterOptions::operation_body_limits`] for a body read whole, and for
 /// one that streams that or the spec's (`Served::body_limit`), which
-/// `read_streamed_body` reads from the extensions. A route without either
+/// `read_streamed_body` reads from the extensions (with the limit of a body
+/// read whole, which a multipart body's text parts stay under). A route without either
 /// is left as it is, at no cost.
 fn with_body_limits<S>(
     mut route: MethodRouter<S>,
@@ -92,8 +93,12 @@ where
         route = route.layer(axum::extract::DefaultBodyLimit::max(limit));
     }
     if let Some(limit) = operation.body_limit {
+        let whole = chosen.map_or(options.body_limit, |limit| {
+            usize::try_from(limit).unwrap_or(usize::MAX)
+        });
         let limit = crate::StreamedBodyLimit(chosen.unwrap_or(limit));
         route = route.layer(axum::Extension(limit));
+        route = route.layer(axum::Extension(crate::WholeBodyLimit(whole)));
     }
     route
 }

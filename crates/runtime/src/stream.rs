@@ -106,6 +106,9 @@ pub use self::server::{EncodeData, EventStream, JsonOrStream, LineStream};
 /// stream.
 #[cfg(feature = "server")]
 pub use crate::body::{BodyError, BodyStream};
+/// A `multipart/form-data` request body as its parts arrive.
+#[cfg(feature = "server")]
+pub use crate::parts::{Multipart, Part};
 
 #[cfg(feature = "server")]
 mod server {

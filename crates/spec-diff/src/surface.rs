@@ -145,6 +145,7 @@ impl Generated {
                 let body = op.request_body.as_ref().map(|body| {
                     let kind = match body.single() {
                         Some(kind) if kind.streamed() => "stream::BodyStream".to_string(),
+                        Some(kind) if kind.is_multipart() => "stream::Multipart".to_string(),
                         Some(kind) => kind
                             .schema
                             .as_deref()

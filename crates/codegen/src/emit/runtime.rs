@@ -37,6 +37,7 @@ const SOURCES: &[(&str, &str)] = &[
     source!("lib.rs"),
     source!("multipart.rs"),
     source!("params.rs"),
+    source!("parts.rs"),
     source!("propagation.rs"),
     source!("response.rs"),
     source!("retry.rs"),

@@ -24,6 +24,10 @@ pub enum FormShape {
     Text,
     /// Text read as a number or a boolean when it is one.
     Scalar(FormScalar),
+    /// A file (`format: binary`) of at most this many bytes (its
+    /// `maxLength`): a multipart part of this shape streams to the server's
+    /// method; a form's field is text.
+    File(Option<u64>),
     /// The text `null` is null (a form has no other way to say it); other
     /// text is read by the inner shape.
     Nullable(Box<FormShape>),
@@ -221,7 +225,7 @@ impl FormShape {
                     other.refs(found);
                 }
             }
-            FormShape::Text | FormShape::Scalar(_) => {}
+            FormShape::Text | FormShape::Scalar(_) | FormShape::File(_) => {}
         }
     }
 
@@ -256,6 +260,9 @@ fn shape_of<'c>(
         Check::Number(number) if number.integer => FormShape::Scalar(FormScalar::Integer),
         Check::Number(_) => FormShape::Scalar(FormScalar::Number),
         Check::Boolean => FormShape::Scalar(FormScalar::Boolean),
+        Check::String(string) if string.format.as_deref() == Some("binary") => {
+            FormShape::File(string.max_length.map(|max| max as u64))
+        }
         Check::Values(values) => {
             let (nulls, others): (Vec<Value>, Vec<Value>) = values
                 .texts()

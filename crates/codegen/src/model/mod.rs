@@ -361,7 +361,7 @@ impl Operation {
         }
     }
 
-    /// The limit of a body that streams ([`BodyKind::streamed`]): the
+    /// The limit of a body that streams ([`BodyKind::streams`]): the
     /// spec's `maxLength` where every streamed kind has one, else
     /// `None`, for the runtime's `STREAMED_BODY_LIMIT`. `Some(None)`
     /// stands for that default; `None` when no kind streams.
@@ -371,7 +371,7 @@ impl Operation {
             .as_ref()?
             .kinds
             .iter()
-            .filter(|kind| kind.streamed())
+            .filter(|kind| kind.streams())
             .collect();
         if kinds.is_empty() {
             return None;
@@ -511,7 +511,8 @@ pub struct RequestBody {
     pub required: bool,
     /// What the body may be: one kind per schema (media types with the same
     /// schema share one), JSON first, then forms, then one kind passed as
-    /// bytes for every other media type. The trait takes the one kind's type,
+    /// bytes for every other media type, then `multipart/form-data`, passed
+    /// as its parts. The trait takes the one kind's type,
     /// or an enum with a variant per kind.
     pub kinds: Vec<BodyKind>,
     /// The media type the generated client sends ([`sent_media_type`]).
@@ -553,9 +554,9 @@ pub struct BodyKind {
     pub schema: Option<String>,
     /// Accepted media types, without parameters ([`essence`]), JSON first.
     pub media_types: Vec<String>,
-    /// For a kind passed as bytes that takes `multipart/form-data` with a
-    /// named schema: that schema, which the parts are checked against (each
-    /// part a field, its text read as a form's).
+    /// For the `multipart/form-data` kind with a named schema: that schema,
+    /// which the parts are checked against (each part a field, its text
+    /// read as a form's).
     pub parts: Option<String>,
     /// For a kind passed as bytes, the most bytes the spec allows: the
     /// `maxLength` of a media type's binary string (of the largest, where
@@ -564,18 +565,29 @@ pub struct BodyKind {
 }
 
 impl BodyKind {
-    /// Whether the body reaches the server's method as a stream, never
-    /// whole in memory: a kind passed as bytes whose every media type is
-    /// binary (a file, an image, `application/octet-stream`, `*/*`). Text
-    /// (`text/*`, XML) and multipart bodies, whose parts are checked, are
-    /// read whole under the router's limit.
+    /// Whether the body reaches the server's method as a stream of bytes,
+    /// never whole in memory: a kind passed as bytes whose every media type
+    /// is binary (a file, an image, `application/octet-stream`, `*/*`).
+    /// Text (`text/*`, XML) is read whole under the router's limit.
     pub fn streamed(&self) -> bool {
         self.schema.is_none()
-            && self.parts.is_none()
             && self
                 .media_types
                 .iter()
                 .all(|media_type| is_binary(media_type))
+    }
+
+    /// Whether this is the `multipart/form-data` kind, which reaches the
+    /// server's method as its parts, as they arrive.
+    pub fn is_multipart(&self) -> bool {
+        self.schema.is_none() && self.media_types == [MULTIPART]
+    }
+
+    /// Whether the body is never whole in memory: its bytes stream
+    /// ([`BodyKind::streamed`]), or its parts do (multipart), under the
+    /// operation's streamed limit.
+    pub fn streams(&self) -> bool {
+        self.streamed() || self.is_multipart()
     }
 }
 

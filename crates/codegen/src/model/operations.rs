@@ -232,6 +232,7 @@ fn build_request_body(
     let mut typed: Vec<(String, String)> = Vec::new();
     let mut raw: Vec<String> = Vec::new();
     let mut parts = None;
+    let mut multipart = false;
     // Each raw media type's `maxLength`, `None` where one has none.
     let mut max_bytes: Option<Vec<u64>> = Some(Vec::new());
     for (media_type, content) in &body.content {
@@ -242,6 +243,13 @@ fn build_request_body(
                 essence,
                 named_schema(spec, &pointer, content.schema.as_ref())?,
             ));
+        } else if essence == MULTIPART {
+            // A multipart body reaches the handler as its parts; they are
+            // checked against the schema when it names one.
+            if let Some(ReferenceOr::Reference { reference }) = &content.schema {
+                parts = schema_name(reference).map(Cow::into_owned);
+            }
+            multipart = true;
         } else if !raw.contains(&essence) {
             let max_length = resolved_schema(
                 spec,
@@ -253,13 +261,6 @@ fn build_request_body(
             match (max_bytes.as_mut(), max_length) {
                 (Some(limits), Some(limit)) => limits.push(limit),
                 _ => max_bytes = None,
-            }
-            // A multipart body stays bytes for the handler; its parts are
-            // checked against the schema when it names one.
-            if essence == MULTIPART
-                && let Some(ReferenceOr::Reference { reference }) = &content.schema
-            {
-                parts = schema_name(reference).map(Cow::into_owned);
             }
             raw.push(essence);
         }
@@ -292,8 +293,16 @@ fn build_request_body(
         kinds.push(BodyKind {
             schema: None,
             media_types: raw,
-            parts,
+            parts: None,
             max_bytes: max_bytes.and_then(|limits| limits.into_iter().max()),
+        });
+    }
+    if multipart {
+        kinds.push(BodyKind {
+            schema: None,
+            media_types: vec![MULTIPART.to_owned()],
+            parts,
+            max_bytes: None,
         });
     }
     let offered: Vec<&str> = body.content.keys().map(String::as_str).collect();

@@ -19,6 +19,8 @@ fn shape(shape: &FormShape) -> TokenStream {
         FormShape::Scalar(FormScalar::Integer) => quote!(Shape::Integer),
         FormShape::Scalar(FormScalar::Number) => quote!(Shape::Number),
         FormShape::Scalar(FormScalar::Boolean) => quote!(Shape::Boolean),
+        FormShape::File(None) => quote!(Shape::File(None)),
+        FormShape::File(Some(max)) => quote!(Shape::File(Some(#max))),
         FormShape::Nullable(inner) => {
             let inner = self::shape(inner);
             quote!(Shape::Nullable(&#inner))

@@ -172,8 +172,9 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         quote! {
             /// Bodies that stream: responses sent as a series of items
             /// ([`stream::EventStream`], [`stream::LineStream`], each event's
-            /// [`stream::Event`]) and binary request bodies
-            /// ([`stream::BodyStream`]).
+            /// [`stream::Event`]), binary request bodies
+            /// ([`stream::BodyStream`]) and multipart ones
+            /// ([`stream::Multipart`]).
             pub use #runtime_crate::stream;
         }
     });
@@ -241,7 +242,7 @@ fn streams_a_body(operation: &Operation) -> bool {
             .request_body
             .iter()
             .flat_map(|body| &body.kinds)
-            .any(BodyKind::streamed)
+            .any(BodyKind::streams)
 }
 
 /// The trait's name: the API's title in UpperCamelCase.
@@ -272,12 +273,13 @@ fn body_type(operation: &Operation, body: &RequestBody) -> TokenStream {
     }
 }
 
-/// The type of one kind of body: its schema's type, the bytes, or a
-/// binary body's stream.
+/// The type of one kind of body: its schema's type, the bytes, a binary
+/// body's stream, or a multipart body's parts.
 fn kind_type(kind: &BodyKind) -> TokenStream {
     match &kind.schema {
         Some(schema) => schema_type(schema),
         None if kind.streamed() => quote!(stream::BodyStream),
+        None if kind.is_multipart() => quote!(stream::Multipart),
         None => quote!(axum::body::Bytes),
     }
 }
@@ -366,9 +368,12 @@ fn body_enum(operation: &Operation) -> TokenStream {
             None if kind.streamed() => {
                 format!("A body sent as {media_types}, as a stream of its bytes as they arrive.")
             }
+            None if kind.is_multipart() => {
+                format!("A body sent as {media_types}, as its parts as they arrive.")
+            }
             None => format!(
-                "A body sent as {media_types}, as its bytes (the `Content-Type`, with a \
-                 multipart boundary, is in the request context's headers)."
+                "A body sent as {media_types}, as its bytes (the `Content-Type` is in the \
+                 request context's headers)."
             ),
         });
         quote! {
@@ -377,7 +382,7 @@ fn body_enum(operation: &Operation) -> TokenStream {
         }
     });
     // A stream can be neither cloned nor compared.
-    let derives = if body.kinds.iter().any(BodyKind::streamed) {
+    let derives = if body.kinds.iter().any(BodyKind::streams) {
         quote!(#[derive(Debug)])
     } else {
         quote!(#[derive(Debug, Clone, PartialEq)])

@@ -9,7 +9,8 @@ use super::schema_type;
 use crate::format::{doc_lines, spec_text};
 use crate::model::streams::Framing;
 use crate::model::{
-    ApiModel, HeaderKind, ItemStream, ItemType, JSON, Operation, Response, ResponseHeader, Status,
+    ApiModel, BodyKind, HeaderKind, ItemStream, ItemType, JSON, Operation, Response,
+    ResponseHeader, Status,
 };
 use crate::naming;
 
@@ -126,10 +127,32 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         )
     });
     let (any_variant, any_arm) = any.unzip();
+    // A body that streams can break off, run past its limit or (a
+    // multipart form) break the schema's rules after the method was
+    // called: the method answers that as the router would, whatever the
+    // spec documents.
+    let rejected = operation
+        .request_body
+        .iter()
+        .flat_map(|body| &body.kinds)
+        .any(BodyKind::streams)
+        .then(|| {
+            (
+                quote! {
+                    /// The router's answer to a request body that broke off, ran past its
+                    /// limit or broke the schema's rules as it streamed (400 or 413, shaped
+                    /// by the trait's `router_error` like every error the router answers).
+                    BodyRejected(stream::BodyError),
+                },
+                quote!(Self::BodyRejected(error) => error.into_response(),),
+            )
+        });
+    let (rejected_variant, rejected_arm) = rejected.unzip();
     // A body passed through as bytes (`axum::body::Body`) is a stream, and
     // so are a stream of items and a whole `Response` (an upgrade's): none can be cloned
     // or compared.
     let derives = if any_variant.is_some()
+        || rejected_variant.is_some()
         || operation
             .responses
             .iter()
@@ -146,6 +169,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
         pub enum #ident {
             #(#variants)*
             #any_variant
+            #rejected_variant
             /// 501 from the trait's default method: the server does not
             /// implement the operation (yet).
             Unimplemented(runtime::ErrorBody),
@@ -156,6 +180,7 @@ pub(super) fn response_enum(operation: &Operation) -> TokenStream {
                 match self {
                     #(#arms)*
                     #any_arm
+                    #rejected_arm
                     Self::Unimplemented(body) => body.into_router_error_response(),
                 }
             }

@@ -566,9 +566,9 @@ fn accepted(kind: &BodyKind) -> Vec<TokenStream> {
         .collect()
 }
 
-/// The runtime's reader of one kind of body (`read_body`, or
-/// `read_raw_body` and `read_checked_raw_body` for bytes), the type it reads (`::<T>`) and its arguments after the
-/// request.
+/// The runtime's reader of one kind of body (`read_body`; for bytes
+/// `read_raw_body` or, binary, `read_streamed_body`; `read_multipart`), the
+/// type it reads (`::<T>`) and its arguments after the request.
 fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenStream) {
     let accepted = accepted(kind);
     let Some(schema) = &kind.schema else {
@@ -579,14 +579,16 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
                 quote!(&[#(#accepted),*]),
             );
         }
-        if let Some(parts) = &kind.parts {
-            let validate = super::validate::validator_ident(parts);
-            let form = super::form::parts_form_argument(model, parts);
-            return (
-                format_ident!("read_checked_raw_body"),
-                quote!(),
-                quote!(&[#(#accepted),*], validate::#validate, #form),
-            );
+        if kind.is_multipart() {
+            let rules = match &kind.parts {
+                Some(parts) => {
+                    let validate = super::validate::validator_ident(parts);
+                    let shape = super::form::parts_form_argument(model, parts);
+                    quote!(Some(runtime::PartRules { validate: validate::#validate, shape: #shape }))
+                }
+                None => quote!(None),
+            };
+            return (format_ident!("read_multipart"), quote!(), rules);
         }
         return (
             format_ident!("read_raw_body"),
