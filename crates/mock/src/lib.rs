@@ -47,6 +47,7 @@ mod synthesize;
 
 pub mod cli;
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use axum::extract::{FromRequestParts, RawPathParams, Request};
@@ -62,7 +63,8 @@ use openapi_crates_runtime::checks::{Location, Violations};
 use openapi_crates_runtime::json::Value;
 use openapi_crates_runtime::params::{self as runtime_params, RuleCheck};
 use openapi_crates_runtime::{
-    CredentialIn, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme, bearer_token,
+    CredentialIn, PartRules, RouterError, RouterErrorLayer, RouterOptions, SecurityScheme,
+    Validate, bearer_token,
 };
 
 use checks::Checks;
@@ -101,6 +103,9 @@ struct State {
     spec: &'static Spec,
     checks: Checks,
     forms: form::Forms,
+    /// The rules of each multipart body with a schema, by its name, as the
+    /// generated server passes them to `runtime::read_multipart`.
+    part_rules: BTreeMap<&'static str, PartRules>,
     derived: synthesize::Derived,
     plans: Vec<Plan>,
     seed: u64,
@@ -238,10 +243,13 @@ impl Mock {
             .iter()
             .map(|operation| plan(operation, bearer_only))
             .collect();
+        let forms = form::Forms::new(&spec.model.form_shapes);
+        let part_rules = part_rules(&served, spec, &forms);
         let state = Box::leak(Box::new(State {
             spec,
             checks: Checks::new(&spec.validators),
-            forms: form::Forms::new(&spec.model.form_shapes),
+            forms,
+            part_rules,
             derived: synthesize::Derived::default(),
             plans,
             seed: options.seed,
@@ -730,10 +738,9 @@ impl State {
         respond::respond(self, operation, &headers)
     }
 
-    /// `runtime::read_body` (or `read_raw_body`, `read_streamed_body`) of
-    /// one kind of body, with the model's checks interpreted; the value is
-    /// not kept. A multipart body is read whole, its parts checked as the
-    /// server checks them when its body ends.
+    /// `runtime::read_body` (or `read_raw_body`, `read_streamed_body`,
+    /// `read_multipart`) of one kind of body, with the model's checks
+    /// interpreted; the value is not kept.
     async fn read_body(
         &'static self,
         kind: &'static BodyKind,
@@ -760,22 +767,21 @@ impl State {
             }
             return Ok(head.headers);
         }
+        if kind.is_multipart() {
+            // Read as the generated server reads it, parts as they arrive,
+            // the form judged at its end, and let go.
+            let rules = kind
+                .parts
+                .as_deref()
+                .and_then(|parts| self.part_rules.get(parts))
+                .copied();
+            let (head, parts) = openapi_crates_runtime::read_multipart(request, rules).await?;
+            parts.finish().await.map_err(IntoResponse::into_response)?;
+            return Ok(head.headers);
+        }
         let Some(schema) = &kind.schema else {
-            let (head, bytes) = openapi_crates_runtime::read_raw_body(request, &accepted).await?;
-            let headers = head.headers;
-            if let Some(parts) = &kind.parts
-                && let Some(check) = self.checks.validator(parts)
-                && openapi_crates_runtime::has_content_type(&headers, &["multipart/form-data"])
-            {
-                let value = openapi_crates_runtime::multipart_to_shaped_value(
-                    &headers,
-                    &bytes,
-                    self.forms.root(parts),
-                )
-                .await?;
-                self.check_body(check, &value)?;
-            }
-            return Ok(headers);
+            let (head, _) = openapi_crates_runtime::read_raw_body(request, &accepted).await?;
+            return Ok(head.headers);
         };
         let (head, bytes) = openapi_crates_runtime::read_bytes(request).await?;
         let headers = head.headers;
@@ -802,4 +808,32 @@ impl State {
         }
         Ok(())
     }
+}
+
+/// The rules of each multipart body `served` takes with a schema, as a
+/// generated server has them: the model's checks of the schema, run by the
+/// runtime's one reading of them, and its form shape. Leaked once, as the
+/// mock's other tables are.
+fn part_rules(
+    served: &[&'static Operation],
+    spec: &'static Spec,
+    forms: &form::Forms,
+) -> BTreeMap<&'static str, PartRules> {
+    let validators: &'static [Validator] = &spec.validators;
+    served
+        .iter()
+        .flat_map(|operation| &operation.request_body)
+        .flat_map(|body| &body.kinds)
+        .filter(|kind| kind.is_multipart())
+        .filter_map(|kind| kind.parts.as_deref())
+        .filter_map(|parts| {
+            let check = Validator::find(validators, parts)?;
+            let validate = move |value: &Value<'_>, at: &Location<'_>, out: &mut Violations| {
+                check.run(&validators, value, at, out);
+            };
+            let validate: &'static Validate = Box::leak(Box::new(validate));
+            let shape = forms.root(parts);
+            Some((parts, PartRules { validate, shape }))
+        })
+        .collect()
 }

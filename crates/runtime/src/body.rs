@@ -381,53 +381,11 @@ impl std::error::Error for BodyError {
     }
 }
 
-/// The fields of a `multipart/form-data` body as an object, to check
-/// against its schema: each part by its name, its content as text, or as
-/// JSON where the part says `application/json` (a part named twice is a
-/// list, as a form's key given twice). A file's content
-/// that is not UTF-8 stands as text with replacement characters, enough for
-/// the rules a schema puts on a file (`format: binary`); any other part
-/// must be UTF-8. A body that is not well-formed multipart is refused with
-/// 400.
-pub async fn multipart_to_value(
-    headers: &HeaderMap,
-    body: &axum::body::Bytes,
-) -> Result<Value<'static>, Response> {
-    let invalid = |message: String| {
-        router_error_response(
-            StatusCode::BAD_REQUEST,
-            format!("Invalid multipart body: {message}"),
-            "invalid_body",
-        )
-    };
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default();
-    let boundary = multer::parse_boundary(content_type).map_err(|err| invalid(err.to_string()))?;
-    let whole = futures_util::stream::once(std::future::ready(Ok::<_, Infallible>(body.clone())));
-    let mut parts = multer::Multipart::new(whole, boundary);
-    let mut object = Object::new();
-    while let Some(part) = parts
-        .next_field()
-        .await
-        .map_err(|err| invalid(err.to_string()))?
-    {
-        let name = part
-            .name()
-            .map(str::to_owned)
-            .ok_or_else(|| invalid("a part has no name".to_owned()))?;
-        let is_file = part.file_name().is_some();
-        let media_type = part.content_type().map(|media_type| media_type.essence_str().to_owned());
-        let content = part.bytes().await.map_err(|err| invalid(err.to_string()))?;
-        let value = part_value(&name, is_file, media_type.as_deref(), &content).map_err(invalid)?;
-        add_field(&mut object, Cow::Owned(name), value).map_err(invalid)?;
-    }
-    Ok(Value::Object(object))
-}
-
-/// The value of a multipart part named `name` in the fields checked
-/// against the schema (see [`multipart_to_value`]).
+/// The value of a multipart part named `name` among the fields checked
+/// against the schema: its content as text, or as JSON where the part says
+/// `application/json` (or `+json`). A file's content that is not UTF-8
+/// stands as text with replacement characters; any other part must be
+/// UTF-8.
 pub(crate) fn part_value(
     name: &str,
     is_file: bool,
@@ -612,20 +570,6 @@ pub fn decode_shaped_body<'a>(
         && media_type_is(headers, FORM)
     {
         form::read(&mut value, shape);
-    }
-    Ok(value)
-}
-
-/// [`multipart_to_value`], the parts then read by `form`, the body's shape
-/// (see [`crate::form::read_parts`]), when it has one.
-pub async fn multipart_to_shaped_value(
-    headers: &HeaderMap,
-    body: &axum::body::Bytes,
-    form: Option<&Shape>,
-) -> Result<Value<'static>, Response> {
-    let mut value = multipart_to_value(headers, body).await?;
-    if let Some(shape) = form {
-        form::read_parts(&mut value, shape);
     }
     Ok(value)
 }
@@ -1004,32 +948,6 @@ mod tests {
             form("o[k]=1&o[k]=2&o[j]=3").unwrap(),
             json!({"o": {"k": ["1", "2"], "j": "3"}})
         );
-    }
-
-    #[tokio::test]
-    async fn multipart_parts_are_fields() {
-        // A file that is not UTF-8 (0xFF) beside text parts.
-        let body = axum::body::Bytes::from_static(
-            b"--b\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\ncon_1\r\n\
-              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\na\r\n\
-              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\nb\r\n\
-              --b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\
-              Content-Type: application/json\r\n\r\n{\"n\": 1}\r\n\
-              --b\r\nContent-Disposition: form-data; name=\"users\"; filename=\"u.json\"\r\n\
-              Content-Type: application/json\r\n\r\n[\xff]\r\n--b--\r\n",
-        );
-        let headers = with_content_type("multipart/form-data; boundary=b");
-        let value = multipart_to_value(&headers, &body).await.unwrap();
-        assert_eq!(
-            value.to_json(),
-            json!({"id": "con_1", "tag": ["a", "b"], "meta": {"n": 1}, "users": "[\u{fffd}]"})
-        );
-        let broken = multipart_to_value(&headers, &axum::body::Bytes::from_static(b"--x\r\n"))
-            .await
-            .unwrap_err();
-        assert_eq!(broken.status(), StatusCode::BAD_REQUEST);
-        let no_boundary = with_content_type("multipart/form-data");
-        assert!(multipart_to_value(&no_boundary, &body).await.is_err());
     }
 
     #[test]

@@ -105,12 +105,11 @@ server! {
     pub use body::{
         BodyError, BodyStream, FORM, Head, JSON, RouterOptions, STREAMED_BODY_LIMIT,
         StreamedBodyLimit, Typing, body_kind, decode_body, decode_shaped_body, form_to_value,
-        has_content_type, has_no_body, into_typed, into_typed_by, multipart_to_shaped_value,
-        multipart_to_value, read_body, read_bytes, read_optional_body, read_optional_raw_body, read_optional_streamed_body,
+        has_content_type, has_no_body, into_typed, into_typed_by, read_body, read_bytes, read_optional_body, read_optional_raw_body, read_optional_streamed_body,
         read_raw_body, read_streamed_body,
     };
     pub use checks::{Location, Violation, Violations};
-    pub use parts::{PartRules, WholeBodyLimit, read_multipart, read_optional_multipart};
+    pub use parts::{PartRules, Validate, WholeBodyLimit, read_multipart, read_optional_multipart};
     pub use chosen::{any_response, default_response, range_response, raw_response};
     pub use errors::{
         ErrorBody, ErrorItem, error_response, method_not_allowed, not_found, parameters_rejected,

@@ -40,12 +40,24 @@ use crate::json::{Object, Value};
 const MULTIPART: &str = "multipart/form-data";
 
 /// The rules of a multipart body whose schema the spec names: the body's
-/// validator, and its form shape (which parts are files, and how text
+/// validator (a generated server's function, the mock's reading of the
+/// model's checks), and its form shape (which parts are files, and how text
 /// parts are read, see [`crate::form::read_parts`]).
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct PartRules {
-    pub validate: fn(&Value, &Location, &mut Violations),
+    pub validate: &'static Validate,
     pub shape: Option<&'static Shape>,
+}
+
+/// A validator of a body: adds each rule the value at the location breaks.
+pub type Validate = dyn Fn(&Value, &Location, &mut Violations) + Send + Sync;
+
+impl std::fmt::Debug for PartRules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PartRules")
+            .field("shape", &self.shape)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The router's limit of a body read whole, where a route streams its
@@ -424,7 +436,7 @@ mod tests {
     }
 
     const RULES: PartRules = PartRules {
-        validate,
+        validate: &validate,
         shape: Some(&SHAPE),
     };
 
@@ -465,6 +477,46 @@ mod tests {
         let parts = read_all(form, None).await.unwrap();
         assert!(parts[0].1);
         assert!(!parts[1].1);
+    }
+
+    #[tokio::test]
+    async fn the_fields_judged_are_the_text_parts_and_a_stand_in_for_each_file() {
+        static JUDGED: std::sync::Mutex<Option<serde_json::Value>> = std::sync::Mutex::new(None);
+        fn record(value: &Value, _: &Location, _: &mut Violations) {
+            *JUDGED.lock().unwrap() = Some(value.to_json());
+        }
+        // A text part given twice is a list; a JSON part is JSON; a file
+        // stands as empty text, its content not UTF-8.
+        static USERS: Shape = Shape::File(None);
+        static FORM: Shape = Shape::Object(&[("users", &USERS)], Some(&Shape::Text));
+        let form = b"--b\r\nContent-Disposition: form-data; name=\"id\"\r\n\r\ncon_1\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\na\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"tag\"\r\n\r\nb\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"meta\"\r\n\
+              Content-Type: application/json\r\n\r\n{\"n\": 1}\r\n\
+              --b\r\nContent-Disposition: form-data; name=\"users\"; filename=\"u.json\"\r\n\
+              Content-Type: application/json\r\n\r\n[\xff]\r\n--b--\r\n";
+        let request = Request::builder()
+            .header("content-type", "multipart/form-data; boundary=b")
+            .body(axum::body::Body::from(&form[..]))
+            .unwrap();
+        let rules = PartRules {
+            validate: &record,
+            shape: Some(&FORM),
+        };
+        let (_, mut multipart) = read_multipart(request, Some(rules)).await.unwrap();
+        let mut users = None;
+        while let Some(part) = multipart.next_part().await.unwrap() {
+            if part.name() == "users" {
+                assert!(part.is_streaming());
+                users = Some(part.bytes().await.unwrap());
+            }
+        }
+        assert_eq!(users.unwrap(), &b"[\xff]"[..]);
+        assert_eq!(
+            JUDGED.lock().unwrap().take().unwrap(),
+            serde_json::json!({"id": "con_1", "tag": ["a", "b"], "meta": {"n": 1}, "users": ""})
+        );
     }
 
     #[tokio::test]

@@ -584,7 +584,7 @@ fn kind_reader(model: &ApiModel, kind: &BodyKind) -> (Ident, TokenStream, TokenS
                 Some(parts) => {
                     let validate = super::validate::validator_ident(parts);
                     let shape = super::form::parts_form_argument(model, parts);
-                    quote!(Some(runtime::PartRules { validate: validate::#validate, shape: #shape }))
+                    quote!(Some(runtime::PartRules { validate: &validate::#validate, shape: #shape }))
                 }
                 None => quote!(None),
             };
