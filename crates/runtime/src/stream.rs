@@ -279,7 +279,9 @@ mod server {
 }
 
 #[cfg(feature = "client")]
-pub use self::client::{MAX_LINE_BYTES, ReceivedEvents, ReceivedLines, StreamError};
+pub use self::client::{
+    MAX_EVENT_BYTES, MAX_LINE_BYTES, ReceivedEvents, ReceivedLines, StreamError,
+};
 
 #[cfg(feature = "client")]
 mod client {
@@ -347,17 +349,86 @@ mod client {
     }
 
     impl<T, E: DecodeData<T>> ReceivedEvents<T, E> {
-        /// The events of `body`, a response body's bytes as they arrive.
+        /// The events of `body`, a response body's bytes as they arrive,
+        /// each at most [`MAX_EVENT_BYTES`].
         pub fn new<S, X>(body: S) -> Self
         where
             S: Stream<Item = Result<Bytes, X>> + Send + 'static,
             X: std::error::Error + Send + Sync + 'static,
         {
-            let body = body.map(|chunk| chunk.map_err(|error| Box::new(error) as BoxError));
+            Self::bounded(body, MAX_EVENT_BYTES)
+        }
+
+        /// [`ReceivedEvents::new`] with events of at most `max` bytes.
+        pub(super) fn bounded<S, X>(body: S, max: usize) -> Self
+        where
+            S: Stream<Item = Result<Bytes, X>> + Send + 'static,
+            X: std::error::Error + Send + Sync + 'static,
+        {
+            let mut bound = EventBound::new(max);
+            let body = body
+                .map(|chunk| chunk.map_err(|error| Box::new(error) as BoxError))
+                .scan(false, move |ended, chunk| {
+                    let chunk = match chunk {
+                        Ok(chunk) if !*ended => bound.pass(chunk),
+                        error => error,
+                    };
+                    let next = (!*ended).then_some(chunk);
+                    *ended = *ended || next.as_ref().is_some_and(Result::is_err);
+                    std::future::ready(next)
+                });
             ReceivedEvents {
                 events: body.boxed().eventsource(),
                 item: PhantomData,
             }
+        }
+    }
+
+    /// The most bytes of one received event (its lines up to the blank line
+    /// ending it): a server sending one endless event would otherwise grow
+    /// the parser's buffers without bound; past it, the stream ends with a
+    /// [`StreamError::Transport`].
+    pub const MAX_EVENT_BYTES: usize = 64 * 1024 * 1024;
+
+    /// Where the events of a body end, as far as their size needs: the
+    /// bytes since the last blank line (two line ends: `\n`, `\r` or
+    /// `\r\n`). The event's fields are `eventsource-stream`'s to read.
+    struct EventBound {
+        max: usize,
+        /// Bytes of the event under way.
+        pending: usize,
+        /// Whether the line under way is empty so far.
+        line_empty: bool,
+        /// Whether the last byte was a `\r`, whose `\n` ends no other line.
+        after_cr: bool,
+    }
+
+    impl EventBound {
+        fn new(max: usize) -> Self {
+            Self {
+                max,
+                pending: 0,
+                line_empty: true,
+                after_cr: false,
+            }
+        }
+
+        /// `chunk`, or an error where an event runs past the most bytes.
+        fn pass(&mut self, chunk: Bytes) -> Result<Bytes, BoxError> {
+            for &byte in chunk.iter() {
+                self.pending += 1;
+                let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
+                match byte {
+                    b'\n' if after_cr => {}
+                    b'\n' | b'\r' if self.line_empty => self.pending = 0,
+                    b'\n' | b'\r' => self.line_empty = true,
+                    _ => self.line_empty = false,
+                }
+                if self.pending > self.max {
+                    return Err(format!("an event is longer than {} bytes", self.max).into());
+                }
+            }
+            Ok(chunk)
         }
     }
 
@@ -617,5 +688,33 @@ mod tests {
             "{received:?}"
         );
         assert!(received.len() <= 3, "{received:?}");
+    }
+
+    #[tokio::test]
+    async fn an_event_longer_than_the_cap_ends_the_stream() {
+        // Events ending in each kind of blank line pass however many there
+        // are, each under the cap of 64 bytes.
+        let event = |end: &str| format!("data: {{\"index\": 1, \"text\": \"a\"}}{end}{end}");
+        let ends = ["\r", "\n", "\r\n"].map(|end| event(end).repeat(8));
+        let body =
+            stream::iter(ends.map(|events| Ok::<_, std::io::Error>(bytes::Bytes::from(events))));
+        let received: Vec<_> = ReceivedEvents::<Chunk>::bounded(body, 64).collect().await;
+        assert_eq!(received.len(), 24, "{received:?}");
+        assert!(received.iter().all(Result::is_ok), "{received:?}");
+
+        // An endless event, its data lines never followed by a blank one.
+        let first = bytes::Bytes::from(event("\n"));
+        let endless = stream::iter(std::iter::repeat_n(
+            bytes::Bytes::from_static(b"data: xxxxxxxxxxxxxxxxxxxxxxxxxx\r\n"),
+            64,
+        ));
+        let body = stream::iter([Ok::<_, std::io::Error>(first)]).chain(endless.map(Ok));
+        let received: Vec<_> = ReceivedEvents::<Chunk>::bounded(body, 1024).collect().await;
+        assert_eq!(received[0].as_ref().unwrap().data.index, 1);
+        assert!(
+            matches!(received.last(), Some(Err(StreamError::Transport(_)))),
+            "{received:?}"
+        );
+        assert_eq!(received.len(), 2, "{received:?}");
     }
 }
