@@ -414,19 +414,36 @@ mod client {
         }
 
         /// `chunk`, or an error where an event runs past the most bytes.
+        /// Only line ends are looked at (`memchr`), a few per event.
         fn pass(&mut self, chunk: Bytes) -> Result<Bytes, BoxError> {
-            for &byte in chunk.iter() {
-                self.pending += 1;
+            let mut line_start = 0;
+            let mut event_start = None;
+            for at in memchr::memchr2_iter(b'\r', b'\n', &chunk) {
+                if at > line_start {
+                    self.line_empty = false;
+                    self.after_cr = false;
+                }
+                let byte = chunk[at];
                 let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
-                match byte {
-                    b'\n' if after_cr => {}
-                    b'\n' | b'\r' if self.line_empty => self.pending = 0,
-                    b'\n' | b'\r' => self.line_empty = true,
-                    _ => self.line_empty = false,
+                if byte == b'\n' && after_cr {
+                    // The `\n` of a `\r\n`: the line ended at its `\r`.
+                } else if self.line_empty {
+                    event_start = Some(at + 1);
+                } else {
+                    self.line_empty = true;
                 }
-                if self.pending > self.max {
-                    return Err(format!("an event is longer than {} bytes", self.max).into());
-                }
+                line_start = at + 1;
+            }
+            if chunk.len() > line_start {
+                self.line_empty = false;
+                self.after_cr = false;
+            }
+            self.pending = match event_start {
+                Some(start) => chunk.len() - start,
+                None => self.pending + chunk.len(),
+            };
+            if self.pending > self.max {
+                return Err(format!("an event is longer than {} bytes", self.max).into());
             }
             Ok(chunk)
         }
