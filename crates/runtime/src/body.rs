@@ -381,35 +381,6 @@ impl std::error::Error for BodyError {
     }
 }
 
-/// The value of a multipart part named `name` among the fields checked
-/// against the schema: its content as text, or as JSON where the part says
-/// `application/json` (or `+json`). A file's content that is not UTF-8
-/// stands as text with replacement characters; any other part must be
-/// UTF-8.
-pub(crate) fn part_value(
-    name: &str,
-    is_file: bool,
-    media_type: Option<&str>,
-    content: &[u8],
-) -> Result<Value<'static>, String> {
-    // The part's media type without parameters: `application/json`, or
-    // any `+json` type.
-    let is_json = media_type.is_some_and(|media_type| media_type == JSON || media_type.ends_with("+json"));
-    if is_json && !is_file {
-        // OpenAPI's default for an object or list part: JSON, as its
-        // `Content-Type` says.
-        let json: serde_json::Value = serde_json::from_slice(content)
-            .map_err(|err| format!("`{name}` is not JSON: {err}"))?;
-        return Ok(Value::from(json));
-    }
-    let text = match std::str::from_utf8(content) {
-        Ok(text) => text.to_owned(),
-        Err(_) if is_file => String::from_utf8_lossy(content).into_owned(),
-        Err(_) => return Err(format!("`{name}` is not valid UTF-8")),
-    };
-    Ok(Value::String(Cow::Owned(text)))
-}
-
 /// Adds field `key` to a form's (or multipart body's) top level: given
 /// again, it is a list (OpenAPI's default encoding of a list: the key once
 /// per item).

@@ -30,7 +30,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use std::borrow::Cow;
 
-use crate::body::{BodyError, Head, add_field, has_no_body, part_value};
+use crate::body::{BodyError, Head, JSON, add_field, has_no_body};
 use crate::checks::{Location, Violations};
 use crate::errors::router_error_response;
 use crate::form::{self, Shape};
@@ -372,6 +372,35 @@ impl Current {
             }
         }
     }
+}
+
+/// The value of a multipart part named `name` among the fields checked
+/// against the schema: its content as text, or as JSON where the part says
+/// `application/json` (or `+json`). A file's content that is not UTF-8
+/// stands as text with replacement characters; any other part must be
+/// UTF-8.
+fn part_value(
+    name: &str,
+    is_file: bool,
+    media_type: Option<&str>,
+    content: &[u8],
+) -> Result<Value<'static>, String> {
+    // The part's media type without parameters: `application/json`, or
+    // any `+json` type.
+    let is_json = media_type.is_some_and(|media_type| media_type == JSON || media_type.ends_with("+json"));
+    if is_json && !is_file {
+        // OpenAPI's default for an object or list part: JSON, as its
+        // `Content-Type` says.
+        let json: serde_json::Value = serde_json::from_slice(content)
+            .map_err(|err| format!("`{name}` is not JSON: {err}"))?;
+        return Ok(Value::from(json));
+    }
+    let text = match std::str::from_utf8(content) {
+        Ok(text) => text.to_owned(),
+        Err(_) if is_file => String::from_utf8_lossy(content).into_owned(),
+        Err(_) => return Err(format!("`{name}` is not valid UTF-8")),
+    };
+    Ok(Value::String(Cow::Owned(text)))
 }
 
 /// A multipart body that could not be read: its transport's error (past
