@@ -150,6 +150,7 @@ impl Builder {
             strict: self.strict,
             tag_features: TagFeatures::None,
             string_enums: self.string_enums,
+            ..Options::default()
         };
         let tree = generate_loaded(spec, &options, &|failure| failure)?;
         for warning in &tree.warnings {

@@ -37,69 +37,11 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Position, escape_pointer_token, pointer_join};
 use crate::load::document::{LoadedSpec, Origin, SourceMap, normalize, parse_file};
 use crate::naming;
-use crate::vocabulary::METHODS;
+use crate::structure::{Kind, Slot, slot};
+use crate::readings::Reading;
 
 /// A node of one of the files: the file's index and a JSON pointer into it.
 type Loc = (usize, String);
-
-/// What an object is, by where it stands in an OpenAPI document; it decides
-/// which of its members hold more of the document and which hold data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-enum Kind {
-    Root,
-    Components,
-    PathItem,
-    Operation,
-    Responses,
-    Response,
-    RequestBody,
-    MediaType,
-    Encoding,
-    Parameter,
-    Header,
-    Example,
-    Link,
-    Callback,
-    SecurityScheme,
-    Schema,
-    /// `properties` and the like: schemas by name. Descriptions write one
-    /// as a `$ref` to a map of properties in another file.
-    SchemaMap,
-    Discriminator,
-    /// Anything else outside data: walked for `$ref`s, which are copied in.
-    Other,
-}
-
-impl Kind {
-    /// The `components` section where a referenced node of this kind lives;
-    /// `None` for kinds copied where they are referred to.
-    fn section(self) -> Option<&'static str> {
-        Some(match self {
-            Kind::Schema => "schemas",
-            Kind::Response => "responses",
-            Kind::Parameter => "parameters",
-            Kind::Example => "examples",
-            Kind::RequestBody => "requestBodies",
-            Kind::Header => "headers",
-            Kind::SecurityScheme => "securitySchemes",
-            Kind::Link => "links",
-            Kind::Callback => "callbacks",
-            _ => return None,
-        })
-    }
-}
-
-/// What a member of an object of some kind holds.
-#[derive(Debug, Clone, Copy)]
-enum Slot {
-    One(Kind),
-    Map(Kind),
-    List(Kind),
-    /// `items`: a schema, or a list of them in old drafts.
-    OneOrList(Kind),
-    /// Values, not document: examples, defaults, extensions, text.
-    Data,
-}
 
 /// Keywords that hold schemas, which a hoisted node's name does not start
 /// with: `models/x.yml#/properties/a` is named after the file, then `a`.
@@ -133,101 +75,6 @@ const SECTIONS: &[&str] = &[
 
 /// Pointer tokens that say nothing of what a node is.
 const FILLER: &[&str] = &["content", "schema", "properties"];
-
-fn slot(kind: Kind, key: &str) -> Slot {
-    use Kind::*;
-    if key.starts_with("x-") && kind != SchemaMap {
-        return Slot::Data;
-    }
-    match kind {
-        Root => match key {
-            "paths" | "webhooks" => Slot::Map(PathItem),
-            "components" => Slot::One(Components),
-            _ => Slot::One(Other),
-        },
-        Components => match key {
-            "schemas" => Slot::Map(Schema),
-            "responses" => Slot::Map(Response),
-            "parameters" => Slot::Map(Parameter),
-            "examples" => Slot::Map(Example),
-            "requestBodies" => Slot::Map(RequestBody),
-            "headers" => Slot::Map(Header),
-            "securitySchemes" => Slot::Map(SecurityScheme),
-            "links" => Slot::Map(Link),
-            "callbacks" => Slot::Map(Callback),
-            "pathItems" => Slot::Map(PathItem),
-            _ => Slot::Data,
-        },
-        PathItem => match key {
-            _ if METHODS.contains(&key) => Slot::One(Operation),
-            "parameters" => Slot::List(Parameter),
-            "servers" => Slot::One(Other),
-            _ => Slot::Data,
-        },
-        Operation => match key {
-            "parameters" => Slot::List(Parameter),
-            "requestBody" => Slot::One(RequestBody),
-            "responses" => Slot::One(Responses),
-            "callbacks" => Slot::Map(Callback),
-            "security" | "servers" | "externalDocs" => Slot::One(Other),
-            _ => Slot::Data,
-        },
-        Responses => Slot::One(Response),
-        Callback => Slot::One(PathItem),
-        Response => match key {
-            "headers" => Slot::Map(Header),
-            "content" => Slot::Map(MediaType),
-            "links" => Slot::Map(Link),
-            _ => Slot::Data,
-        },
-        RequestBody => match key {
-            "content" => Slot::Map(MediaType),
-            _ => Slot::Data,
-        },
-        Parameter | Header => match key {
-            "schema" => Slot::One(Schema),
-            "content" => Slot::Map(MediaType),
-            "examples" => Slot::Map(Example),
-            _ => Slot::Data,
-        },
-        MediaType => match key {
-            "schema" => Slot::One(Schema),
-            "examples" => Slot::Map(Example),
-            "encoding" => Slot::Map(Encoding),
-            _ => Slot::Data,
-        },
-        Encoding => match key {
-            "headers" => Slot::Map(Header),
-            _ => Slot::Data,
-        },
-        Schema => match key {
-            "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions" => {
-                Slot::One(SchemaMap)
-            }
-            "items" => Slot::OneOrList(Schema),
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Slot::List(Schema),
-            "additionalProperties"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "propertyNames"
-            | "unevaluatedItems"
-            | "unevaluatedProperties"
-            | "additionalItems"
-            | "contentSchema" => Slot::One(Schema),
-            "discriminator" => Slot::One(Discriminator),
-            _ => Slot::Data,
-        },
-        SchemaMap => Slot::One(Schema),
-        Example | Link | SecurityScheme | Discriminator => Slot::Data,
-        Other => match key {
-            "example" | "examples" | "default" | "enum" | "const" => Slot::Data,
-            _ => Slot::One(Other),
-        },
-    }
-}
 
 /// Whether an object of `kind` holding `$ref` is a reference (rather than,
 /// say, a property named `$ref` or the document's own root).
@@ -278,6 +125,25 @@ fn tokens(pointer: &str) -> Vec<String> {
         .skip(1)
         .map(|token| token.replace("~1", "/").replace("~0", "~"))
         .collect()
+}
+
+/// Where the local copy of the document at `url` (another host's) is
+/// under `refs`: `https://host/a/b.yaml?v=1` is `refs/host/a/b.yaml`, the
+/// layout a mirror of the host has.
+fn local_copy(refs: &Path, url: &str) -> PathBuf {
+    let after_scheme = url.split_once("//").map_or(url, |(_, rest)| rest);
+    let without_query = after_scheme.split(['?', '#']).next().unwrap_or_default();
+    let mut path = refs.to_path_buf();
+    for segment in without_query.split('/') {
+        let segment = percent_decode(segment);
+        // A segment that would leave the directory is kept as text.
+        match segment.as_str() {
+            "" | "." => {}
+            ".." => path.push("%2E%2E"),
+            _ => path.push(segment),
+        }
+    }
+    path
 }
 
 /// `%XX` escapes decoded (URI references may carry them); anything that is
@@ -331,6 +197,8 @@ type Bundled = (Value, BTreeMap<String, Origin>);
 
 struct Bundler<'r> {
     read: &'r mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
+    /// Where local copies of documents on other hosts are (`--refs`).
+    refs: Option<&'r Path>,
     files: Vec<File>,
     by_path: HashMap<PathBuf, usize>,
     /// Every reference met, by its site and the kind of its place.
@@ -355,11 +223,13 @@ struct Bundler<'r> {
 pub(crate) fn bundle(
     spec: &mut LoadedSpec,
     read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
+    refs: Option<&Path>,
 ) -> Result<(), Diagnostic> {
     let source_map = std::mem::take(&mut spec.source_map);
     let root_path = normalize(&spec.path);
     let mut bundler = Bundler {
         read,
+        refs,
         files: vec![File {
             path: spec.path.clone(),
             value: std::mem::take(&mut spec.document),
@@ -482,6 +352,26 @@ impl Bundler<'_> {
     /// Walks the spec, then every target of a reference, recording where
     /// each reference leads.
     fn discover(&mut self) -> Result<(), Diagnostic> {
+        // A reference left out shifts the entries after it in its list, so
+        // discovery starts again after each round of them.
+        loop {
+            let unresolved = self.discover_once()?;
+            if unresolved.is_empty() {
+                return Ok(());
+            }
+            self.sites.clear();
+            self.walked.clear();
+            self.targets.clear();
+            for site in unresolved {
+                crate::flaws::remove_entry(&mut self.files[site.0].value, &site.1);
+            }
+        }
+    }
+
+    /// One discovery; the sites of references that lead nowhere and are
+    /// left out with their unit, deepest and last first.
+    fn discover_once(&mut self) -> Result<Vec<Loc>, Diagnostic> {
+        let mut left_out = Vec::new();
         let mut queue: VecDeque<(Loc, Kind)> = VecDeque::from([((0, String::new()), Kind::Root)]);
         while let Some((loc, kind)) = queue.pop_front() {
             let mut found = Vec::new();
@@ -510,7 +400,12 @@ impl Bundler<'_> {
                         self.drop_mapping_entry(&entry.site, problem);
                         continue;
                     }
-                    Err(problem) => return Err(problem),
+                    Err(problem) => {
+                        if let Some(site) = self.unresolved(&entry, problem) {
+                            left_out.push(site);
+                        }
+                        continue;
+                    }
                 };
                 let copied = entry.kind.section().is_none();
                 // A component of the spec is walked with the spec; other
@@ -530,7 +425,39 @@ impl Bundler<'_> {
                 );
             }
         }
-        Ok(())
+        left_out.sort_by(|a, b| b.cmp(a));
+        left_out.dedup();
+        Ok(left_out)
+    }
+
+    /// Reads a reference that leads nowhere (another host without a local
+    /// copy, a missing file or node, a cycle), as `problem` says, with a
+    /// warning: a schema as any JSON value, in place; any other unit is
+    /// left out (its site is returned, to remove once discovery is done).
+    fn unresolved(&mut self, entry: &Found, problem: Diagnostic) -> Option<Loc> {
+        let schema = matches!(entry.kind, Kind::Schema | Kind::SchemaMap | Kind::Other);
+        let how = if schema {
+            "read as any JSON value"
+        } else {
+            "left out"
+        };
+        let what = match entry.kind.section() {
+            Some(section) if !schema => format!("this entry of {section} is "),
+            _ => String::new(),
+        };
+        let cause = format!("{}; {what}{how}", problem.cause);
+        self.warnings
+            .push(Diagnostic { cause, ..problem }.read_as(Reading::ReferenceUnresolved));
+        if !schema {
+            return Some(entry.site.clone());
+        }
+        let node = self.files[entry.site.0].value.pointer_mut(&entry.site.1)?;
+        let mut any = Map::new();
+        if let Some(description) = node.get("description").filter(|d| d.is_string()) {
+            any.insert("description".into(), description.clone());
+        }
+        *node = Value::Object(any);
+        None
     }
 
     /// Drops the discriminator mapping entry at `site` (whose reference
@@ -544,7 +471,7 @@ impl Bundler<'_> {
         let cause = problem.cause.replacen("`$ref: ", "`", 1);
         let cause = format!("the discriminator's mapping of `{key}`: {cause}; read without it");
         self.warnings
-            .push(Diagnostic { cause, ..problem }.as_warning());
+            .push(Diagnostic { cause, ..problem }.read_as(Reading::MappingTargetMissing));
     }
 
     /// Where `reference` (written at `ref_pointer` of file `file`) finally
@@ -604,12 +531,18 @@ impl Bundler<'_> {
             None => (reference, None),
         };
         if file_part.contains("://") || file_part.starts_with("//") {
+            if let Some(copy) = self.refs.map(|refs| local_copy(refs, file_part)) {
+                let target_file = self.load_path(file, ref_pointer, reference, copy)?;
+                return self.resolve_in(file, ref_pointer, reference, target_file, fragment, depth);
+            }
             return Err(self.error_in(
                 file,
                 ref_pointer,
                 format!(
-                    "`$ref: {reference}` refers to a remote document; the generator does not fetch \
-                     (a build must be reproducible): save it beside the spec and refer to it by a relative path"
+                    "`$ref: {reference}` refers to another host; the generator does not fetch \
+                     (a build must be reproducible): give a copy with `--refs DIR` (at \
+                     DIR/{{host}}/{{path}}), or save it beside the spec and refer to it by a \
+                     relative path"
                 ),
             ));
         }
@@ -618,6 +551,20 @@ impl Bundler<'_> {
         } else {
             self.load(file, ref_pointer, reference, &percent_decode(file_part))?
         };
+        self.resolve_in(file, ref_pointer, reference, target_file, fragment, depth)
+    }
+
+    /// The node `fragment` names in file `target_file`, for `reference`
+    /// written at `ref_pointer` of file `file`.
+    fn resolve_in(
+        &mut self,
+        file: usize,
+        ref_pointer: &str,
+        reference: &str,
+        target_file: usize,
+        fragment: Option<&str>,
+        depth: usize,
+    ) -> Result<Loc, Diagnostic> {
         let pointer = match fragment {
             None | Some("") => String::new(),
             Some(fragment) if fragment.starts_with('/') => percent_decode(fragment),
@@ -677,6 +624,18 @@ impl Bundler<'_> {
     ) -> Result<usize, Diagnostic> {
         let base = self.files[from].path.parent().unwrap_or(Path::new(""));
         let path = normalize(&base.join(relative));
+        self.load_path(from, ref_pointer, reference, path)
+    }
+
+    /// The index of the file at `path`, reading and parsing it the first
+    /// time.
+    fn load_path(
+        &mut self,
+        from: usize,
+        ref_pointer: &str,
+        reference: &str,
+        path: PathBuf,
+    ) -> Result<usize, Diagnostic> {
         if let Some(index) = self.by_path.get(&path) {
             return Ok(*index);
         }
@@ -1592,7 +1551,7 @@ components:
     }
 
     #[test]
-    fn what_cannot_be_bundled_is_refused_where_the_reference_is_written() {
+    fn what_cannot_be_bundled_is_read_with_a_warning_where_the_reference_is_written() {
         let with_schema = |schema: &str| {
             format!(
                 "{HEAD}paths:
@@ -1608,63 +1567,66 @@ components:
 "
             )
         };
-        let missing = with_schema("{$ref: 'models/missing.yaml'}");
+        let warned = |files: &[(&str, &str)]| -> (Value, String) {
+            let spec = load(files).unwrap_or_else(|err| panic!("{err}"));
+            let warnings = spec.warnings.take().to_string();
+            (spec.document, warnings)
+        };
+        let schema = |document: &Value| {
+            document["paths"]["/a"]["get"]["responses"]["200"]["content"]["application/json"]
+                ["schema"]
+                .clone()
+        };
+        let (document, warnings) = warned(&[("api.yaml", &with_schema("{$ref: 'models/missing.yaml'}"))]);
+        assert_eq!(schema(&document), json!({}));
         assert_eq!(
-            load(&[("api.yaml", &missing)]).unwrap_err(),
-            "api.yaml:12:30: error: `$ref: models/missing.yaml` names `models/missing.yaml`, which cannot be read: there is no such file (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
+            warnings,
+            "api.yaml:12:30: warning[reference-unresolved]: `$ref: models/missing.yaml` names `models/missing.yaml`, which cannot be read: there is no such file; read as any JSON value (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
         );
-        let bad_fragment = with_schema("{$ref: 'models/a.yaml'}");
+        let (_, warnings) = warned(&[
+            ("api.yaml", &with_schema("{$ref: 'models/a.yaml'}")),
+            (
+                "models/a.yaml",
+                "type: object\nproperties:\n  b: {$ref: 'b.yaml#/definitions/Nope'}\n",
+            ),
+            ("models/b.yaml", "definitions: {}\n"),
+        ]);
         assert_eq!(
-            load(&[
-                ("api.yaml", &bad_fragment),
-                (
-                    "models/a.yaml",
-                    "type: object\nproperties:\n  b: {$ref: 'b.yaml#/definitions/Nope'}\n"
-                ),
-                ("models/b.yaml", "definitions: {}\n"),
-            ])
-            .unwrap_err(),
-            "models/a.yaml:3:13: error: `$ref: b.yaml#/definitions/Nope` does not resolve: nothing is defined at /definitions/Nope of `models/b.yaml` (at /properties/b/$ref)"
+            warnings,
+            "models/a.yaml:3:13: warning[reference-unresolved]: `$ref: b.yaml#/definitions/Nope` does not resolve: nothing is defined at /definitions/Nope of `models/b.yaml`; read as any JSON value (at /properties/b/$ref)"
         );
-        let remote = with_schema("{$ref: 'https://example.com/pet.yaml'}");
+        let (_, warnings) = warned(&[("api.yaml", &with_schema("{$ref: 'https://example.com/pet.yaml'}"))]);
         assert!(
-            load(&[("api.yaml", &remote)])
-                .unwrap_err()
-                .starts_with("api.yaml:12:30: error: `$ref: https://example.com/pet.yaml` refers to a remote document; the generator does not fetch"),
+            warnings.starts_with("api.yaml:12:30: warning[reference-unresolved]: `$ref: https://example.com/pet.yaml` refers to another host; the generator does not fetch"),
+            "{warnings}"
         );
-        let anchor = with_schema("{$ref: '#Pet'}");
-        assert!(
-            load(&[("api.yaml", &anchor)])
-                .unwrap_err()
-                .contains("which is not a JSON pointer")
-        );
-        let looping = with_schema("{$ref: 'a.yaml'}");
+        let (_, warnings) = warned(&[("api.yaml", &with_schema("{$ref: '#Pet'}"))]);
+        assert!(warnings.contains("which is not a JSON pointer"), "{warnings}");
+        let (_, warnings) = warned(&[
+            ("api.yaml", &with_schema("{$ref: 'a.yaml'}")),
+            ("a.yaml", "$ref: b.yaml"),
+            ("b.yaml", "$ref: a.yaml"),
+        ]);
         assert_eq!(
-            load(&[
-                ("api.yaml", &looping),
-                ("a.yaml", "$ref: b.yaml"),
-                ("b.yaml", "$ref: a.yaml")
-            ])
-            .unwrap_err(),
-            "api.yaml:12:30: error: `$ref: a.yaml` is part of a reference cycle that never reaches a definition (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
+            warnings,
+            "api.yaml:12:30: warning[reference-unresolved]: `$ref: a.yaml` is part of a reference cycle that never reaches a definition; read as any JSON value (at /paths/~1a/get/responses/200/content/application~1json/schema/$ref)"
         );
-        let broken = with_schema("{$ref: 'a.json'}");
+        // A file referred to that is not JSON or YAML is located in it.
+        let (_, warnings) = warned(&[
+            ("api.yaml", &with_schema("{$ref: 'a.json'}")),
+            ("a.json", "{\n  \"type\": \"object\",\n}"),
+        ]);
         assert_eq!(
-            load(&[
-                ("api.yaml", &broken),
-                ("a.json", "{\n  \"type\": \"object\",\n}")
-            ])
-            .unwrap_err(),
-            "a.json:3:1: error: invalid JSON: expected a member name in double quotes, found `}`"
+            warnings,
+            "a.json:3:1: warning[reference-unresolved]: invalid JSON: expected a member name in double quotes, found `}`; read as any JSON value"
         );
+        // Units other than schemas are left out.
         let path_loop = format!(
-            "{HEAD}paths:\n  /a:\n    $ref: '#/paths/~1b'\n  /b:\n    $ref: '#/paths/~1a'\n"
+            "{HEAD}paths:\n  /a:\n    $ref: '#/paths/~1b'\n  /b:\n    $ref: '#/paths/~1a'\n  /c: {{}}\n"
         );
-        assert!(
-            load(&[("api.yaml", &path_loop)])
-                .unwrap_err()
-                .contains("reference cycle")
-        );
+        let (document, warnings) = warned(&[("api.yaml", &path_loop)]);
+        assert!(warnings.contains("reference cycle"), "{warnings}");
+        assert_eq!(document["paths"], json!({"/c": {}}));
     }
 
     #[test]

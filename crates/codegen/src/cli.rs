@@ -69,10 +69,21 @@ pub fn codegen(
         }
     };
     if !tree.warnings.is_empty() {
-        let _ = writeln!(err, "{}", tree.warnings);
+        let listed = if options.verbose {
+            tree.warnings.to_string()
+        } else {
+            tree.warnings.summary()
+        };
+        let _ = writeln!(err, "{listed}");
+        let more = if options.verbose {
+            ""
+        } else {
+            " `--verbose` lists each;"
+        };
         let _ = writeln!(
             err,
-            "{} warning(s): generated as each says; `--strict` makes them errors.",
+            "{} warning(s): generated as each says;{more} `--allow ID` silences a reading, \
+             `--deny ID` or `--strict` refuses it.",
             tree.warnings.len()
         );
     }

@@ -13,6 +13,8 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::readings::Reading;
+
 /// A line and column in a source file, both 1-based as editors show them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Position {
@@ -42,6 +44,13 @@ pub struct Diagnostic {
     pub pointer: Option<String>,
     /// What is wrong, in one sentence.
     pub cause: String,
+    /// The pointer into the document as read (bundled), where it differs
+    /// from `pointer` (a node another file defined): what containment
+    /// ([`crate::contain`]) edits.
+    pub document_pointer: Option<String>,
+    /// For a warning, the reading it states ([`crate::readings`]): its id
+    /// is how a team allows or denies it.
+    pub reading: Option<Reading>,
 }
 
 impl Diagnostic {
@@ -52,6 +61,8 @@ impl Diagnostic {
             position: None,
             pointer: None,
             cause: cause.into(),
+            document_pointer: None,
+            reading: None,
         }
     }
 
@@ -63,6 +74,12 @@ impl Diagnostic {
     pub fn at_pointer(mut self, pointer: impl Into<String>) -> Self {
         self.pointer = Some(pointer.into());
         self
+    }
+
+    /// The same problem as a warning stating `reading`: generation goes on.
+    pub fn read_as(mut self, reading: Reading) -> Self {
+        self.reading = Some(reading);
+        self.as_warning()
     }
 
     /// The same problem as a warning: generation goes on.
@@ -84,7 +101,8 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     /// Renders like a compiler message so editors and terminals can jump to it:
-    /// `spec/x.yaml:12:5: error: cause (at /json/pointer)`, or `warning:`.
+    /// `spec/x.yaml:12:5: error: cause (at /json/pointer)`, or
+    /// `warning[reading-id]:`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file.display())?;
         if let Some(Position { line, column }) = self.position {
@@ -94,7 +112,10 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        write!(f, ": {severity}: {}", self.cause)?;
+        match self.reading {
+            Some(reading) => write!(f, ": {severity}[{reading}]: {}", self.cause)?,
+            None => write!(f, ": {severity}: {}", self.cause)?,
+        }
         if let Some(pointer) = &self.pointer {
             let shown = if pointer.is_empty() { "/" } else { pointer };
             write!(f, " (at {shown})")?;
@@ -237,3 +258,44 @@ impl Warnings {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
+
+impl Diagnostics {
+    /// One line per reading with its count and first place, for warnings
+    /// many enough to drown what matters (`--verbose` lists each): the
+    /// readings in the order of [`crate::readings::READINGS`], warnings
+    /// without one after, each in full.
+    pub fn summary(&self) -> String {
+        use std::fmt::Write as _;
+        let mut lines = String::new();
+        for row in crate::readings::READINGS {
+            let mut of_row = self
+                .iter()
+                .filter(|warning| warning.reading == Some(row.reading));
+            let Some(first) = of_row.next() else {
+                continue;
+            };
+            let count = 1 + of_row.count();
+            let mut place = first.file.display().to_string();
+            if let Some(Position { line, column }) = first.position {
+                let _ = write!(place, ":{line}:{column}");
+            }
+            let _ = writeln!(
+                lines,
+                "warning[{}]: {count} × {}: {}; first at {place}",
+                row.id, row.flaw, row.read_as
+            );
+            // What is left out of the crates is never only counted.
+            if matches!(row.reading, Reading::OperationUnreadable | Reading::PathUnreadable) {
+                for warning in self.iter().filter(|w| w.reading == Some(row.reading)) {
+                    let pointer = warning.pointer.as_deref().unwrap_or_default();
+                    let _ = writeln!(lines, "  {}: {pointer}", warning.file.display());
+                }
+            }
+        }
+        for warning in self.iter().filter(|warning| warning.reading.is_none()) {
+            let _ = writeln!(lines, "{warning}");
+        }
+        lines.trim_end().to_string()
+    }
+}
+

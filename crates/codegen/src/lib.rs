@@ -17,6 +17,7 @@
 pub mod build;
 pub mod bundle;
 pub mod cli;
+pub mod contain;
 pub mod diagnostic;
 pub mod emit;
 pub mod flaws;
@@ -26,6 +27,8 @@ pub mod load;
 pub mod lower;
 pub mod model;
 pub mod naming;
+pub mod readings;
+pub mod structure;
 pub mod vocabulary;
 pub mod walk;
 pub mod write;
@@ -92,7 +95,7 @@ pub fn parse_spec_as_written_with(
         warnings: Default::default(),
     };
     load::check_version(&spec)?;
-    bundle::bundle(&mut spec, read)?;
+    bundle::bundle(&mut spec, read, None)?;
     Ok(spec)
 }
 
@@ -102,12 +105,20 @@ pub fn parse_spec_as_written_with(
 fn locate_generator_failure(
     workspace_root: &Path,
     spec_file: &Path,
+    options: &Options,
+    left_out: &[Diagnostic],
     failure: Diagnostic,
 ) -> Diagnostic {
-    let Ok(mut spec) = load::load_spec(workspace_root, spec_file) else {
+    let Ok(mut spec) = load::load_spec_with_refs(workspace_root, spec_file, options.refs.as_deref())
+    else {
         return failure;
     };
     prepare_document(&mut spec);
+    let mut contained = Default::default();
+    for operation in left_out {
+        contain::contain(&mut spec, operation, &mut contained);
+    }
+    let _ = contain::build_model(&mut spec);
     emit::progenitor::locate_failure(&spec, failure)
 }
 
@@ -127,6 +138,14 @@ pub struct Options {
     pub tag_features: TagFeatures,
     /// Whether a string enum decodes a value it does not list.
     pub string_enums: StringEnums,
+    /// Readings a team allows (not printed) or denies (refused), over the
+    /// document's own `x-openapi-crates` choices.
+    pub readings: readings::Choices,
+    /// Where local copies of documents on other hosts are: a `$ref` to
+    /// `https://host/path` reads `DIR/host/path`.
+    pub refs: Option<PathBuf>,
+    /// Every warning printed with its place, not one line per reading.
+    pub verbose: bool,
 }
 
 /// What a generated string enum makes of a value its schema does not list
@@ -167,6 +186,9 @@ impl Options {
             strict: true,
             tag_features: TagFeatures::PerTag,
             string_enums: StringEnums::Open,
+            readings: readings::Choices::default(),
+            refs: None,
+            verbose: false,
         }
     }
 }
@@ -225,10 +247,26 @@ pub fn generate_with(
     {
         return Err(Diagnostic::new(spec_file, cause).into());
     }
-    let spec = load::load_spec(workspace_root, spec_file)?;
-    generate_loaded(spec, options, &|failure| {
-        locate_generator_failure(workspace_root, spec_file, failure)
-    })
+    // An operation progenitor refuses is left out and the run starts
+    // again (progenitor's failure is found on a copy, so the document is
+    // read anew): one operation never fails the whole API.
+    const LEFT_OUT_AT_MOST: usize = 32;
+    let mut left_out: Vec<Diagnostic> = Vec::new();
+    loop {
+        let spec = load::load_spec_with_refs(workspace_root, spec_file, options.refs.as_deref())?;
+        let result = generate_loaded_without(spec, options, &left_out, &|failure| {
+            locate_generator_failure(workspace_root, spec_file, options, &left_out, failure)
+        });
+        match result {
+            Err(errors) if left_out.len() < LEFT_OUT_AT_MOST => {
+                match errors.iter().find_map(contain::refused_operation) {
+                    Some(operation) if !left_out.contains(&operation) => left_out.push(operation),
+                    _ => return Err(errors),
+                }
+            }
+            result => return result,
+        }
+    }
 }
 
 /// [`generate_with`] for a spec already loaded as [`load::load_spec`] loads
@@ -257,13 +295,29 @@ pub(crate) fn generate_loaded(
     options: &Options,
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
 ) -> Result<GeneratedTree, Diagnostics> {
+    generate_loaded_without(spec, options, &[], locate_failure)
+}
+
+/// [`generate_loaded`], leaving out the operations progenitor refused in
+/// an earlier run (each a located failure, left out with it as a warning).
+fn generate_loaded_without(
+    spec: load::LoadedSpec,
+    options: &Options,
+    left_out: &[Diagnostic],
+    locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
+) -> Result<GeneratedTree, Diagnostics> {
     let warnings = spec.warnings.clone();
-    let result = generate_crates(spec, options, locate_failure);
+    let choices = options.readings.clone().over(readings::Choices::of_document(&spec));
+    let result = generate_crates(spec, options, left_out, locate_failure);
     let found = warnings.take();
+    let found = choices.kept(found);
+    let refused = |warning: &Diagnostic| {
+        options.strict || warning.reading.is_some_and(|reading| choices.deny.contains(&reading))
+    };
     match result {
-        Ok(_) if options.strict && !found.is_empty() => {
+        Ok(_) if found.iter().any(refused) => {
             let mut errors = Diagnostics::default();
-            for warning in &found {
+            for warning in found.iter().filter(|warning| refused(warning)) {
                 errors.push(warning.clone().as_error());
             }
             Err(errors)
@@ -292,9 +346,10 @@ pub(crate) fn generate_loaded(
 fn generate_crates(
     spec: load::LoadedSpec,
     options: &Options,
+    left_out: &[Diagnostic],
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
 ) -> Result<GeneratedTree, Diagnostics> {
-    let mut modelled = Modelled::of(spec, options)?;
+    let mut modelled = Modelled::of(spec, options, left_out)?;
     let view = modelled.view.take().expect("the view is taken once");
     modelled.release();
     let features = match options.tag_features {
@@ -326,9 +381,17 @@ struct Modelled {
 }
 
 impl Modelled {
-    fn of(mut spec: load::LoadedSpec, options: &Options) -> Result<Self, Diagnostics> {
+    fn of(
+        mut spec: load::LoadedSpec,
+        options: &Options,
+        left_out: &[Diagnostic],
+    ) -> Result<Self, Diagnostics> {
         prepare_document(&mut spec);
-        let mut model = model::build_model(&spec)?;
+        let mut contained = Default::default();
+        for failure in left_out {
+            contain::contain(&mut spec, failure, &mut contained);
+        }
+        let mut model = contain::build_model(&mut spec)?;
         if let Some(prefix) = &options.crate_prefix {
             model.crates = emit::CrateNames::with_prefix(prefix);
         }
@@ -541,9 +604,15 @@ fn crate_files(
             server,
         ),
     ];
+    // A description of shared components only (no operation, no webhook)
+    // has types and nothing to call or serve.
+    let components_only = model.operations.is_empty() && model.webhooks.is_empty();
+    let kept = if components_only { 1 } else { crates.len() };
     let mut files = Vec::new();
     let mut owned_dirs = Vec::new();
-    for (package, manifest, code) in crates {
+    let mut members = Vec::new();
+    for (package, manifest, code) in crates.into_iter().take(kept) {
+        members.push(package.as_str());
         let dir = output.dir.join(package);
         files.push(GeneratedFile {
             path: dir.join("Cargo.toml"),
@@ -559,11 +628,6 @@ fn crate_files(
         });
         owned_dirs.push(dir);
     }
-    let mut members = vec![
-        names.types.as_str(),
-        names.client.as_str(),
-        names.server.as_str(),
-    ];
     if output.runtime == Runtime::Vendored {
         let dir = output.dir.join(emit::RUNTIME_CRATE);
         for (path, contents) in emit::runtime::vendored_files() {

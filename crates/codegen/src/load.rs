@@ -27,7 +27,18 @@ pub use document::{LoadedSpec, SourceMap};
 /// with every file it refers to (relative to the file that refers to it).
 /// Messages name `path` as given, so they read the same on every machine.
 pub fn load_spec(root: &Path, path: &Path) -> Result<LoadedSpec, Diagnostic> {
-    parse_spec_with(path, &read_spec(root, path)?, &mut read_beside(root))
+    load_spec_with_refs(root, path, None)
+}
+
+/// [`load_spec`], a `$ref` to another host read from its local copy under
+/// `refs` (relative to `root` unless absolute): `https://host/path` from
+/// `refs/host/path`.
+pub fn load_spec_with_refs(
+    root: &Path,
+    path: &Path,
+    refs: Option<&Path>,
+) -> Result<LoadedSpec, Diagnostic> {
+    parse_spec_with_refs(path, &read_spec(root, path)?, &mut read_beside(root), refs)
 }
 
 /// The bytes of the spec at `path`, relative to `root` unless absolute.
@@ -64,6 +75,17 @@ pub fn parse_spec_with(
     bytes: &[u8],
     read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
 ) -> Result<LoadedSpec, Diagnostic> {
+    parse_spec_with_refs(path, bytes, read, None)
+}
+
+/// [`parse_spec_with`], with the local copies of other hosts' documents
+/// under `refs` ([`load_spec_with_refs`]).
+pub fn parse_spec_with_refs(
+    path: &Path,
+    bytes: &[u8],
+    read: &mut dyn FnMut(&Path) -> Result<Vec<u8>, String>,
+    refs: Option<&Path>,
+) -> Result<LoadedSpec, Diagnostic> {
     let (document, positions) = parse_file(path, bytes, "the spec")?;
     let mut spec = LoadedSpec {
         path: path.to_path_buf(),
@@ -72,7 +94,7 @@ pub fn parse_spec_with(
         warnings: Default::default(),
     };
     check_version(&spec)?;
-    crate::bundle::bundle(&mut spec, read)?;
+    crate::bundle::bundle(&mut spec, read, refs)?;
     if spec
         .document
         .get("openapi")

@@ -29,6 +29,7 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::readings::Reading;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::document::LoadedSpec;
 use crate::vocabulary::{DEPRECATED, DOCUMENTATION};
@@ -148,7 +149,7 @@ fn beyond_methods(spec: &mut LoadedSpec) {
         }
     }
     for (item, key, why) in left_out {
-        spec.warn_at(&pointer_join(&item, &key), why);
+        spec.warn_at(Reading::MethodUnsupported, &pointer_join(&item, &key), why);
         if let Some(Value::Object(item)) = spec.document.pointer_mut(&item) {
             item.shift_remove(&key);
         }

@@ -158,7 +158,7 @@ impl Mock {
     pub fn load(root: &Path, spec: &Path, options: Options) -> Result<Mock, Diagnostics> {
         let mut loaded = openapi_crates_codegen::load::load_spec(root, spec)?;
         openapi_crates_codegen::prepare_document(&mut loaded);
-        let mut model = openapi_crates_codegen::model::build_model(&loaded)?;
+        let mut model = openapi_crates_codegen::contain::build_model(&mut loaded)?;
         // The typed document is the progenitor emitters'; the mock reads the
         // raw one.
         model.openapi = Default::default();

@@ -75,6 +75,23 @@ pub struct CodegenArgs {
     /// Refuse the description on any warning.
     #[arg(long)]
     pub strict: bool,
+    /// Read the flaws of this reading without a warning (an id that
+    /// warnings print, `warning[ID]`); repeatable. The description may
+    /// choose too, under `x-openapi-crates: {allow: [ID], deny: [ID]}`.
+    #[arg(long, value_name = "ID")]
+    pub allow: Vec<String>,
+    /// Refuse the description on a warning of this reading; repeatable.
+    #[arg(long, value_name = "ID")]
+    pub deny: Vec<String>,
+    /// List every warning with its place, not one line per reading.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Read a `$ref` to another host from a local copy under DIR:
+    /// `https://host/a/b.yaml` from `DIR/host/a/b.yaml`. The generator never
+    /// fetches; without a copy, the reference is read as any value (a
+    /// schema) or left out, with a warning.
+    #[arg(long, value_name = "DIR")]
+    pub refs: Option<PathBuf>,
     /// Make each string enum refuse a value it does not list, as a
     /// decoding error, and be `Copy`. By default it keeps the value in a
     /// catch-all variant (`Unknown`), so that a server adding a value
@@ -254,6 +271,15 @@ pub fn codegen(
     }
     options.crate_prefix = args.crate_prefix.or(options.crate_prefix);
     options.strict |= args.strict;
+    options.verbose |= args.verbose;
+    options.refs = args.refs.or(options.refs);
+    match openapi_crates_codegen::readings::Choices::parse(&args.allow, &args.deny) {
+        Ok(choices) => options.readings = choices.over(options.readings),
+        Err(problem) => {
+            let _ = writeln!(err, "error: {problem}");
+            return 2;
+        }
+    }
     if args.closed_enums {
         options.string_enums = openapi_crates_codegen::StringEnums::Closed;
     }

@@ -103,7 +103,8 @@ pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic
              written)",
             cause.message(WHAT, Some("this schema"))
         );
-        spec.warnings.push(warning);
+        spec.warnings
+            .push(warning.read_as(crate::readings::Reading::SchemaUnexpressible));
     };
     if let Some(placeholders) = placeholders {
         output.client = placeholders.restore_tokens(output.client);
@@ -495,7 +496,7 @@ components:
         let warnings = spec.warnings.take();
         let warning = warnings.first().unwrap().to_string();
         assert!(
-            warning.starts_with("spec.yaml:15:5: warning: generating the types and the client could not handle this schema: ")
+            warning.starts_with("spec.yaml:15:5: warning[schema-unexpressible]: generating the types and the client could not handle this schema: ")
                 && warning.ends_with("(at /components/schemas/Holder/properties/mixed)"),
             "{warning}"
         );

@@ -10,6 +10,7 @@ use serde_json::{Map, Number, Value};
 
 use super::json;
 use crate::diagnostic::{Diagnostic, Position, Warnings, pointer_join};
+use crate::readings::Reading;
 
 /// A spec that parsed and declares OpenAPI 3.0, 3.1 or 3.2, with every file it
 /// refers to bundled in, and the positions of its nodes.
@@ -171,7 +172,8 @@ impl LoadedSpec {
         let origin = self.source_map.written_at(pointer);
         let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
         let position = self.source_map.position_in(origin.file, &origin.pointer);
-        let diagnostic = Diagnostic::new(file, cause).at_pointer(origin.pointer);
+        let mut diagnostic = Diagnostic::new(file, cause).at_pointer(origin.pointer);
+        diagnostic.document_pointer = Some(pointer.to_string());
         match position {
             Some(position) => diagnostic.at_position(position),
             None => diagnostic,
@@ -181,8 +183,9 @@ impl LoadedSpec {
     /// Records a warning for the node at `pointer`, located as
     /// [`LoadedSpec::error_at`] locates an error: `cause` says what is wrong
     /// and how the generator reads it instead.
-    pub fn warn_at(&self, pointer: &str, cause: impl Into<String>) {
-        self.warnings.push(self.error_at(pointer, cause));
+    pub fn warn_at(&self, reading: Reading, pointer: &str, cause: impl Into<String>) {
+        self.warnings
+            .push(self.error_at(pointer, cause).read_as(reading));
     }
 
     /// `file:line:column` of the node at `pointer`, as messages name a

@@ -23,7 +23,7 @@ mod license;
 pub mod names;
 mod operations;
 pub(crate) mod parameters;
-mod paths;
+pub(crate) mod paths;
 pub mod pattern;
 pub mod refs;
 mod schemas;
@@ -33,6 +33,7 @@ pub mod validation;
 use std::collections::BTreeMap;
 
 use openapiv3::{OpenAPI, ReferenceOr};
+use serde_json::Value;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
@@ -810,14 +811,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
     let openapi = &openapi;
     let components = openapi.components.clone().unwrap_or_default();
     let webhook_items = operations::webhook_items(spec)?;
-    if openapi.paths.paths.is_empty() && webhook_items.is_empty() {
-        return Err(spec
-            .error_at(
-                "/paths",
-                "the spec defines no paths and no webhooks; there is nothing to generate",
-            )
-            .into());
-    }
 
     // Each operation is built even when another is broken, so one run
     // reports every problem of the spec.
@@ -908,9 +901,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
                 None => operations.push(operation),
             }
         }
-    }
-    if operations.is_empty() && webhooks.is_empty() && problems.is_empty() {
-        problems.push(spec.error_at("/paths", "the spec's paths hold no operations"));
     }
     problems.keep(paths::resolve_shared_keys(spec, &mut operations));
     // The server serves the operations no other one serves, and the webhooks.
@@ -1014,9 +1004,105 @@ fn pointed<'a, T>(owner: &str, parameters: &'a [T]) -> impl Iterator<Item = (Str
 pub fn parse_openapi(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
     serde_path_to_error::deserialize(&spec.document).map_err(|err| {
         let pointer = pointer_of(err.path());
-        let cause = format!("not a valid OpenAPI 3.0 document: {}", err.inner());
+        let (pointer, message) = narrowed(&spec.document, pointer, err.inner().to_string());
+        let cause = format!("not a valid OpenAPI 3.0 document: {message}");
         spec.error_at(&pointer, cause)
     })
+}
+
+/// The smallest part of the document under `pointer` that fails to
+/// deserialize alone, with its message: serde loses the path inside
+/// untagged and flattened types (`ReferenceOr`, a map with extensions),
+/// so a broken response deep in `paths` is reported at `/paths`. Each part
+/// of the document's structure under it is tried alone, down to the
+/// smallest that fails ([`crate::structure`] says what each node is).
+fn narrowed(document: &Value, mut pointer: String, mut message: String) -> (String, String) {
+    use crate::structure::{Slot, kinds_along, slot};
+    // Each step goes one level deeper into a finite document.
+    loop {
+        let Some((at, kind)) = kinds_along(&pointer).pop() else {
+            break;
+        };
+        let mut children = Vec::new();
+        if at != pointer {
+            // A map or list of nodes (`/paths`, a `parameters` list): its
+            // entries are the children.
+            let key = pointer.rsplit_once('/').map_or("", |(_, key)| key);
+            let key = crate::model::refs::unescape_pointer_token(key);
+            let entries = match (slot(kind, &key), document.pointer(&pointer)) {
+                (Slot::Map(child), Some(Value::Object(entries))) => entries
+                    .keys()
+                    .map(|name| (pointer_join(&pointer, name), child))
+                    .collect(),
+                (Slot::List(child), Some(Value::Array(items))) => (0..items.len())
+                    .map(|index| (pointer_join(&pointer, &index.to_string()), child))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            children = entries;
+        }
+        let node = match document.pointer(&pointer) {
+            Some(Value::Object(node)) if at == pointer => node.iter().collect(),
+            _ => Vec::new(),
+        };
+        for (key, value) in node {
+            let at = pointer_join(&pointer, key);
+            match (slot(kind, key), value) {
+                (Slot::One(child) | Slot::OneOrList(child), _) => children.push((at, child)),
+                (Slot::Map(child), Value::Object(entries)) => children.extend(
+                    entries
+                        .keys()
+                        .map(|name| (pointer_join(&at, name), child)),
+                ),
+                (Slot::List(child), Value::Array(items)) => children.extend(
+                    (0..items.len()).map(|index| (pointer_join(&at, &index.to_string()), child)),
+                ),
+                _ => {}
+            }
+        }
+        let failing = children.into_iter().find_map(|(at, child)| {
+            let value = document.pointer(&at)?;
+            let (inner, failure) = typed_failure(child, value)?;
+            Some((format!("{at}{inner}"), failure))
+        });
+        match failing {
+            Some((at, failure)) if at != pointer => {
+                pointer = at;
+                message = failure;
+            }
+            _ => break,
+        }
+    }
+    (pointer, message)
+}
+
+/// Why `value` does not deserialize as a node of `kind`, with the pointer
+/// serde found inside it; `None` where it does, or `kind` has no type.
+fn typed_failure(kind: crate::structure::Kind, value: &Value) -> Option<(String, String)> {
+    use crate::structure::Kind;
+    fn check<T: serde::de::DeserializeOwned>(value: &Value) -> Option<(String, String)> {
+        serde_path_to_error::deserialize::<_, T>(value)
+            .err()
+            .map(|err| (pointer_of(err.path()), err.inner().to_string()))
+    }
+    match kind {
+        Kind::PathItem => check::<ReferenceOr<openapiv3::PathItem>>(value),
+        Kind::Operation => check::<openapiv3::Operation>(value),
+        Kind::Responses => check::<openapiv3::Responses>(value),
+        Kind::Response => check::<ReferenceOr<openapiv3::Response>>(value),
+        Kind::RequestBody => check::<ReferenceOr<openapiv3::RequestBody>>(value),
+        Kind::MediaType => check::<openapiv3::MediaType>(value),
+        Kind::Encoding => check::<openapiv3::Encoding>(value),
+        Kind::Parameter => check::<ReferenceOr<openapiv3::Parameter>>(value),
+        Kind::Header => check::<ReferenceOr<openapiv3::Header>>(value),
+        Kind::Example => check::<ReferenceOr<openapiv3::Example>>(value),
+        Kind::Link => check::<ReferenceOr<openapiv3::Link>>(value),
+        Kind::Callback => check::<ReferenceOr<openapiv3::Callback>>(value),
+        Kind::SecurityScheme => check::<ReferenceOr<openapiv3::SecurityScheme>>(value),
+        Kind::Schema => check::<ReferenceOr<openapiv3::Schema>>(value),
+        Kind::Components => check::<openapiv3::Components>(value),
+        _ => None,
+    }
 }
 
 /// Turns the path `serde_path_to_error` reports into a JSON pointer.

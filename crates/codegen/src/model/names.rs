@@ -20,6 +20,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::readings::Reading;
 use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
 use crate::model::refs;
@@ -64,6 +65,7 @@ pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
         if let Some((first, _)) = operations[..index].iter().find(|(_, seen)| seen == id) {
             let first = spec.place(first).unwrap_or_else(|| first.clone());
             spec.warn_at(
+                Reading::OperationIdRepeated,
                 &pointer_join(pointer, "operationId"),
                 format!(
                     "duplicate operationId `{id}`, already used at {first}; this operation's \
@@ -395,7 +397,7 @@ paths:
         assert_eq!(
             warnings,
             [
-                "spec.yaml:9:24: warning: duplicate operationId `repos/get`, already used at \
+                "spec.yaml:9:24: warning[operation-id-repeated]: duplicate operationId `repos/get`, already used at \
               spec.yaml:6:5; this operation's is read as `repos/get-3` (at /paths/~1b/get/operationId)"
             ]
         );

@@ -11,6 +11,7 @@ use serde_json::Value;
 
 use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
 use super::*;
+use crate::readings::Reading;
 use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
 
@@ -136,6 +137,7 @@ pub(crate) fn build_operation(
         Some(Value::Bool(idempotent)) => *idempotent,
         Some(_) => {
             spec.warn_at(
+                Reading::ExtensionInvalid,
                 &pointer_join(pointer, "x-idempotent"),
                 "`x-idempotent` is not a boolean: read as absent, so the client retries \
                  the operation only as its method allows",
@@ -403,6 +405,7 @@ fn upgrade_response(
 ) -> Result<Option<Response>, Diagnostic> {
     if method != Method::Get {
         spec.warn_at(
+            Reading::UpgradeNotGet,
             pointer,
             format!(
                 "a 101 switches the connection to WebSocket, which a client opens with `GET` \

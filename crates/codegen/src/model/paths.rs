@@ -5,6 +5,7 @@ use openapiv3::OpenAPI;
 use super::Operation;
 use crate::diagnostic::Diagnostic;
 use crate::load::LoadedSpec;
+use crate::readings::Reading;
 
 /// A path key as it reaches a server: its path and fixed query, and the
 /// fragment, which no request carries.
@@ -162,13 +163,57 @@ pub(crate) fn path_template_names(path: &str) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
+/// The server's URL with each `{variable}` replaced by its `default`
+/// (OpenAPI requires one): the URL the client is built with unless told
+/// otherwise, and whose path the server is mounted at. A variable the
+/// server does not define, or defines without a default, is read as its
+/// `enum`'s first value, else as empty, with a warning.
+pub(crate) fn with_variables(spec: &LoadedSpec, server: &openapiv3::Server) -> String {
+    let mut url = String::new();
+    let mut rest = server.url.as_str();
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|close| open + close) else {
+            break;
+        };
+        url.push_str(&rest[..open]);
+        let name = &rest[open + 1..close];
+        let variable = server
+            .variables
+            .as_ref()
+            .and_then(|variables| variables.get(name));
+        match variable {
+            Some(variable) if !variable.default.is_empty() || variable.enumeration.is_empty() => {
+                url.push_str(&variable.default)
+            }
+            _ => {
+                let first = variable.and_then(|variable| variable.enumeration.first());
+                spec.warn_at(
+                    Reading::ServerVariableUndefined,
+                    "/servers/0/url",
+                    format!(
+                        "the server URL `{}` names `{{{name}}}`, which its `variables` do not \
+                         give a default; read as {}",
+                        server.url,
+                        first.map_or("empty".to_string(), |first| format!("`{first}`"))
+                    ),
+                );
+                url.push_str(first.map_or("", String::as_str));
+            }
+        }
+        rest = &rest[close + 1..];
+    }
+    url.push_str(rest);
+    url
+}
+
 /// The path part of the first server URL (`https://{host}/api/v2` gives
 /// `/api/v2`), under which the server crate mounts its routes.
 pub(crate) fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, Diagnostic> {
     let Some(server) = openapi.servers.first() else {
         return Ok(String::new());
     };
-    let url = server.url.as_str();
+    let url = with_variables(spec, server);
+    let url = url.as_str();
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = if url.starts_with('/') {
         url
@@ -180,7 +225,7 @@ pub(crate) fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, 
     if path.contains(['{', '}', '?', '#']) {
         return Err(spec.error_at(
             "/servers/0/url",
-            format!("the path of the server URL `{url}` must be fixed, without variables or query"),
+            format!("the path of the server URL `{url}` must be fixed, without a query"),
         ));
     }
     Ok(path.trim_end_matches('/').to_string())

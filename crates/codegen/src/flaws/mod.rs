@@ -43,12 +43,17 @@
 //!   dropped: the types have no default there, and the mock does not send
 //!   the example.
 
+mod paths;
+
+pub(crate) use paths::remove_entry;
+
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
+use crate::readings::Reading;
 use crate::diagnostic::{escape_pointer_token, pointer_join};
 use crate::load::LoadedSpec;
 use crate::model::refs;
@@ -57,6 +62,7 @@ use crate::walk;
 
 /// Reads every flaw of `spec` as the module docs say, with a warning each.
 pub fn read_flaws(spec: &mut LoadedSpec) {
+    paths::read_path_parameters(spec);
     let combined = references_of_another_kind(spec);
     undeclared_security_schemes(spec);
     let edits = schema_keywords(spec, &combined);
@@ -321,6 +327,7 @@ fn references_of_another_kind(spec: &mut LoadedSpec) -> BTreeSet<String> {
         let needed = kind_name(section).unwrap_or_default();
         let reference = format!("#/components/{section}/{}", escape_pointer_token(&name));
         spec.warn_at(
+            Reading::RefToAnotherKind,
             &pointer_join(&holder, "$ref"),
             format!(
                 "`$ref: {target}` names {written_kind} where {needed} belongs; its content \
@@ -492,6 +499,7 @@ fn undeclared_security_schemes(spec: &mut LoadedSpec) {
                     kept.insert(name.clone(), scopes.clone());
                 } else if let Some(known) = renamed(name) {
                     spec.warn_at(
+                        Reading::SchemeUndeclared,
                         &name_pointer,
                         format!(
                             "{undeclared}; read as `{known}`, declared under a name that \
@@ -502,6 +510,7 @@ fn undeclared_security_schemes(spec: &mut LoadedSpec) {
                     changed = true;
                 } else if as_bearer.contains(name) {
                     spec.warn_at(
+                        Reading::SchemeUndeclared,
                         &name_pointer,
                         format!(
                             "{undeclared}; read as an HTTP bearer token (`Authorization: \
@@ -515,6 +524,7 @@ fn undeclared_security_schemes(spec: &mut LoadedSpec) {
                     kept.insert(name.clone(), scopes.clone());
                 } else {
                     spec.warn_at(
+                        Reading::SchemeUndeclared,
                         &name_pointer,
                         format!(
                             "{undeclared}; read without it (the other schemes and \
@@ -724,6 +734,7 @@ fn schema_keywords(spec: &LoadedSpec, combined: &BTreeSet<String>) -> Vec<Edit> 
             && let Err(reason) = Admission::new(document).check(schema, value, 0)
         {
             spec.warn_at(
+                Reading::ValueNotAdmitted,
                 &pointer_join(pointer, "const"),
                 format!(
                     "`const: {}` is not a value of its own schema ({reason}), so no value \
@@ -745,6 +756,7 @@ fn schema_keywords(spec: &LoadedSpec, combined: &BTreeSet<String>) -> Vec<Edit> 
                     && !schema_names.contains(name.as_str())
                 {
                     spec.warn_at(
+                        Reading::MappingTargetMissing,
                         &pointer_join(&mapping_pointer, key),
                         format!(
                             "the discriminator's mapping of `{key}` names the schema `{name}`, \
@@ -763,6 +775,7 @@ fn schema_keywords(spec: &LoadedSpec, combined: &BTreeSet<String>) -> Vec<Edit> 
             more => format!(" (here and in {more} other places)"),
         };
         spec.warn_at(
+            Reading::FormatMisspelled,
             &pointer_join(&places[0], "format"),
             format!("{cause}; read as no format{others}"),
         );
@@ -782,6 +795,7 @@ fn pattern(spec: &LoadedSpec, pointer: &str, object: &Map<String, Value>, edits:
             // The generated types and the server compile it with regress.
             if let Err(err) = regress::Regex::new(text) {
                 spec.warn_at(
+                    Reading::PatternInvalid,
                     &pointer_join(pointer, "pattern"),
                     format!(
                         "`pattern` is not a valid ECMA-262 regular expression: {err}; read \
@@ -793,6 +807,7 @@ fn pattern(spec: &LoadedSpec, pointer: &str, object: &Map<String, Value>, edits:
         }
         Some(other) => {
             spec.warn_at(
+                Reading::PatternInvalid,
                 &pointer_join(pointer, "pattern"),
                 format!(
                     "`pattern` must be a string, found {}; read without it",
@@ -807,6 +822,7 @@ fn pattern(spec: &LoadedSpec, pointer: &str, object: &Map<String, Value>, edits:
         for text in patterns.keys() {
             if let Err(err) = regress::Regex::new(text) {
                 spec.warn_at(
+                    Reading::PatternInvalid,
                     &pointer_join(&patterns_pointer, text),
                     format!(
                         "`{text}` is not a valid ECMA-262 regular expression: {err}; read \
@@ -848,6 +864,7 @@ fn enum_members(
     let why = format!("`type: {kind}` excludes");
     if written_as_const(spec, pointer) {
         spec.warn_at(
+            Reading::EnumMemberExcluded,
             &pointer_join(pointer, "const"),
             format!(
                 "`const: {}` is a value {why}, so no value could pass; read without it \
@@ -861,6 +878,7 @@ fn enum_members(
     let at = pointer_join(&pointer_join(pointer, "enum"), &first.to_string());
     if kept.is_empty() {
         spec.warn_at(
+            Reading::EnumMemberExcluded,
             &at,
             format!(
                 "`enum` lists only values {why} ({}); read without the `enum` (any {kind} \
@@ -871,6 +889,7 @@ fn enum_members(
         edits.push(Edit::remove(pointer, "enum"));
     } else {
         spec.warn_at(
+            Reading::EnumMemberExcluded,
             &at,
             format!(
                 "`enum` lists {}, which {why}; read without {}",
@@ -989,6 +1008,7 @@ fn required_names(
         // be there. The description's servers answer so and its clients
         // are judged so; only the generated types cannot carry it.
         spec.warn_at(
+            Reading::RequiredUndeclared,
             &place,
             format!(
                 "`required` names {}, which no `properties` declares; read as written (an \
@@ -1000,6 +1020,7 @@ fn required_names(
         return;
     }
     spec.warn_at(
+        Reading::RequiredUndeclared,
         &place,
         format!(
             "`required` names {}, which no `properties` declares (`additionalProperties: false` \
@@ -1044,6 +1065,7 @@ fn data_values(spec: &LoadedSpec) -> Vec<Edit> {
                 && let Err(reason) = admission.check(schema, value, 0)
             {
                 spec.warn_at(
+                    Reading::ValueNotAdmitted,
                     &pointer_join(holder, "example"),
                     format!(
                         "`example: {}` is not a value of its schema ({reason}); read without it",
@@ -1063,6 +1085,7 @@ fn data_values(spec: &LoadedSpec) -> Vec<Edit> {
                     };
                     if let Err(reason) = admission.check(schema, value, 0) {
                         spec.warn_at(
+                            Reading::ValueNotAdmitted,
                             &pointer_join(&examples_pointer, name),
                             format!(
                                 "the example `{name}` is not a value of its schema ({reason}); \
@@ -1090,6 +1113,7 @@ fn data_values(spec: &LoadedSpec) -> Vec<Edit> {
                     _ => "read without it",
                 };
                 spec.warn_at(
+                    Reading::ValueNotAdmitted,
                     &pointer_join(pointer, keyword),
                     format!(
                         "`{keyword}: {}` is not a value of its schema ({reason}); {reading}",
