@@ -250,19 +250,8 @@ fn remove_unit(document: &mut Value, at: &str) {
         let reference = format!("#{at}");
         let mut sites = Vec::new();
         references_to(document, &reference, &mut String::new(), &mut sites);
-        // Deepest and last first, so the pointers of the others stay true.
-        sites.sort_by(|a, b| pointer_order(b).cmp(&pointer_order(a)));
-        for site in sites {
-            crate::flaws::remove_entry(document, &site);
-        }
+        crate::flaws::remove_entries(document, sites);
     }
-}
-
-fn pointer_order(pointer: &str) -> Vec<Result<usize, String>> {
-    pointer
-        .split('/')
-        .map(|token| token.parse::<usize>().map_err(|_| token.to_string()))
-        .collect()
 }
 
 /// The pointers of every object whose `$ref` is `reference`.

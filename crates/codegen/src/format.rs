@@ -151,7 +151,10 @@ pub fn format_crates<T>(
     };
     let (mut printed, first) = std::thread::scope(|scope| {
         // `work` holds references only: each thread gets a copy.
-        let helper = scope.spawn(work);
+        let helper = std::thread::Builder::new()
+            .stack_size(crate::STACK_SIZE)
+            .spawn_scoped(scope, work)
+            .expect("a thread can be started");
         let first = first();
         let mut printed = work();
         printed.extend(

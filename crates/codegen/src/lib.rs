@@ -122,6 +122,25 @@ fn locate_generator_failure(
     emit::progenitor::locate_failure(&spec, failure)
 }
 
+/// The stack of every thread that reads a description or generates from
+/// it. Reading recurses with the document's nesting (bounded at 512 levels
+/// by the readers), and so do typify, syn and prettyplease: a deeply nested
+/// description must get a message, never overflow the stack. Only what is
+/// touched of it is ever committed.
+pub const STACK_SIZE: usize = 512 << 20;
+
+/// `work`, on a thread of [`STACK_SIZE`]; its panic goes on on this one.
+pub fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, work)
+            .expect("a thread can be started")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
 /// What the command line may say beyond the spec.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -240,6 +259,14 @@ pub fn generate_with(
     spec_file: &Path,
     options: &Options,
 ) -> Result<GeneratedTree, Diagnostics> {
+    on_deep_stack(|| generate_from_file(workspace_root, spec_file, options))
+}
+
+fn generate_from_file(
+    workspace_root: &Path,
+    spec_file: &Path,
+    options: &Options,
+) -> Result<GeneratedTree, Diagnostics> {
     if let Some(cause) = options
         .crate_prefix
         .as_deref()
@@ -284,7 +311,7 @@ pub fn generate_spec(
     {
         return Err(Diagnostic::new(&spec.path, cause).into());
     }
-    generate_loaded(spec, options, &|failure| failure)
+    on_deep_stack(|| generate_loaded(spec, options, &|failure| failure))
 }
 
 /// Stages 2-4, with the warnings of the run: on success in the tree, on
@@ -430,7 +457,7 @@ fn generated(
     Result<format::Cut, String>,
 ) {
     std::thread::scope(|scope| {
-        let server = scope.spawn(|| {
+        let server = std::thread::Builder::new().stack_size(STACK_SIZE).spawn_scoped(scope, || {
             let tokens = emit::server::emit_server(&modelled.model);
             if gated {
                 Err(tokens.to_string())
@@ -440,6 +467,7 @@ fn generated(
         });
         let progenitor = emit::progenitor::run(&modelled.spec, view);
         let server = server
+            .expect("a thread can be started")
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         (progenitor, server)

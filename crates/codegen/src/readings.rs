@@ -43,6 +43,7 @@ pub enum Reading {
     PathUnreadable,
     ComponentUnreadable,
     RouteShadowed,
+    CompositionCycle,
 }
 
 /// A row of [`READINGS`].
@@ -252,9 +253,17 @@ pub const READINGS: &[Row] = &[
         reading: Reading::RouteShadowed,
         id: "route-shadowed",
         flaw: "two path templates that differ only in their parameters' names",
-        read_as: "both served by one route, each operation told apart by its method; a method \
-                  both have is served by the first",
+        read_as: "the later read as the earlier, its path parameters renamed by position: one \
+                  route serves both, by method; a method both have is left out of the later",
         fixture: "19-routes-alike.yaml",
+    },
+    Row {
+        reading: Reading::CompositionCycle,
+        id: "composition-cycle",
+        flaw: "a schema whose `allOf`, `anyOf`, `oneOf` or `not` leads back to itself through \
+               compositions alone",
+        read_as: "without the member that closes the loop (it says nothing the rest does not)",
+        fixture: "20-composition-cycle.yaml",
     },
 ];
 

@@ -156,6 +156,10 @@ impl Mock {
     /// Reads the spec at `spec` (relative to `root` unless absolute) as the
     /// generator reads it, or gives every problem it has, located.
     pub fn load(root: &Path, spec: &Path, options: Options) -> Result<Mock, Diagnostics> {
+        openapi_crates_codegen::on_deep_stack(|| Self::load_here(root, spec, options))
+    }
+
+    fn load_here(root: &Path, spec: &Path, options: Options) -> Result<Mock, Diagnostics> {
         let mut loaded = openapi_crates_codegen::load::load_spec(root, spec)?;
         openapi_crates_codegen::prepare_document(&mut loaded);
         let mut model = openapi_crates_codegen::contain::build_model(&mut loaded)?;

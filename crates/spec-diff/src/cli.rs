@@ -117,7 +117,7 @@ pub fn render(report: &Report, format: Format) -> String {
 /// The whole command: exit status 0 when every breaking change is
 /// acknowledged, 1 when one is not or on any error (printed to `err`).
 pub fn spec_diff(root: &Path, options: &Options, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
-    match run(root, options) {
+    match openapi_crates_codegen::on_deep_stack(|| run(root, options)) {
         Ok(report) => {
             let _ = out.write_all(render(&report, options.format).as_bytes());
             let unacknowledged = report.unacknowledged().count();

@@ -43,9 +43,9 @@
 //!   dropped: the types have no default there, and the mock does not send
 //!   the example.
 
+mod cycles;
 mod paths;
-
-pub(crate) use paths::remove_entry;
+mod routes;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -63,6 +63,8 @@ use crate::walk;
 /// Reads every flaw of `spec` as the module docs say, with a warning each.
 pub fn read_flaws(spec: &mut LoadedSpec) {
     paths::read_path_parameters(spec);
+    routes::read_routes_alike(spec);
+    cycles::read_composition_cycles(spec);
     let combined = references_of_another_kind(spec);
     undeclared_security_schemes(spec);
     let edits = schema_keywords(spec, &combined);
@@ -1729,3 +1731,41 @@ components:
         assert!(format_flaw("string").unwrap().contains("names a type"));
     }
 }
+
+/// Removes the entry of a list (or member of an object) at `pointer`.
+pub(crate) fn remove_entry(document: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    match document.pointer_mut(parent) {
+        Some(Value::Array(items)) => {
+            if let Ok(index) = last.parse::<usize>()
+                && index < items.len()
+            {
+                items.remove(index);
+            }
+        }
+        Some(Value::Object(members)) => {
+            members.shift_remove(&refs::unescape_pointer_token(last));
+        }
+        _ => {}
+    }
+}
+
+/// Removes the entries at `pointers`, the deepest and the last of each
+/// list first, so that each pointer still names its entry when its turn
+/// comes.
+pub(crate) fn remove_entries(document: &mut Value, mut pointers: Vec<String>) {
+    let order = |pointer: &String| -> Vec<Result<usize, String>> {
+        pointer
+            .split('/')
+            .map(|token| token.parse::<usize>().map_err(|_| token.to_string()))
+            .collect()
+    };
+    pointers.sort_by_key(|pointer| std::cmp::Reverse(order(pointer)));
+    pointers.dedup();
+    for pointer in pointers {
+        remove_entry(document, &pointer);
+    }
+}
+

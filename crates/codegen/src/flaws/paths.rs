@@ -155,34 +155,5 @@ fn apply(document: &mut Value, fixes: Vec<Fix>) {
             }
         }
     }
-    removals.sort_by_key(|pointer| std::cmp::Reverse(list_index(pointer)));
-    for pointer in removals {
-        remove_entry(document, &pointer);
-    }
-}
-
-fn list_index(pointer: &str) -> (String, usize) {
-    let (list, index) = pointer.rsplit_once('/').unwrap_or_default();
-    (list.to_string(), index.parse().unwrap_or(0))
-}
-
-/// Removes the entry of a list (or member of an object) at `pointer`.
-pub(crate) fn remove_entry(document: &mut Value, pointer: &str) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
-        return;
-    };
-    match document.pointer_mut(parent) {
-        Some(Value::Array(items)) => {
-            if let Ok(index) = last.parse::<usize>()
-                && index < items.len()
-            {
-                items.remove(index);
-            }
-        }
-        Some(Value::Object(members)) => {
-            let key = refs::unescape_pointer_token(last);
-            members.shift_remove(&key);
-        }
-        _ => {}
-    }
+    super::remove_entries(document, removals);
 }
