@@ -42,7 +42,7 @@ fn every_flawed_spec_generates_with_located_warnings() {
             let text = warning.to_string();
             assert!(warning.is_warning(), "{text}");
             assert!(
-                warning.position.is_some() && text.contains(": warning: "),
+                warning.position.is_some() && text.contains(": warning["),
                 "{}: not located: {text}",
                 spec.display()
             );
@@ -77,7 +77,7 @@ fn strict_refuses_every_flawed_spec_and_writes_nothing() {
         let err = String::from_utf8(err).unwrap();
         assert_eq!(status, 1, "{}: {err}", spec.display());
         assert!(
-            err.contains(": error: ") && !err.contains(": warning: "),
+            err.contains(": error[") && !err.contains(": warning"),
             "{}: {err}",
             spec.display()
         );
@@ -96,10 +96,142 @@ fn strict_refuses_every_flawed_spec_and_writes_nothing() {
 }
 
 #[test]
-fn the_corpus_covers_every_class_of_flaw() {
+fn every_reading_has_a_fixture_that_shows_it() {
+    use openapi_crates_codegen::readings::READINGS;
+    for row in READINGS {
+        let spec = Path::new("tests/fixtures/flawed").join(row.fixture);
+        let tree = generate_with(&workspace_root(), &spec, &options(false))
+            .unwrap_or_else(|err| panic!("{}: {}: refused:\n{err}", row.id, spec.display()));
+        assert!(
+            tree.warnings
+                .iter()
+                .any(|warning| warning.reading == Some(row.reading)),
+            "{} does not show `{}`:\n{}",
+            spec.display(),
+            row.id,
+            tree.warnings
+        );
+    }
+}
+
+#[test]
+fn every_warning_states_a_reading_of_the_table() {
+    for spec in flawed_specs() {
+        let tree = generate_with(&workspace_root(), &relative(&spec), &options(false)).unwrap();
+        for warning in &tree.warnings {
+            assert!(warning.reading.is_some(), "no reading: {warning}");
+        }
+    }
+}
+
+/// `--allow` silences a reading, `--deny` refuses it, and the description
+/// may choose the same under `x-openapi-crates`; the command line wins.
+#[test]
+fn a_team_allows_and_denies_readings_by_id() {
+    use openapi_crates_codegen::readings::{Choices, Reading};
+    let spec = Path::new("tests/fixtures/flawed/16-path-parameters.yaml");
+    let with = |allow: &[&str], deny: &[&str]| Options {
+        readings: Choices::parse(
+            &allow.iter().map(|id| id.to_string()).collect::<Vec<_>>(),
+            &deny.iter().map(|id| id.to_string()).collect::<Vec<_>>(),
+        )
+        .unwrap(),
+        ..Options::default()
+    };
+    let readings = |tree: &openapi_crates_codegen::GeneratedTree| -> Vec<Reading> {
+        tree.warnings.iter().filter_map(|w| w.reading).collect()
+    };
+    let all = generate_with(&workspace_root(), spec, &Options::default()).unwrap();
+    assert_eq!(readings(&all).len(), 3);
+    let allowed = generate_with(
+        &workspace_root(),
+        spec,
+        &with(&["path-parameter-optional"], &[]),
+    )
+    .unwrap();
+    assert!(!readings(&allowed).contains(&Reading::PathParameterOptional));
+    assert_eq!(readings(&allowed).len(), 2);
+    let denied = generate_with(
+        &workspace_root(),
+        spec,
+        &with(&[], &["path-parameter-unplaced"]),
+    )
+    .unwrap_err();
+    assert_eq!(denied.len(), 1, "{denied}");
     assert!(
-        flawed_specs().len() >= 10,
-        "only {} flawed specs",
-        flawed_specs().len()
+        denied
+            .to_string()
+            .contains(": error[path-parameter-unplaced]: "),
+        "{denied}"
     );
+
+    // The description's own choice, under the command line's.
+    let scratch = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(workspace_root().join(spec)).unwrap().replace(
+        "openapi: 3.0.3\n",
+        "openapi: 3.0.3\nx-openapi-crates:\n  deny: [path-parameter-undeclared]\n  allow: [path-parameter-optional, no-such-reading]\n",
+    );
+    let own = scratch.path().join("api.yaml");
+    std::fs::write(&own, text).unwrap();
+    let refused = generate_with(scratch.path(), &own, &Options::default()).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("error[path-parameter-undeclared]"),
+        "{refused}"
+    );
+    assert!(
+        refused
+            .to_string()
+            .contains("`\"no-such-reading\"` is not a reading's id"),
+        "{refused}"
+    );
+    let chosen = generate_with(
+        scratch.path(),
+        &own,
+        &with(&["path-parameter-undeclared"], &[]),
+    )
+    .unwrap();
+    assert_eq!(readings(&chosen), [Reading::PathParameterUnplaced]);
+}
+
+/// The end of a run counts warnings by reading, one line each with its
+/// first place; `--verbose` lists every one.
+#[test]
+fn the_run_ends_with_one_line_per_reading() {
+    let spec = Path::new("tests/fixtures/flawed/15-reference-unresolved.yaml");
+    let run = |verbose: bool| -> String {
+        let scratch = scratch_workspace();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let options = Options {
+            verbose,
+            output: openapi_crates_codegen::Output {
+                dir: scratch.path().join("out"),
+                ..Default::default()
+            },
+            ..Options::default()
+        };
+        let status = codegen(
+            &workspace_root(),
+            spec,
+            Mode::Write,
+            &options,
+            &mut out,
+            &mut err,
+        );
+        assert_eq!(status, 0);
+        String::from_utf8(err).unwrap()
+    };
+    let summary = run(false);
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 2, "{summary}");
+    assert!(
+        lines[0].starts_with("warning[reference-unresolved]: 6 × ")
+            && lines[0]
+                .ends_with("first at tests/fixtures/flawed/15-reference-unresolved.yaml:16:17"),
+        "{summary}"
+    );
+    assert!(lines[1].starts_with("6 warning(s): generated as each says; `--verbose` lists each"));
+    let verbose = run(true);
+    assert_eq!(verbose.lines().count(), 7, "{verbose}");
 }

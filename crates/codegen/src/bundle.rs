@@ -37,8 +37,8 @@ use serde_json::{Map, Value};
 use crate::diagnostic::{Diagnostic, Position, escape_pointer_token, pointer_join};
 use crate::load::document::{LoadedSpec, Origin, SourceMap, normalize, parse_file};
 use crate::naming;
-use crate::structure::{Kind, Slot, slot};
 use crate::readings::Reading;
+use crate::structure::{Kind, Slot, slot};
 
 /// A node of one of the files: the file's index and a JSON pointer into it.
 type Loc = (usize, String);
@@ -363,7 +363,7 @@ impl Bundler<'_> {
             self.walked.clear();
             self.targets.clear();
             for site in unresolved {
-                crate::flaws::remove_entry(&mut self.files[site.0].value, &site.1);
+                crate::structure::remove_entry(&mut self.files[site.0].value, &site.1);
             }
         }
     }
@@ -1577,7 +1577,8 @@ components:
                 ["schema"]
                 .clone()
         };
-        let (document, warnings) = warned(&[("api.yaml", &with_schema("{$ref: 'models/missing.yaml'}"))]);
+        let (document, warnings) =
+            warned(&[("api.yaml", &with_schema("{$ref: 'models/missing.yaml'}"))]);
         assert_eq!(schema(&document), json!({}));
         assert_eq!(
             warnings,
@@ -1595,13 +1596,19 @@ components:
             warnings,
             "models/a.yaml:3:13: warning[reference-unresolved]: `$ref: b.yaml#/definitions/Nope` does not resolve: nothing is defined at /definitions/Nope of `models/b.yaml`; read as any JSON value (at /properties/b/$ref)"
         );
-        let (_, warnings) = warned(&[("api.yaml", &with_schema("{$ref: 'https://example.com/pet.yaml'}"))]);
+        let (_, warnings) = warned(&[(
+            "api.yaml",
+            &with_schema("{$ref: 'https://example.com/pet.yaml'}"),
+        )]);
         assert!(
             warnings.starts_with("api.yaml:12:30: warning[reference-unresolved]: `$ref: https://example.com/pet.yaml` refers to another host; the generator does not fetch"),
             "{warnings}"
         );
         let (_, warnings) = warned(&[("api.yaml", &with_schema("{$ref: '#Pet'}"))]);
-        assert!(warnings.contains("which is not a JSON pointer"), "{warnings}");
+        assert!(
+            warnings.contains("which is not a JSON pointer"),
+            "{warnings}"
+        );
         let (_, warnings) = warned(&[
             ("api.yaml", &with_schema("{$ref: 'a.yaml'}")),
             ("a.yaml", "$ref: b.yaml"),

@@ -63,7 +63,11 @@ pub fn build_model(spec: &mut LoadedSpec) -> Result<ApiModel, Diagnostics> {
 
 /// Contains `problem` at the smallest unit around its place that was not
 /// contained before, with a warning; `false` where there is none.
-pub fn contain(spec: &mut LoadedSpec, problem: &Diagnostic, contained: &mut BTreeSet<String>) -> bool {
+pub fn contain(
+    spec: &mut LoadedSpec,
+    problem: &Diagnostic,
+    contained: &mut BTreeSet<String>,
+) -> bool {
     let Some(pointer) = problem
         .document_pointer
         .as_deref()
@@ -101,7 +105,10 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
                 any.insert("description".into(), description.clone());
             }
             *node = Value::Object(any);
-            (Reading::SchemaUnreadable, "this schema is read as any JSON value")
+            (
+                Reading::SchemaUnreadable,
+                "this schema is read as any JSON value",
+            )
         }
         Kind::Parameter => {
             remove_unit(document, at);
@@ -123,9 +130,15 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
                         .is_none_or(Map::is_empty);
                     if empty {
                         remove_unit(document, &owner.0);
-                        (Reading::BodyUnreadable, "this media type is left out, and with it the request body")
+                        (
+                            Reading::BodyUnreadable,
+                            "this media type is left out, and with it the request body",
+                        )
                     } else {
-                        (Reading::BodyUnreadable, "this media type of the request body is left out")
+                        (
+                            Reading::BodyUnreadable,
+                            "this media type of the request body is left out",
+                        )
                     }
                 }
                 _ => (Reading::ResponseUnreadable, "this media type is left out"),
@@ -141,7 +154,10 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
         }
         Kind::SecurityScheme => {
             if fill_scopes(document.pointer_mut(at)?) {
-                (Reading::SchemeUnreadable, "its flows' missing `scopes` are read as none")
+                (
+                    Reading::SchemeUnreadable,
+                    "its flows' missing `scopes` are read as none",
+                )
             } else {
                 let node = document.pointer_mut(at)?;
                 let mut bearer = json!({"type": "http", "scheme": "bearer"});
@@ -192,7 +208,10 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
             if !changed {
                 return None;
             }
-            (Reading::ComponentUnreadable, "`info` is read with a `title` and `version` of text")
+            (
+                Reading::ComponentUnreadable,
+                "`info` is read with a `title` and `version` of text",
+            )
         }
         Kind::Other if is_removable_annotation(at) => {
             remove_unit(document, at);
@@ -205,7 +224,10 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
                 return None;
             }
             *node = Value::Object(Map::new());
-            (Reading::ComponentUnreadable, "`components` is read as empty")
+            (
+                Reading::ComponentUnreadable,
+                "`components` is read as empty",
+            )
         }
         _ => return None,
     })
@@ -244,13 +266,13 @@ fn fill_scopes(scheme: &mut Value) -> bool {
 /// Removes the node at `at` from its list or object; a component goes with
 /// every reference to it (each removed where it stands).
 fn remove_unit(document: &mut Value, at: &str) {
-    crate::flaws::remove_entry(document, at);
+    crate::structure::remove_entry(document, at);
     let tokens: Vec<&str> = at.split('/').skip(1).collect();
     if let ["components", _, _] = tokens.as_slice() {
         let reference = format!("#{at}");
         let mut sites = Vec::new();
         references_to(document, &reference, &mut String::new(), &mut sites);
-        crate::flaws::remove_entries(document, sites);
+        crate::structure::remove_entries(document, sites);
     }
 }
 
@@ -289,5 +311,7 @@ fn references_to(node: &Value, reference: &str, at: &mut String, sites: &mut Vec
 pub fn refused_operation(problem: &Diagnostic) -> Option<Diagnostic> {
     let pointer = problem.document_pointer.as_deref()?;
     let (_, kind) = kinds_along(pointer).pop()?;
-    (kind == Kind::Operation && !problem.is_warning()).then(|| problem.clone())
+    // A reading refused (`--strict`, `--deny`) is no generator's failure.
+    (kind == Kind::Operation && !problem.is_warning() && problem.reading.is_none())
+        .then(|| problem.clone())
 }

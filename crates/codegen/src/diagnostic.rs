@@ -285,7 +285,10 @@ impl Diagnostics {
                 row.id, row.flaw, row.read_as
             );
             // What is left out of the crates is never only counted.
-            if matches!(row.reading, Reading::OperationUnreadable | Reading::PathUnreadable) {
+            if matches!(
+                row.reading,
+                Reading::OperationUnreadable | Reading::PathUnreadable
+            ) {
                 for warning in self.iter().filter(|w| w.reading == Some(row.reading)) {
                     let pointer = warning.pointer.as_deref().unwrap_or_default();
                     let _ = writeln!(lines, "  {}: {pointer}", warning.file.display());
@@ -298,4 +301,3 @@ impl Diagnostics {
         lines.trim_end().to_string()
     }
 }
-

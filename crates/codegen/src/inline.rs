@@ -22,6 +22,7 @@ use crate::model::Scalar;
 use crate::model::parameters::{self, Kind};
 use crate::model::streams;
 use crate::naming;
+use crate::readings::Reading;
 use crate::vocabulary::METHODS;
 use crate::walk;
 
@@ -42,12 +43,19 @@ fn is_typed_media_type(media_type: &str) -> bool {
 /// several (`post_new_pet`). A derived name already taken (by the spec or an
 /// earlier derivation) gets `_2`, `_3`, ... in document order, so the names
 /// are stable while the paths are.
+/// Whether an `operationId` can name the operation's Rust items: one
+/// with no letter or digit (`""`, `-`) cannot.
+fn usable_id(id: &str) -> bool {
+    id.chars().any(char::is_alphanumeric)
+}
+
 pub fn name_operations(spec: &mut LoadedSpec) {
     let items = walk::path_items(&spec.document);
     let mut taken: std::collections::BTreeSet<String> = items
         .iter()
         .flat_map(|site| METHODS.iter().filter_map(|method| site.item.get(*method)))
         .filter_map(|operation| operation.get("operationId")?.as_str())
+        .filter(|id| usable_id(id))
         .map(str::to_string)
         .collect();
     let mut derived = Vec::new();
@@ -58,8 +66,18 @@ pub fn name_operations(spec: &mut LoadedSpec) {
             .filter(|method| site.item.get(*method).is_some_and(Value::is_object))
             .collect();
         for method in &methods {
-            if site.item[*method].get("operationId").is_some() {
-                continue;
+            let pointer = pointer_join(&site.pointer, method);
+            match site.item[*method].get("operationId") {
+                None => {}
+                Some(Value::String(id)) if usable_id(id) => continue,
+                Some(unusable) => spec.warn_at(
+                    Reading::OperationIdUnusable,
+                    &pointer_join(&pointer, "operationId"),
+                    format!(
+                        "`operationId: {unusable}` names nothing in Rust; read as none: the \
+                         operation is named from its method and path"
+                    ),
+                ),
             }
             let base = if !site.webhook {
                 derived_operation_id(method, site.key)
@@ -74,7 +92,7 @@ pub fn name_operations(spec: &mut LoadedSpec) {
                 suffix += 1;
                 name = format!("{base}_{suffix}");
             }
-            derived.push((pointer_join(&site.pointer, method), name));
+            derived.push((pointer, name));
         }
     }
     for (pointer, name) in derived {

@@ -109,7 +109,8 @@ fn locate_generator_failure(
     left_out: &[Diagnostic],
     failure: Diagnostic,
 ) -> Diagnostic {
-    let Ok(mut spec) = load::load_spec_with_refs(workspace_root, spec_file, options.refs.as_deref())
+    let Ok(mut spec) =
+        load::load_spec_with_refs(workspace_root, spec_file, options.refs.as_deref())
     else {
         return failure;
     };
@@ -334,12 +335,18 @@ fn generate_loaded_without(
     locate_failure: &dyn Fn(Diagnostic) -> Diagnostic,
 ) -> Result<GeneratedTree, Diagnostics> {
     let warnings = spec.warnings.clone();
-    let choices = options.readings.clone().over(readings::Choices::of_document(&spec));
+    let document_choices = readings::Choices::of_document(&spec.document, &mut |at, cause| {
+        spec.warnings.push(spec.error_at(at, cause));
+    });
+    let choices = options.readings.clone().over(document_choices);
     let result = generate_crates(spec, options, left_out, locate_failure);
     let found = warnings.take();
     let found = choices.kept(found);
     let refused = |warning: &Diagnostic| {
-        options.strict || warning.reading.is_some_and(|reading| choices.deny.contains(&reading))
+        options.strict
+            || warning
+                .reading
+                .is_some_and(|reading| choices.deny.contains(&reading))
     };
     match result {
         Ok(_) if found.iter().any(refused) => {
@@ -457,14 +464,16 @@ fn generated(
     Result<format::Cut, String>,
 ) {
     std::thread::scope(|scope| {
-        let server = std::thread::Builder::new().stack_size(STACK_SIZE).spawn_scoped(scope, || {
-            let tokens = emit::server::emit_server(&modelled.model);
-            if gated {
-                Err(tokens.to_string())
-            } else {
-                Ok(format::cut(tokens))
-            }
-        });
+        let server = std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn_scoped(scope, || {
+                let tokens = emit::server::emit_server(&modelled.model);
+                if gated {
+                    Err(tokens.to_string())
+                } else {
+                    Ok(format::cut(tokens))
+                }
+            });
         let progenitor = emit::progenitor::run(&modelled.spec, view);
         let server = server
             .expect("a thread can be started")

@@ -29,9 +29,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::readings::Reading;
 use crate::diagnostic::{Diagnostic, pointer_join};
 use crate::load::document::LoadedSpec;
+use crate::readings::Reading;
 use crate::vocabulary::{DEPRECATED, DOCUMENTATION};
 
 /// Keywords whose value is one schema.

@@ -20,6 +20,7 @@ pub enum Reading {
     EnumMemberExcluded,
     RefToAnotherKind,
     OperationIdRepeated,
+    OperationIdUnusable,
     RequiredUndeclared,
     MappingTargetMissing,
     SchemeUndeclared,
@@ -88,6 +89,13 @@ pub const READINGS: &[Row] = &[
         id: "operation-id-repeated",
         flaw: "an `operationId` used twice",
         read_as: "the later one gets a suffix (`list-2`)",
+        fixture: "05-duplicate-operation-ids.yaml",
+    },
+    Row {
+        reading: Reading::OperationIdUnusable,
+        id: "operation-id-unusable",
+        flaw: "an `operationId` that names nothing in Rust (empty, `-`, not text)",
+        read_as: "none: the operation is named from its method and path",
         fixture: "05-duplicate-operation-ids.yaml",
     },
     Row {
@@ -337,10 +345,11 @@ impl Choices {
 impl Choices {
     /// The choices a description makes for itself, under its top-level
     /// `x-openapi-crates` key (`{allow: [ids], deny: [ids]}`); an id no row
-    /// has is a warning, and is ignored.
-    pub fn of_document(spec: &crate::load::LoadedSpec) -> Choices {
+    /// has is given to `unknown` (with its pointer and the message), and
+    /// ignored.
+    pub fn of_document(document: &Value, unknown: &mut dyn FnMut(&str, String)) -> Choices {
         let mut choices = Choices::default();
-        let Some(Value::Object(config)) = spec.document.get(DOCUMENT_KEY) else {
+        let Some(Value::Object(config)) = document.get(DOCUMENT_KEY) else {
             return choices;
         };
         for (key, chosen) in [("allow", &mut choices.allow), ("deny", &mut choices.deny)] {
@@ -352,10 +361,10 @@ impl Choices {
                     Some(reading) => {
                         chosen.insert(reading);
                     }
-                    None => spec.warnings.push(spec.error_at(
+                    None => unknown(
                         &format!("/{DOCUMENT_KEY}/{key}/{index}"),
                         unknown_id(&id.to_string()),
-                    )),
+                    ),
                 }
             }
         }
@@ -383,7 +392,10 @@ pub const DOCUMENT_KEY: &str = "x-openapi-crates";
 /// The message for an id no row has.
 pub fn unknown_id(id: &str) -> String {
     let known: Vec<&str> = READINGS.iter().map(|row| row.id).collect();
-    format!("`{id}` is not a reading's id; the ids are: {}", known.join(", "))
+    format!(
+        "`{id}` is not a reading's id; the ids are: {}",
+        known.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -397,15 +409,17 @@ mod tests {
             assert_eq!(row.reading.row(), row, "{}", row.id);
             assert!(ids.insert(row.id), "{} twice", row.id);
             assert!(
-                row.id
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b == b'-'),
+                row.id.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
                 "{}",
                 row.id
             );
             assert_eq!(Reading::by_id(row.id), Some(row.reading));
             if let Some(previous) = index.checked_sub(1) {
-                assert!(READINGS[previous].reading < row.reading, "{} out of order", row.id);
+                assert!(
+                    READINGS[previous].reading < row.reading,
+                    "{} out of order",
+                    row.id
+                );
             }
         }
     }
@@ -413,8 +427,8 @@ mod tests {
     #[test]
     fn choices_on_the_command_line_win_over_the_document() {
         let line = Choices::parse(&["pattern-invalid".into()], &[]).unwrap();
-        let document = Choices::parse(&[], &["pattern-invalid".into(), "format-misspelled".into()])
-            .unwrap();
+        let document =
+            Choices::parse(&[], &["pattern-invalid".into(), "format-misspelled".into()]).unwrap();
         let chosen = line.over(document);
         assert!(chosen.allow.contains(&Reading::PatternInvalid));
         assert!(!chosen.deny.contains(&Reading::PatternInvalid));

@@ -1,7 +1,10 @@
 //! What each node of an OpenAPI document is, by where it stands: the one
 //! description of the document's structure that the bundler (which
 //! members hold more of the document, which hold data) and containment
-//! (which unit a problem touches) both read.
+//! (which unit a problem touches) both read; and the removal of entries,
+//! which every reading that leaves a unit out makes.
+
+use serde_json::Value;
 
 use crate::vocabulary::METHODS;
 
@@ -160,7 +163,6 @@ pub fn slot(kind: Kind, key: &str) -> Slot {
     }
 }
 
-
 /// Each node on the way to the node at `pointer` that is an object of the
 /// document (not data), with its pointer and kind, from the root down:
 /// `/paths/~1a/get/responses/200` passes the root, a path item, an
@@ -182,7 +184,11 @@ pub fn kinds_along(pointer: &str) -> Vec<(String, Kind)> {
         index += 1;
         let next = match slot(kind, &key) {
             Slot::One(next) => next,
-            Slot::OneOrList(next) if tokens.get(index).is_some_and(|t| t.parse::<usize>().is_ok()) => {
+            Slot::OneOrList(next)
+                if tokens
+                    .get(index)
+                    .is_some_and(|t| t.parse::<usize>().is_ok()) =>
+            {
                 at = format!("{at}/{}", tokens[index]);
                 index += 1;
                 next
@@ -202,6 +208,43 @@ pub fn kinds_along(pointer: &str) -> Vec<(String, Kind)> {
         along.push((at.clone(), kind));
     }
     along
+}
+
+/// Removes the entry of a list (or member of an object) at `pointer`.
+pub(crate) fn remove_entry(document: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    match document.pointer_mut(parent) {
+        Some(Value::Array(items)) => {
+            if let Ok(index) = last.parse::<usize>()
+                && index < items.len()
+            {
+                items.remove(index);
+            }
+        }
+        Some(Value::Object(members)) => {
+            members.shift_remove(&last.replace("~1", "/").replace("~0", "~"));
+        }
+        _ => {}
+    }
+}
+
+/// Removes the entries at `pointers`, the deepest and the last of each
+/// list first, so that each pointer still names its entry when its turn
+/// comes.
+pub(crate) fn remove_entries(document: &mut Value, mut pointers: Vec<String>) {
+    let order = |pointer: &String| -> Vec<Result<usize, String>> {
+        pointer
+            .split('/')
+            .map(|token| token.parse::<usize>().map_err(|_| token.to_string()))
+            .collect()
+    };
+    pointers.sort_by_key(|pointer| std::cmp::Reverse(order(pointer)));
+    pointers.dedup();
+    for pointer in pointers {
+        remove_entry(document, &pointer);
+    }
 }
 
 #[cfg(test)]
@@ -235,6 +278,9 @@ mod tests {
             along.last().unwrap(),
             &("/components/schemas/A/allOf/1".to_string(), Kind::Schema)
         );
-        assert_eq!(along[2], ("/components/schemas/A".to_string(), Kind::Schema));
+        assert_eq!(
+            along[2],
+            ("/components/schemas/A".to_string(), Kind::Schema)
+        );
     }
 }

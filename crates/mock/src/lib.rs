@@ -357,7 +357,7 @@ impl Mock {
         }
         // The routes for `mount`, each tried first beside the others.
         let mut routes = Vec::new();
-        let mut known = axum::Router::new();
+        let mut known = axum::Router::new().without_v07_checks();
         for path in paths {
             let full = openapi_crates_codegen::model::route_path(path);
             let on_path: Vec<&'static Plan> = state

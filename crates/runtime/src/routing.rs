@@ -136,7 +136,9 @@ where
         .as_deref()
         .unwrap_or(base_path)
         .trim_matches('/');
-    let mut api = axum::Router::new();
+    // A segment starting with `:` or `*` (`/jobs/:run`) is a literal of the
+    // description's, not axum 0.7's capture syntax.
+    let mut api = axum::Router::new().without_v07_checks();
     for (path, route) in routes {
         api = api.route(&full_path(prefix, path.as_ref()), route);
     }

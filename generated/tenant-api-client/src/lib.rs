@@ -25,6 +25,7 @@
 //! header and retry for every operation at once (the hand-written client crate
 //! of this workspace does exactly that).
 #![allow(clippy::needless_lifetimes, clippy::too_many_arguments)]
+#![allow(clippy::large_enum_variant, clippy::type_complexity)]
 #![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 #[allow(unused_imports)]

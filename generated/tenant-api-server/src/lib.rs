@@ -58,6 +58,7 @@
 //!  # example();
 //! ```
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
 #![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 use std::future::Future;

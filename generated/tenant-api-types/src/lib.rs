@@ -14,6 +14,7 @@
 //! fields.
 #![allow(clippy::clone_on_copy, clippy::derivable_impls, clippy::to_string_trait_impl)]
 #![allow(clippy::large_enum_variant)]
+#![allow(clippy::type_complexity, clippy::approx_constant, clippy::excessive_precision)]
 #![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 /// An action destination, an action of the tenant that receives the events.

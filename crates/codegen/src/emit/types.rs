@@ -33,7 +33,10 @@ pub fn emit_types(
     } else {
         quote! {
             /// Reads a present field, `null` included, as `Some`: with
-            /// `#[serde(default)]`, an absent field stays `None`.
+            /// `#[serde(default)]`, an absent field stays `None`. For the
+            /// types whose serde impls stay derived (a written-out one reads
+            /// `null` itself), so it may have no caller.
+            #[allow(dead_code)]
             mod nullable {
                 pub(crate) fn deserialize<'de, D, T>(
                     deserializer: D,
@@ -54,6 +57,10 @@ pub fn emit_types(
         // Typify sizes each `oneOf` variant as the spec shapes it; boxing
         // the large ones would change the types' API.
         #![allow(clippy::large_enum_variant)]
+        // The description's shapes, spelled out: a map of lists of maps is
+        // its schema, not a type to name; a default or an example of
+        // `3.14159` or of more digits than `f32` holds is its data.
+        #![allow(clippy::type_complexity, clippy::approx_constant, clippy::excessive_precision)]
 
         #types
 

@@ -1177,12 +1177,21 @@ impl InlineNames<'_> {
 
 /// The properties of `schema` whose field names clash are placeholders that
 /// convert to the names [`naming::distinct`] gives them (`required` and a
-/// discriminator's `propertyName` follow); serde renames them back.
+/// discriminator's `propertyName` follow); serde renames them back. A name
+/// `required` lists without declaring it is a field too (typify's reading),
+/// so it takes part (`name` beside a declared `Name`).
 fn properties_under_field_names(schema: &mut Value, alphabet: &mut Alphabet<'_>) {
     let Some(Value::Object(properties)) = schema.get("properties") else {
         return;
     };
-    let names: Vec<&str> = properties.keys().map(String::as_str).collect();
+    let mut names: Vec<&str> = properties.keys().map(String::as_str).collect();
+    if let Some(Value::Array(required)) = schema.get("required") {
+        for name in required.iter().filter_map(Value::as_str) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
     let sources = naming::distinct(&names, &[naming::field_name]);
     let renames: Vec<(String, String)> = names
         .iter()

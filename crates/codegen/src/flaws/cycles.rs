@@ -67,7 +67,7 @@ pub(crate) fn read_composition_cycles(spec: &mut LoadedSpec) {
         );
     }
     let members: Vec<String> = closing.into_iter().map(|(member, _, _)| member).collect();
-    crate::flaws::remove_entries(&mut spec.document, members.clone());
+    crate::structure::remove_entries(&mut spec.document, members.clone());
     for member in members {
         drop_if_empty(&mut spec.document, &member);
     }
@@ -102,7 +102,12 @@ fn composition_edges(schema: &Value, pointer: &str, root: bool, found: &mut Vec<
         };
         let list = pointer_join(pointer, keyword);
         for (index, member) in members.iter().enumerate() {
-            composition_edges(member, &pointer_join(&list, &index.to_string()), false, found);
+            composition_edges(
+                member,
+                &pointer_join(&list, &index.to_string()),
+                false,
+                found,
+            );
         }
     }
     if let Some(not) = object.get("not") {

@@ -53,10 +53,10 @@ use std::rc::Rc;
 
 use serde_json::{Map, Value};
 
-use crate::readings::Reading;
 use crate::diagnostic::{escape_pointer_token, pointer_join};
 use crate::load::LoadedSpec;
 use crate::model::refs;
+use crate::readings::Reading;
 use crate::vocabulary::METHODS;
 use crate::walk;
 
@@ -990,12 +990,45 @@ fn required_names(
         }
         current = parent;
     }
-    let undeclared: Vec<(usize, &str)> = required
+    let mut undeclared: Vec<(usize, &str)> = required
         .iter()
         .enumerate()
         .filter_map(|(index, name)| Some((index, name.as_str()?)))
         .filter(|(_, name)| !declared.contains(*name))
         .collect();
+    // A name spelled like one declared property but for case or
+    // punctuation (`Client` beside `client`) means that one: read as
+    // written, it would be a second field of the same Rust name.
+    let mut kept: Vec<Value> = required.clone();
+    let mut respelled = false;
+    undeclared.retain(|&(index, name)| {
+        let alike: Vec<&String> = declared
+            .iter()
+            .filter(|known| crate::naming::field_name(known) == crate::naming::field_name(name))
+            .collect();
+        let [known] = alike[..] else {
+            return true;
+        };
+        spec.warn_at(
+            Reading::RequiredUndeclared,
+            &pointer_join(&pointer_join(pointer, "required"), &index.to_string()),
+            format!(
+                "`required` names `{name}`, which no `properties` declares; read as `{known}`, \
+                 declared under a name that differs only in case or punctuation"
+            ),
+        );
+        kept[index] = Value::String(known.clone());
+        respelled = true;
+        false
+    });
+    if respelled {
+        let mut seen = BTreeSet::new();
+        kept.retain(|name| {
+            name.as_str()
+                .is_none_or(|name| seen.insert(name.to_string()))
+        });
+        edits.push(Edit::set(pointer, "required", Value::Array(kept.clone())));
+    }
     let Some((first, _)) = undeclared.first() else {
         return;
     };
@@ -1030,7 +1063,7 @@ fn required_names(
             names.join(", ")
         ),
     );
-    let kept: Vec<Value> = required
+    let kept: Vec<Value> = kept
         .iter()
         .filter(|name| {
             name.as_str()
@@ -1731,41 +1764,3 @@ components:
         assert!(format_flaw("string").unwrap().contains("names a type"));
     }
 }
-
-/// Removes the entry of a list (or member of an object) at `pointer`.
-pub(crate) fn remove_entry(document: &mut Value, pointer: &str) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
-        return;
-    };
-    match document.pointer_mut(parent) {
-        Some(Value::Array(items)) => {
-            if let Ok(index) = last.parse::<usize>()
-                && index < items.len()
-            {
-                items.remove(index);
-            }
-        }
-        Some(Value::Object(members)) => {
-            members.shift_remove(&refs::unescape_pointer_token(last));
-        }
-        _ => {}
-    }
-}
-
-/// Removes the entries at `pointers`, the deepest and the last of each
-/// list first, so that each pointer still names its entry when its turn
-/// comes.
-pub(crate) fn remove_entries(document: &mut Value, mut pointers: Vec<String>) {
-    let order = |pointer: &String| -> Vec<Result<usize, String>> {
-        pointer
-            .split('/')
-            .map(|token| token.parse::<usize>().map_err(|_| token.to_string()))
-            .collect()
-    };
-    pointers.sort_by_key(|pointer| std::cmp::Reverse(order(pointer)));
-    pointers.dedup();
-    for pointer in pointers {
-        remove_entry(document, &pointer);
-    }
-}
-

@@ -72,7 +72,9 @@ fn operation_fixes(
         };
         if !names.iter().any(|wanted| wanted == name) {
             // A path item's list serves each of its operations: warned once.
-            if !fixes.iter().any(|fix| matches!(fix, Fix::Remove(at) if *at == parameter.pointer))
+            if !fixes
+                .iter()
+                .any(|fix| matches!(fix, Fix::Remove(at) if *at == parameter.pointer))
             {
                 spec.warn_at(
                     Reading::PathParameterUnplaced,
@@ -91,7 +93,10 @@ fn operation_fixes(
             && object.get("required") != Some(&Value::Bool(true))
         {
             let at = at.clone();
-            if !fixes.iter().any(|fix| matches!(fix, Fix::Require(seen) if *seen == at)) {
+            if !fixes
+                .iter()
+                .any(|fix| matches!(fix, Fix::Require(seen) if *seen == at))
+            {
                 spec.warn_at(
                     Reading::PathParameterOptional,
                     &at,
@@ -155,5 +160,5 @@ fn apply(document: &mut Value, fixes: Vec<Fix>) {
             }
         }
     }
-    super::remove_entries(document, removals);
+    crate::structure::remove_entries(document, removals);
 }

@@ -106,7 +106,7 @@ fn merge(spec: &mut LoadedSpec, later: &str, first: &str) {
         }
         spec.source_map.alias(&to, &from);
     }
-    crate::flaws::remove_entry(&mut spec.document, &later_pointer);
+    crate::structure::remove_entry(&mut spec.document, &later_pointer);
 }
 
 /// Moves the path item's `parameters` into each of its operations (where

@@ -601,6 +601,23 @@ fn is_underline(line: &str) -> bool {
     line.chars().all(|c| c == first)
 }
 
+/// A paragraph's continuation line, its indentation gone, as text of the
+/// paragraph still: indented, `- item` continued the paragraph (it cannot
+/// interrupt one), but at the start of a line it would start a list (and
+/// make the next line a lazy one), so its marker is escaped. The same for
+/// a heading, a quote, a fence or a rule.
+fn as_paragraph_text(rest: &str) -> String {
+    if !starts_block(rest) && !is_rule(rest) && marker_len(rest).is_none() {
+        return rest.to_string();
+    }
+    match marker_len(rest) {
+        Some(len) if rest.as_bytes()[0].is_ascii_digit() => {
+            format!("{}\\{}", &rest[..len - 1], &rest[len - 1..])
+        }
+        _ => format!("\\{rest}"),
+    }
+}
+
 /// Whether `line` ends a paragraph above it (and is no text of it): a
 /// fence, a heading, a rule, a quote, or a list item that may interrupt a
 /// paragraph (one with text, numbered 1 if numbered).
@@ -828,7 +845,7 @@ fn parse_blocks(lines: &[String], definitions: &mut Definitions, top: bool) -> V
                 if interrupts(line) {
                     break;
                 }
-                paragraph.push(line.trim_start().to_string());
+                paragraph.push(as_paragraph_text(line.trim_start()));
                 end += 1;
             }
             blocks.push(match underline {

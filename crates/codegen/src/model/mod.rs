@@ -1049,11 +1049,9 @@ fn narrowed(document: &Value, mut pointer: String, mut message: String) -> (Stri
             let at = pointer_join(&pointer, key);
             match (slot(kind, key), value) {
                 (Slot::One(child) | Slot::OneOrList(child), _) => children.push((at, child)),
-                (Slot::Map(child), Value::Object(entries)) => children.extend(
-                    entries
-                        .keys()
-                        .map(|name| (pointer_join(&at, name), child)),
-                ),
+                (Slot::Map(child), Value::Object(entries)) => {
+                    children.extend(entries.keys().map(|name| (pointer_join(&at, name), child)))
+                }
                 (Slot::List(child), Value::Array(items)) => children.extend(
                     (0..items.len()).map(|index| (pointer_join(&at, &index.to_string()), child)),
                 ),

@@ -20,17 +20,21 @@
 
 use serde_json::{Map, Value};
 
-use crate::readings::Reading;
 use crate::diagnostic::pointer_join;
 use crate::load::LoadedSpec;
 use crate::model::refs;
 use crate::naming::{self, Conversion};
+use crate::readings::Reading;
 use crate::vocabulary::METHODS;
 use crate::walk;
 
 /// The client's methods that are no operation's: `Client::new` and
 /// `Client::new_with_client` (`Subscriber`'s alike).
 const CONSTRUCTORS: &[&str] = &["new", "new_with_client"];
+
+/// Types of Rust's prelude: a schema of such a name gets a suffix
+/// (`Option-2`, so `Option2`).
+const PRELUDE_TYPES: &[&str] = &["Option", "Result", "Vec", "String", "Box"];
 
 /// Gives every operation, webhooks included, an operationId whose method
 /// and type names (`list_widgets`, `ListWidgets`) no other operation shares,
@@ -52,11 +56,14 @@ pub fn distinct_operation_ids(spec: &mut LoadedSpec) {
     }
     // The constructors of the client's `Client` and `Subscriber`, beside
     // which an operation's method of the same name would not compile.
+    // The prelude's types too: an operation's builder is a type of its
+    // name, which generated code would read for `Result`.
     let mut ids: Vec<&str> = CONSTRUCTORS.to_vec();
+    ids.extend(PRELUDE_TYPES);
     ids.extend(operations.iter().map(|(_, id)| id.as_str()));
     let conversions: &[Conversion] = &[naming::method_name, naming::type_name];
     let chosen = naming::distinct(&ids, conversions);
-    let chosen = &chosen[CONSTRUCTORS.len()..];
+    let chosen = &chosen[CONSTRUCTORS.len() + PRELUDE_TYPES.len()..];
     let mut renames: Vec<(String, String)> = Vec::new();
     for (index, ((pointer, id), chosen)) in operations.iter().zip(chosen).enumerate() {
         if id == chosen {
@@ -91,8 +98,13 @@ pub fn distinct_component_names(spec: &mut LoadedSpec) {
         let Some(Value::Object(entries)) = spec.document.pointer(&section_pointer) else {
             continue;
         };
-        let names: Vec<&str> = entries.keys().map(String::as_str).collect();
+        // The prelude's types, which generated code names unqualified
+        // beside the schemas' (`Option<Option>` would not read as meant).
+        let mut names: Vec<&str> = PRELUDE_TYPES.to_vec();
+        names.extend(entries.keys().map(String::as_str));
         let chosen = naming::distinct(&names, &[naming::type_name]);
+        let names = &names[PRELUDE_TYPES.len()..];
+        let chosen = chosen[PRELUDE_TYPES.len()..].to_vec();
         let renames: Vec<(String, String)> = names
             .iter()
             .zip(chosen)
@@ -194,8 +206,12 @@ pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<ParameterC
             ordered.push(entry.clone());
         }
     }
-    let names: Vec<&str> = ordered.iter().map(|(name, _)| name.as_str()).collect();
+    // The server's trait methods take these beside the path parameters.
+    const TAKEN: &[&str] = &["context", "params", "body"];
+    let mut names: Vec<&str> = TAKEN.to_vec();
+    names.extend(ordered.iter().map(|(name, _)| name.as_str()));
     let code_names = naming::distinct(&names, &[naming::method_name, naming::field_name]);
+    let code_names = code_names.into_iter().skip(TAKEN.len());
     ordered
         .into_iter()
         .zip(code_names)

@@ -11,9 +11,9 @@ use serde_json::Value;
 
 use super::refs::{self, SCHEMA_REF_PREFIX, schema_name};
 use super::*;
-use crate::readings::Reading;
 use crate::diagnostic::{Diagnostic, Diagnostics, pointer_join};
 use crate::load::LoadedSpec;
+use crate::readings::Reading;
 
 pub(crate) struct OperationSite<'a> {
     /// The path of the path key (without its query or fragment).
@@ -526,8 +526,18 @@ fn build_response(
             (None, media_types)
         }
     };
-    let mut headers = Vec::new();
+    let mut headers: Vec<ResponseHeader> = Vec::new();
     for (name, header) in &response.headers {
+        // OpenAPI: a response header named `Content-Type` "SHALL be
+        // ignored" (the media type says it); header names are one whatever
+        // their case, so a second spelling is the first header.
+        if name.eq_ignore_ascii_case("content-type")
+            || headers
+                .iter()
+                .any(|seen| seen.name.eq_ignore_ascii_case(name))
+        {
+            continue;
+        }
         let header_pointer = pointer_join(&pointer_join(pointer, "headers"), name);
         let header_written_at = pointer_join(&pointer_join(written_at, "headers"), name);
         let (header, raw_pointer) = match header {

@@ -289,7 +289,13 @@ fn security_schemes(operation: &Operation) -> TokenStream {
 }
 
 fn handler_ident(operation: &Operation) -> Ident {
-    format_ident!("handle_{}", naming::method_name(&operation.id))
+    // A method name may start with `_` (an id that starts with a digit):
+    // `handle_5e32`, never `handle__5e32`, which is not snake case.
+    let name = naming::method_name(&operation.id);
+    match name.strip_prefix('_') {
+        Some(rest) => format_ident!("handle_{rest}_"),
+        None => format_ident!("handle_{name}"),
+    }
 }
 
 /// The name of `operation`'s [`runtime::Served`] in the `operations` module.

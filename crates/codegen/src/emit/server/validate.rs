@@ -76,28 +76,38 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
                 })
         }))
         .collect();
-    let schemas = model.validators.iter().map(|validator| {
-        let function = validator_ident(&validator.schema);
-        let doc = format!(" Checks a value against the `{}` schema.", validator.schema);
-        let called = called.contains(validator.schema.as_str());
-        let rules = schema_rules(&validator.schema);
-        checking_function(&rules, &function, &doc, &validator.check, called)
-    });
-    let parameters = parameters.iter().map(|(operation, parameter, function)| {
-        let doc = format!(
-            " Checks the {} parameter `{}` of `{}`.",
-            parameter.location.as_str(),
-            parameter.name,
-            operation.id
-        );
-        checking_function(
-            &rules_ident(function),
-            function,
-            &doc,
-            &parameter.check,
-            true,
-        )
-    });
+    let mut schemas: Vec<(Ident, bool, TokenStream)> = model
+        .validators
+        .iter()
+        .map(|validator| {
+            let function = validator_ident(&validator.schema);
+            let doc = format!(" Checks a value against the `{}` schema.", validator.schema);
+            let called = called.contains(validator.schema.as_str());
+            let rules = schema_rules(&validator.schema);
+            let tokens = checking_function(&rules, &function, &doc, &validator.check, called);
+            (rules, called, tokens)
+        })
+        .collect();
+    let parameters: Vec<TokenStream> = parameters
+        .iter()
+        .map(|(operation, parameter, function)| {
+            let doc = format!(
+                " Checks the {} parameter `{}` of `{}`.",
+                parameter.location.as_str(),
+                parameter.name,
+                operation.id
+            );
+            checking_function(
+                &rules_ident(function),
+                function,
+                &doc,
+                &parameter.check,
+                true,
+            )
+        })
+        .collect();
+    linked_from_somewhere(&mut schemas, &parameters);
+    let schemas = schemas.into_iter().map(|(_, _, tokens)| tokens);
     quote! {
         /// Checks of request bodies and parameters against the spec's
         /// schemas: each schema's rules, built on first use, and a function
@@ -112,6 +122,45 @@ pub(super) fn validate_module(model: &ApiModel) -> TokenStream {
             #(#schemas)*
 
             #(#parameters)*
+        }
+    }
+}
+
+/// Keeps the statics of schemas only other rules link to where a kept
+/// static or function still names them: a keyword its holder's type
+/// ignores (`items` of an object) compiles to no check, and would leave
+/// the static it linked to unused.
+fn linked_from_somewhere(
+    schemas: &mut Vec<(Ident, bool, TokenStream)>,
+    parameters: &[TokenStream],
+) {
+    fn names(tokens: TokenStream, out: &mut std::collections::HashMap<String, usize>) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    *out.entry(ident.to_string()).or_default() += 1
+                }
+                proc_macro2::TokenTree::Group(group) => names(group.stream(), out),
+                _ => {}
+            }
+        }
+    }
+    loop {
+        let mut mentioned = std::collections::HashMap::new();
+        for tokens in schemas
+            .iter()
+            .map(|(_, _, tokens)| tokens)
+            .chain(parameters)
+        {
+            names(tokens.clone(), &mut mentioned);
+        }
+        let before = schemas.len();
+        // Its own definition names it once.
+        schemas.retain(|(rules, called, _)| {
+            *called || mentioned.get(&rules.to_string()).copied().unwrap_or(0) > 1
+        });
+        if schemas.len() == before {
+            return;
         }
     }
 }
