@@ -429,3 +429,53 @@ fn nothing_the_generator_did_not_write_is_replaced() {
     );
     assert_eq!(snapshot_dir(scratch.path()), before);
 }
+
+/// A description of shared components and no operation (a SwaggerHub
+/// "domain") has types, and nothing to call or serve: its types crate is
+/// generated alone, with the runtime, in a workspace naming just those.
+#[test]
+fn a_description_of_components_only_generates_its_types_crate_alone() {
+    let scratch = scratch_workspace();
+    let spec = scratch.path().join("domain.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: Shared Models, version: '1.0'}\npaths: {}\n\
+         components:\n  schemas:\n    Money:\n      type: object\n      required: [amount]\n      \
+         properties:\n        amount: {type: integer}\n        currency: {type: string}\n",
+    )
+    .unwrap();
+    let options = Options {
+        output: Output {
+            dir: "out".into(),
+            layout: Layout::Workspace,
+            runtime: Runtime::Vendored,
+        },
+        ..Options::default()
+    };
+    let tree = openapi_crates_codegen::generate_with(scratch.path(), &spec, &options).unwrap();
+    assert!(tree.warnings.is_empty(), "{}", tree.warnings);
+    let crates: std::collections::BTreeSet<String> = tree
+        .files
+        .iter()
+        .filter(|file| file.path.ends_with("Cargo.toml"))
+        .map(|file| file.path.display().to_string())
+        .collect();
+    assert_eq!(
+        crates.into_iter().collect::<Vec<_>>(),
+        [
+            "out/Cargo.toml",
+            "out/openapi-crates-runtime/Cargo.toml",
+            "out/shared-models-types/Cargo.toml"
+        ]
+    );
+    let types = &tree
+        .get("out/shared-models-types/src/lib.rs")
+        .unwrap()
+        .contents;
+    assert!(types.contains("pub struct Money"), "{types}");
+    let manifest = &tree.get("out/Cargo.toml").unwrap().contents;
+    assert!(
+        manifest.contains("shared-models-types") && !manifest.contains("shared-models-client"),
+        "{manifest}"
+    );
+}

@@ -140,6 +140,13 @@ pub fn write_workspace(
 
 /// Runs `cargo args` in `scratch`; fails the test with cargo's output.
 pub fn cargo(scratch: &Path, args: &[&str]) {
+    if let Err(output) = try_cargo(scratch, args) {
+        panic!("{output}");
+    }
+}
+
+/// Runs `cargo args` in `scratch`: its output where it fails.
+pub fn try_cargo(scratch: &Path, args: &[&str]) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(cargo)
         .args(args)
@@ -151,14 +158,16 @@ pub fn cargo(scratch: &Path, args: &[&str]) {
         .env_remove("RUSTDOCFLAGS")
         .output()
         .unwrap();
-    assert!(
-        output.status.success(),
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(format!(
         "`cargo {}` failed on the generated code in {}:\n{}\n{}",
         args.join(" "),
         scratch.display(),
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
-    );
+    ))
 }
 
 /// The methods a path item holds operations under.

@@ -353,11 +353,21 @@ impl Bundler<'_> {
     /// each reference leads.
     fn discover(&mut self) -> Result<(), Diagnostic> {
         // A reference left out shifts the entries after it in its list, so
-        // discovery starts again after each round of them.
+        // discovery starts again after each round of them; each round leaves
+        // out at least one, of finitely many.
+        let mut left_out = HashSet::new();
         loop {
             let unresolved = self.discover_once()?;
             if unresolved.is_empty() {
                 return Ok(());
+            }
+            if !unresolved.iter().any(|site| left_out.insert(site.clone())) {
+                // Nothing there to remove (a file's own root): read as empty.
+                for site in &unresolved {
+                    if let Some(node) = self.files[site.0].value.pointer_mut(&site.1) {
+                        *node = Value::Object(Map::new());
+                    }
+                }
             }
             self.sites.clear();
             self.walked.clear();
@@ -581,6 +591,7 @@ impl Bundler<'_> {
         let mut loc: Loc = (target_file, String::new());
         let tokens = tokens(&pointer);
         let mut index = 0;
+        let mut passed: HashSet<Loc> = HashSet::new();
         while index < tokens.len() {
             let token = &tokens[index];
             let node = self.value(&loc);
@@ -595,6 +606,18 @@ impl Bundler<'_> {
                 continue;
             }
             if let Some(through) = plain_reference(node).map(str::to_string) {
+                // References that lead to each other, none holding the
+                // token, would be followed for ever.
+                if !passed.insert(loc.clone()) {
+                    return Err(self.error_in(
+                        file,
+                        ref_pointer,
+                        format!(
+                            "`$ref: {reference}` is part of a reference cycle that never \
+                             reaches a definition"
+                        ),
+                    ));
+                }
                 let through_pointer = pointer_join(&loc.1, "$ref");
                 loc = self.resolve(loc.0, &through_pointer, &through, depth + 1)?;
                 continue;

@@ -47,7 +47,7 @@ pub struct Diagnostic {
     /// The pointer into the document as read (bundled), where it differs
     /// from `pointer` (a node another file defined): what containment
     /// ([`crate::contain`]) edits.
-    pub document_pointer: Option<String>,
+    pub document_pointer: Option<Box<str>>,
     /// For a warning, the reading it states ([`crate::readings`]): its id
     /// is how a team allows or denies it.
     pub reading: Option<Reading>,

@@ -173,6 +173,10 @@ pub type Conversion = fn(&str) -> String;
 /// `foo_bar-2`, so `foo_bar_2` and `FooBar2`). Identifiers that a later name
 /// converts to as it is are never given to a suffixed one, so the result
 /// depends on the names and their order only.
+///
+/// Identifiers are ASCII whatever the description's script: a name whose
+/// identifier would not be is read through [`ascii_source`] first (`с`,
+/// Cyrillic, is `u0441`, which no Latin `c` can be mistaken for).
 pub fn distinct(names: &[&str], conversions: &[Conversion]) -> Vec<String> {
     let identifiers = |name: &str| -> Vec<String> {
         conversions
@@ -180,6 +184,18 @@ pub fn distinct(names: &[&str], conversions: &[Conversion]) -> Vec<String> {
             .map(|conversion| conversion(name))
             .collect()
     };
+    let sources: Vec<String> = names
+        .iter()
+        .map(|name| {
+            if identifiers(name).iter().all(|id| id.is_ascii()) {
+                name.to_string()
+            } else {
+                ascii_source(name)
+            }
+        })
+        .collect();
+    let names: Vec<&str> = sources.iter().map(String::as_str).collect();
+    let names = names.as_slice();
     let plain: Vec<Vec<String>> = names.iter().map(|name| identifiers(name)).collect();
     let mut given: Vec<BTreeSet<String>> = vec![BTreeSet::new(); conversions.len()];
     let is_free = |given: &[BTreeSet<String>], ids: &[String]| {
@@ -207,6 +223,21 @@ pub fn distinct(names: &[&str], conversions: &[Conversion]) -> Vec<String> {
         result.push(chosen);
     }
     result
+}
+
+/// `name` with each character outside ASCII spelled by its code point
+/// between word breaks (`имя` is `-u0438-u043c-u044f-`): a name every
+/// conversion turns into an ASCII identifier, one per spelling.
+pub fn ascii_source(name: &str) -> String {
+    let mut source = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c.is_ascii() {
+            source.push(c);
+        } else {
+            source.push_str(&format!("-u{:04x}-", u32::from(c)));
+        }
+    }
+    source
 }
 
 /// The variant names typify gives a string enum's values: each value in

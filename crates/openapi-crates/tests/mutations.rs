@@ -225,6 +225,42 @@ fn mutate(document: &mut Value, random: &mut Random) {
     }
 }
 
+/// How long one mutant may take: the largest description generates in a
+/// fraction of it, so a mutant still running then never ends.
+const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Runs `command` with its output captured, killed past [`TIMEOUT`]: its
+/// exit status (`None` when it had to be killed) and what it printed on
+/// standard error.
+fn run_bounded(command: &mut Command) -> (Option<std::process::ExitStatus>, String) {
+    let started = std::time::Instant::now();
+    let mut child = command
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Standard error is read on its own thread, so a full pipe never
+    // stops the command.
+    let mut pipe = child.stderr.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut pipe, &mut text);
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    (status, reader.join().unwrap_or_default())
+}
+
 fn seed(root: &Path) -> u64 {
     if let Some(seed) = std::env::var("MUTATION_SEED")
         .ok()
@@ -278,15 +314,14 @@ fn no_mutant_of_a_real_description_crashes_the_command() {
                     let mut document = original.clone();
                     mutate(&mut document, &mut random);
                     std::fs::write(&spec, serde_json::to_vec(&document).unwrap()).unwrap();
-                    let output = Command::new(binary)
-                        .args(["codegen", "--spec"])
-                        .arg(&spec)
-                        .arg("--out")
-                        .arg(&out)
-                        .output()
-                        .unwrap();
-                    let stderr = String::from_utf8_lossy(&output.stderr);
-                    let code = output.status.code();
+                    let (status, stderr) = run_bounded(
+                        Command::new(binary)
+                            .args(["codegen", "--spec"])
+                            .arg(&spec)
+                            .arg("--out")
+                            .arg(&out),
+                    );
+                    let code = status.and_then(|status| status.code());
                     let located = stderr
                         .lines()
                         .any(|line| line.starts_with(&spec.display().to_string()));
@@ -303,11 +338,14 @@ fn no_mutant_of_a_real_description_crashes_the_command() {
                     std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
                     std::fs::copy(&spec, &kept).unwrap();
                     let tail: String = stderr.lines().take(5).collect::<Vec<_>>().join("\n");
+                    let status = match status {
+                        Some(status) => format!("{status}"),
+                        None => format!("still running after {} s", TIMEOUT.as_secs()),
+                    };
                     crashes.lock().unwrap().push(format!(
-                        "{} mutated (seed {mutant_seed}, kept at {}): {:?}\n{tail}",
+                        "{} mutated (seed {mutant_seed}, kept at {}): {status}\n{tail}",
                         file.display(),
                         kept.display(),
-                        output.status
                     ));
                 }
             });

@@ -65,6 +65,8 @@
 //! - `defaults_that_conform`: a `default` that its own schema refuses cannot
 //!   fill a field (typify refuses the whole run).
 
+use std::collections::BTreeMap;
+
 use openapiv3::OpenAPI;
 use serde_json::Value;
 
@@ -331,7 +333,9 @@ pub(super) fn view_document(original: &Value) -> (Value, Option<Placeholders>) {
     // One walk for the passes that look at one schema at a time.
     let mut titles = TitlesApart::new(&document);
     let mut one_way = OneWayProperties::default();
+    let component_properties = component_properties(&document);
     walk::for_each_schema_mut(&mut document, |site, schema| {
+        all_of_properties_apart(schema, &component_properties, &mut alphabet);
         drop_zero_minimums(schema);
         formats_only_where_typed(site.pointer, schema);
         type_untyped_string_enums(schema);
@@ -1170,6 +1174,114 @@ impl InlineNames<'_> {
                     &pointer_join(&pointer, "additionalProperties"),
                     &format!("{map}Value"),
                 );
+            }
+        }
+    }
+}
+
+/// The property names of each component schema (and of the inline members
+/// of its `allOf`), which typify merges into the schemas combining it.
+fn component_properties(document: &Value) -> BTreeMap<String, Vec<String>> {
+    let mut found = BTreeMap::new();
+    let Some(Value::Object(schemas)) = document.pointer("/components/schemas") else {
+        return found;
+    };
+    for (name, schema) in schemas {
+        let members = schema.get("allOf").and_then(Value::as_array);
+        let names: Vec<String> = std::iter::once(schema)
+            .chain(members.into_iter().flatten())
+            .filter_map(|part| part.get("properties").and_then(Value::as_object))
+            .flat_map(|properties| properties.keys().cloned())
+            .collect();
+        found.insert(name.clone(), names);
+    }
+    found
+}
+
+/// The properties of an `allOf`'s inline members whose field names clash
+/// with another member's (`createdAt` beside a `$ref`'s `created_at`), which
+/// typify would merge into one struct of two fields of one name, are
+/// placeholders as in [`properties_under_field_names`]. The same wire name
+/// in two members is one property, which typify merges.
+fn all_of_properties_apart(
+    schema: &mut Value,
+    components: &BTreeMap<String, Vec<String>>,
+    alphabet: &mut Alphabet<'_>,
+) {
+    let Some(Value::Array(members)) = schema.get("allOf") else {
+        return;
+    };
+    // Each wire name once, with the inline member that declares it.
+    let mut names: Vec<(Option<usize>, String)> = Vec::new();
+    let add = |member: Option<usize>, name: &str, names: &mut Vec<(Option<usize>, String)>| {
+        if !names.iter().any(|(_, seen)| seen == name) {
+            names.push((member, name.to_string()));
+        }
+    };
+    if let Some(Value::Object(own)) = schema.get("properties") {
+        for name in own.keys() {
+            add(None, name, &mut names);
+        }
+    }
+    for (index, member) in members.iter().enumerate() {
+        let referred = member
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(crate::model::refs::schema_name);
+        match referred {
+            Some(component) => {
+                for name in components.get(component.as_ref()).into_iter().flatten() {
+                    add(None, name, &mut names);
+                }
+            }
+            None => {
+                if let Some(Value::Object(properties)) = member.get("properties") {
+                    for name in properties.keys() {
+                        add(Some(index), name, &mut names);
+                    }
+                }
+            }
+        }
+    }
+    let list: Vec<&str> = names.iter().map(|(_, name)| name.as_str()).collect();
+    let chosen = naming::distinct(&list, &[naming::field_name]);
+    let renames: Vec<(usize, String, String)> = names
+        .iter()
+        .zip(chosen)
+        .filter_map(|((member, name), chosen)| Some((member.to_owned()?, name.clone(), chosen)))
+        .filter(|(_, name, chosen)| name != chosen)
+        .collect();
+    if renames.is_empty() {
+        return;
+    }
+    let Some(placeholders) = alphabet.get() else {
+        return;
+    };
+    let Some(Value::Array(members)) = schema.get_mut("allOf") else {
+        return;
+    };
+    for (index, name, source) in renames {
+        let placeholder = placeholders.wrap(&source, &name);
+        let Some(Value::Object(member)) = members.get_mut(index) else {
+            continue;
+        };
+        if let Some(Value::Object(properties)) = member.get_mut("properties") {
+            *properties = std::mem::take(properties)
+                .into_iter()
+                .map(|(key, value)| {
+                    if key == name {
+                        (placeholder.clone(), value)
+                    } else {
+                        (key, value)
+                    }
+                })
+                .collect();
+        }
+        if let Some(Value::Array(required)) = member.get_mut("required") {
+            for entry in required.iter_mut() {
+                if entry.as_str() == Some(name.as_str()) {
+                    *entry = Value::String(placeholder.clone());
+                }
             }
         }
     }

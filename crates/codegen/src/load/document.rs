@@ -173,7 +173,7 @@ impl LoadedSpec {
         let file = self.source_map.file_path(origin.file).unwrap_or(&self.path);
         let position = self.source_map.position_in(origin.file, &origin.pointer);
         let mut diagnostic = Diagnostic::new(file, cause).at_pointer(origin.pointer);
-        diagnostic.document_pointer = Some(pointer.to_string());
+        diagnostic.document_pointer = Some(pointer.into());
         match position {
             Some(position) => diagnostic.at_position(position),
             None => diagnostic,

@@ -1019,10 +1019,7 @@ pub fn parse_openapi(spec: &LoadedSpec) -> Result<OpenAPI, Diagnostic> {
 fn narrowed(document: &Value, mut pointer: String, mut message: String) -> (String, String) {
     use crate::structure::{Slot, kinds_along, slot};
     // Each step goes one level deeper into a finite document.
-    loop {
-        let Some((at, kind)) = kinds_along(&pointer).pop() else {
-            break;
-        };
+    while let Some((at, kind)) = kinds_along(&pointer).pop() {
         let mut children = Vec::new();
         if at != pointer {
             // A map or list of nodes (`/paths`, a `parameters` list): its
