@@ -1155,3 +1155,23 @@ async fn the_mock_upgrades_to_a_websocket_that_echoes() {
     assert_eq!(refused.status, 404);
     assert!(refused.body["message"].is_string(), "{}", refused.body);
 }
+
+/// A server URL's variables are read at their defaults
+/// (`https://{tenant}.example.com/{version}/{region}` with `v2` and `eu`,
+/// `tenant` undefined): the mock serves under `/v2/eu`, over a socket, and
+/// nothing under the URL's written path.
+#[tokio::test]
+async fn server_url_variables_are_served_at_their_defaults() {
+    let root = workspace_tests::workspace_root();
+    let spec = "tests/fixtures/flawed/17-server-variables.yaml";
+    let mock = Mock::load(&root, Path::new(spec), Options::default()).unwrap();
+    assert_eq!(mock.base_path(), "/v2/eu");
+    let base = start_mock(spec, 0).await;
+    assert!(base.ends_with("/v2/eu"), "{base}");
+    let health = send(workspace_tests::http().get(format!("{base}/health"))).await;
+    assert_eq!(health.status, 204);
+    let origin = base.trim_end_matches("/v2/eu");
+    let written =
+        send(workspace_tests::http().get(format!("{origin}/{{version}}/{{region}}/health"))).await;
+    assert_eq!(written.status, 404);
+}

@@ -22,14 +22,14 @@ fn check_passes_on_the_checkout() {
 
 #[test]
 fn a_broken_spec_exits_with_status_1_and_a_located_message() {
-    let spec = "tests/fixtures/broken/07-unresolved-ref.yaml";
+    let spec = "tests/fixtures/broken/18-duplicate-mapping-key.yaml";
     // --check keeps the test from writing even if the spec were accepted.
     let output = xtask(&["codegen", "--check", "--spec", spec]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.starts_with(&format!(
-            "{spec}:16:23: error: `$ref: #/components/schemas/Gadget` does not resolve"
+            "{spec}:17:3: error: invalid YAML: duplicated key in mapping"
         )),
         "{stderr}"
     );

@@ -75,6 +75,15 @@ pub fn contain(
     else {
         return false;
     };
+    if let Some(reading) = empty_section(&mut spec.document, pointer) {
+        if !contained.insert(pointer.to_string()) {
+            return false;
+        }
+        let mut warning = problem.clone();
+        warning.cause = format!("{}; read as empty", problem.cause);
+        spec.warnings.push(warning.read_as(reading));
+        return true;
+    }
     let along = kinds_along(pointer);
     for (at, kind) in along.iter().rev() {
         if contained.contains(at) || spec.document.pointer(at).is_none() {
@@ -230,6 +239,33 @@ fn contain_unit(document: &mut Value, at: &str, kind: Kind) -> Option<(Reading, 
             )
         }
         _ => return None,
+    })
+}
+
+/// A section of the document that holds units (`paths`, `webhooks`, a
+/// section of `components`, `tags`, `servers`) but is not the map or list
+/// it must be, made an empty one; `None` where `pointer` is no such
+/// section or it has the right type (its problem is in a unit).
+fn empty_section(document: &mut Value, pointer: &str) -> Option<Reading> {
+    let tokens: Vec<&str> = pointer.split('/').skip(1).collect();
+    let list = match tokens.as_slice() {
+        ["paths"] | ["webhooks"] | ["components", _] => false,
+        ["tags"] | ["servers"] => true,
+        _ => return None,
+    };
+    let node = document.pointer_mut(pointer)?;
+    if node.is_array() == list && (list || node.is_object()) {
+        return None;
+    }
+    *node = if list {
+        Value::Array(Vec::new())
+    } else {
+        Value::Object(Map::new())
+    };
+    Some(if tokens[0] == "paths" || tokens[0] == "webhooks" {
+        Reading::PathUnreadable
+    } else {
+        Reading::ComponentUnreadable
     })
 }
 

@@ -152,7 +152,7 @@ pub fn format_crates<T>(
     let (mut printed, first) = std::thread::scope(|scope| {
         // `work` holds references only: each thread gets a copy.
         let helper = std::thread::Builder::new()
-            .stack_size(crate::STACK_SIZE)
+            .stack_size(crate::threads::STACK_SIZE)
             .spawn_scoped(scope, work)
             .expect("a thread can be started");
         let first = first();

@@ -29,6 +29,7 @@ pub mod model;
 pub mod naming;
 pub mod readings;
 pub mod structure;
+pub mod threads;
 pub mod vocabulary;
 pub mod walk;
 pub mod write;
@@ -37,6 +38,7 @@ use std::path::{Path, PathBuf};
 
 pub use diagnostic::{Diagnostic, Diagnostics, Severity};
 pub use emit::manifest::Runtime;
+pub use threads::{STACK_SIZE, on_deep_stack};
 pub use write::{GeneratedFile, GeneratedTree};
 
 /// The spec, relative to the workspace root.
@@ -121,25 +123,6 @@ fn locate_generator_failure(
     }
     let _ = contain::build_model(&mut spec);
     emit::progenitor::locate_failure(&spec, failure)
-}
-
-/// The stack of every thread that reads a description or generates from
-/// it. Reading recurses with the document's nesting (bounded at 512 levels
-/// by the readers), and so do typify, syn and prettyplease: a deeply nested
-/// description must get a message, never overflow the stack. Only what is
-/// touched of it is ever committed.
-pub const STACK_SIZE: usize = 512 << 20;
-
-/// `work`, on a thread of [`STACK_SIZE`]; its panic goes on on this one.
-pub fn on_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(STACK_SIZE)
-            .spawn_scoped(scope, work)
-            .expect("a thread can be started")
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-    })
 }
 
 /// What the command line may say beyond the spec.
@@ -350,9 +333,13 @@ fn generate_loaded_without(
     };
     match result {
         Ok(_) if found.iter().any(refused) => {
+            // The refused readings, then what else the user should know.
             let mut errors = Diagnostics::default();
             for warning in found.iter().filter(|warning| refused(warning)) {
                 errors.push(warning.clone().as_error());
+            }
+            for warning in found.iter().filter(|warning| !refused(warning)) {
+                errors.push(warning.clone());
             }
             Err(errors)
         }

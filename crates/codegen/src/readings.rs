@@ -245,7 +245,8 @@ pub const READINGS: &[Row] = &[
     Row {
         reading: Reading::PathUnreadable,
         id: "path-unreadable",
-        flaw: "a path key that is no template (`/a/{id`, a parameter twice)",
+        flaw: "a path key that is no template (`/a/{id`, a parameter twice, `{id}.json`: a \
+               parameter beside text in a segment, which no route matches)",
         read_as: "its operations are left out",
         fixture: "18-units-unreadable.yaml",
     },
@@ -372,8 +373,8 @@ impl Choices {
     }
 
     /// `warnings` less those of allowed readings.
-    pub fn kept(&self, warnings: crate::Diagnostics) -> crate::Diagnostics {
-        let mut kept = crate::Diagnostics::default();
+    pub fn kept(&self, warnings: crate::diagnostic::Diagnostics) -> crate::diagnostic::Diagnostics {
+        let mut kept = crate::diagnostic::Diagnostics::default();
         for warning in &warnings {
             if !warning
                 .reading

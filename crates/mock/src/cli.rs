@@ -33,7 +33,7 @@ pub fn mock(
         }
     };
     if !mock.warnings().is_empty() {
-        let _ = writeln!(stderr, "{}", mock.warnings());
+        let _ = writeln!(stderr, "{}", mock.warnings().summary());
     }
     let router = match mock.router(mock.router_options()) {
         Ok(router) => router,

@@ -23,7 +23,7 @@ mod license;
 pub mod names;
 mod operations;
 pub(crate) mod parameters;
-pub(crate) mod paths;
+pub mod paths;
 pub mod pattern;
 pub mod refs;
 mod schemas;
@@ -836,6 +836,16 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         else {
             continue;
         };
+        if let Some(segment) = paths::mixed_segment(&key.path) {
+            problems.push(spec.error_at(
+                &path_pointer,
+                format!(
+                    "the path segment `{segment}` holds a parameter beside other text, which \
+                     the router (axum's) cannot match: a parameter must be a whole segment"
+                ),
+            ));
+            continue;
+        }
         for (method_name, operation) in item.iter() {
             let pointer = pointer_join(&path_pointer, method_name);
             let Some(method) = Method::from_key(method_name) else {

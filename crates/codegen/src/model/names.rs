@@ -206,12 +206,8 @@ pub fn parameter_code_names(document: &Value, operation: &str) -> Vec<ParameterC
             ordered.push(entry.clone());
         }
     }
-    // The server's trait methods take these beside the path parameters.
-    const TAKEN: &[&str] = &["context", "params", "body"];
-    let mut names: Vec<&str> = TAKEN.to_vec();
-    names.extend(ordered.iter().map(|(name, _)| name.as_str()));
+    let names: Vec<&str> = ordered.iter().map(|(name, _)| name.as_str()).collect();
     let code_names = naming::distinct(&names, &[naming::method_name, naming::field_name]);
-    let code_names = code_names.into_iter().skip(TAKEN.len());
     ordered
         .into_iter()
         .zip(code_names)

@@ -1,6 +1,7 @@
 //! Path templates and the server URL's path, under which routes are mounted.
 
 use openapiv3::OpenAPI;
+use serde_json::Value;
 
 use super::Operation;
 use crate::diagnostic::Diagnostic;
@@ -138,6 +139,19 @@ fn bodies_overlap(first: &Operation, second: &Operation) -> bool {
     })
 }
 
+/// The first segment of `path` holding a `{parameter}` beside other text
+/// (`{id}.json`, `customers({id})`), which no route of axum matches.
+pub(crate) fn mixed_segment(path: &str) -> Option<&str> {
+    path.split('/').find(|segment| {
+        segment.contains(['{', '}'])
+            && !(segment.starts_with('{')
+                && segment.ends_with('}')
+                && segment[1..segment.len() - 1]
+                    .chars()
+                    .all(|c| c != '{' && c != '}'))
+    })
+}
+
 /// The `{name}` segments of a path template, in order.
 pub(crate) fn path_template_names(path: &str) -> Result<Vec<String>, String> {
     let mut names = Vec::new();
@@ -163,56 +177,80 @@ pub(crate) fn path_template_names(path: &str) -> Result<Vec<String>, String> {
     Ok(names)
 }
 
-/// The server's URL with each `{variable}` replaced by its `default`
-/// (OpenAPI requires one): the URL the client is built with unless told
-/// otherwise, and whose path the server is mounted at. A variable the
-/// server does not define, or defines without a default, is read as its
-/// `enum`'s first value, else as empty, with a warning.
-pub(crate) fn with_variables(spec: &LoadedSpec, server: &openapiv3::Server) -> String {
+/// The URL of `server` (a Server Object as written) with each `{variable}`
+/// replaced by its `default` (OpenAPI requires one): the URL the client is
+/// built with unless told otherwise, whose path the server is mounted at,
+/// and which spec-diff compares. A variable the server does not define, or
+/// defines without a default, is read as its `enum`'s first value, else as
+/// empty; those names come second, for the caller to warn of.
+pub fn server_url_with_defaults(server: &Value) -> (String, Vec<String>) {
+    let written = server
+        .get("url")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let variables = server.get("variables");
     let mut url = String::new();
-    let mut rest = server.url.as_str();
+    let mut guessed = Vec::new();
+    let mut rest = written;
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}').map(|close| open + close) else {
             break;
         };
         url.push_str(&rest[..open]);
         let name = &rest[open + 1..close];
-        let variable = server
-            .variables
-            .as_ref()
-            .and_then(|variables| variables.get(name));
-        match variable {
-            Some(variable) if !variable.default.is_empty() || variable.enumeration.is_empty() => {
-                url.push_str(&variable.default)
-            }
-            _ => {
-                let first = variable.and_then(|variable| variable.enumeration.first());
-                spec.warn_at(
-                    Reading::ServerVariableUndefined,
-                    "/servers/0/url",
-                    format!(
-                        "the server URL `{}` names `{{{name}}}`, which its `variables` do not \
-                         give a default; read as {}",
-                        server.url,
-                        first.map_or("empty".to_string(), |first| format!("`{first}`"))
-                    ),
-                );
-                url.push_str(first.map_or("", String::as_str));
+        let variable = variables.and_then(|variables| variables.get(name));
+        let default = variable
+            .and_then(|variable| variable.get("default"))
+            .and_then(Value::as_str)
+            .filter(|default| !default.is_empty());
+        match default {
+            Some(default) => url.push_str(default),
+            None => {
+                let first = variable
+                    .and_then(|variable| variable.get("enum"))
+                    .and_then(|values| values.get(0))
+                    .and_then(Value::as_str);
+                url.push_str(first.unwrap_or_default());
+                guessed.push(name.to_string());
             }
         }
         rest = &rest[close + 1..];
     }
     url.push_str(rest);
-    url
+    (url, guessed)
+}
+
+/// [`server_url_with_defaults`] of the spec's first server, warning of each
+/// variable read without a default.
+fn first_server_url(spec: &LoadedSpec) -> Option<String> {
+    let server = spec.document.pointer("/servers/0")?;
+    let (url, guessed) = server_url_with_defaults(server);
+    for name in guessed {
+        spec.warn_at(
+            Reading::ServerVariableUndefined,
+            "/servers/0/url",
+            format!(
+                "the server URL `{}` names `{{{name}}}`, which its `variables` do not give a \
+                 default; read as its `enum`'s first value, else as empty",
+                server
+                    .get("url")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+            ),
+        );
+    }
+    Some(url)
 }
 
 /// The path part of the first server URL (`https://{host}/api/v2` gives
 /// `/api/v2`), under which the server crate mounts its routes.
 pub(crate) fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, Diagnostic> {
-    let Some(server) = openapi.servers.first() else {
+    if openapi.servers.is_empty() {
+        return Ok(String::new());
+    }
+    let Some(url) = first_server_url(spec) else {
         return Ok(String::new());
     };
-    let url = with_variables(spec, server);
     let url = url.as_str();
     let after_scheme = url.split_once("://").map_or(url, |(_, rest)| rest);
     let path = if url.starts_with('/') {
@@ -234,6 +272,34 @@ pub(crate) fn base_path(spec: &LoadedSpec, openapi: &OpenAPI) -> Result<String, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn server_urls_read_variables_at_their_defaults() {
+        let server = serde_json::json!({
+            "url": "https://{tenant}.example.com/{version}/{region}/{stage}",
+            "variables": {
+                "version": {"default": "v2"},
+                "region": {"default": "", "enum": ["eu", "us"]},
+                "stage": {"enum": []}
+            }
+        });
+        assert_eq!(
+            server_url_with_defaults(&server),
+            (
+                "https://.example.com/v2/eu/".to_string(),
+                vec![
+                    "tenant".to_string(),
+                    "region".to_string(),
+                    "stage".to_string()
+                ]
+            )
+        );
+        let plain = serde_json::json!({"url": "/api/v2"});
+        assert_eq!(
+            server_url_with_defaults(&plain),
+            ("/api/v2".to_string(), vec![])
+        );
+    }
 
     #[test]
     fn template_names_in_order() {

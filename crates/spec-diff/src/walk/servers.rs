@@ -9,10 +9,14 @@ impl<'a> Walker<'a> {
             doc.get("servers")
                 .and_then(Value::as_array)
                 .map(|servers| {
+                    // Compared as requests are sent: each variable at its
+                    // default, as the generated client and server read it.
                     servers
                         .iter()
-                        .filter_map(|s| s.get("url").and_then(Value::as_str))
-                        .map(str::to_string)
+                        .filter(|server| server.get("url").is_some_and(Value::is_string))
+                        .map(|server| {
+                            openapi_crates_codegen::model::paths::server_url_with_defaults(server).0
+                        })
                         .collect()
                 })
                 .unwrap_or_default()

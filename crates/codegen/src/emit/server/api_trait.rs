@@ -166,9 +166,17 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         );
     }
     let docs = crate::format::doc_lines(&text);
+    // A path parameter named like the method's own arguments takes a `_`.
+    let path_ident = |parameter| {
+        let name = super::params::parameter_ident(parameter);
+        match name.to_string().as_str() {
+            "context" | "params" | "body" | "upgrade" => quote::format_ident!("{name}_"),
+            _ => name,
+        }
+    };
     let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
         .map(|parameter| {
-            let name = super::params::parameter_ident(parameter);
+            let name = path_ident(parameter);
             let kind = super::params::rust_type(parameter);
             quote!(#name: #kind,)
         })
@@ -189,7 +197,7 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         .expect("a caller type parses");
     let mut unused: Vec<TokenStream> = vec![quote!(context)];
     unused.extend(super::params::path_parameters(operation).map(|parameter| {
-        let name = super::params::parameter_ident(parameter);
+        let name = path_ident(parameter);
         quote!(#name)
     }));
     if params_struct.is_some() {
