@@ -142,8 +142,10 @@ fn bodies_overlap(first: &Operation, second: &Operation) -> bool {
 /// The first segment of `path` holding a `{parameter}` beside other text
 /// (`{id}.json`, `customers({id})`), which no route of axum matches.
 pub(crate) fn mixed_segment(path: &str) -> Option<&str> {
+    // An unclosed `{` is the template reader's to report.
     path.split('/').find(|segment| {
-        segment.contains(['{', '}'])
+        segment.contains('{')
+            && segment.contains('}')
             && !(segment.starts_with('{')
                 && segment.ends_with('}')
                 && segment[1..segment.len() - 1]
