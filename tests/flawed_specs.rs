@@ -158,7 +158,10 @@ fn a_team_allows_and_denies_readings_by_id() {
     )
     .unwrap_err();
     // The refused reading as an error, the others still as warnings.
-    let errors = denied.iter().filter(|problem| !problem.is_warning()).count();
+    let errors = denied
+        .iter()
+        .filter(|problem| !problem.is_warning())
+        .count();
     assert_eq!((errors, denied.len()), (1, 3), "{denied}");
     assert!(
         denied

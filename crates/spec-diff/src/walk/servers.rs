@@ -5,24 +5,40 @@ use super::*;
 
 impl<'a> Walker<'a> {
     pub(super) fn servers(&mut self) {
-        let urls = |doc: &Value| -> Vec<String> {
+        let servers = |doc: &Value| -> Vec<Value> {
             doc.get("servers")
                 .and_then(Value::as_array)
                 .map(|servers| {
-                    // Compared as requests are sent: each variable at its
-                    // default, as the generated client and server read it.
                     servers
                         .iter()
                         .filter(|server| server.get("url").is_some_and(Value::is_string))
-                        .map(|server| {
-                            openapi_crates_codegen::model::paths::server_url_with_defaults(server).0
-                        })
+                        .cloned()
                         .collect()
                 })
                 .unwrap_or_default()
         };
-        let (old, new) = (urls(&self.base.document), urls(&self.head.document));
-        if old == new {
+        let written = |servers: &[Value]| -> Vec<String> {
+            servers
+                .iter()
+                .filter_map(|server| server.get("url").and_then(Value::as_str))
+                .map(str::to_string)
+                .collect()
+        };
+        // The version is read as requests are sent: each variable at its
+        // default, as the generated client and server read it.
+        let sent = |servers: &[Value]| -> Vec<String> {
+            servers
+                .iter()
+                .map(|server| {
+                    openapi_crates_codegen::model::paths::server_url_with_defaults(server).0
+                })
+                .collect()
+        };
+        let (old_servers, new_servers) =
+            (servers(&self.base.document), servers(&self.head.document));
+        let (old, new) = (written(&old_servers), written(&new_servers));
+        let (old_sent, new_sent) = (sent(&old_servers), sent(&new_servers));
+        if old == new && old_sent == new_sent {
             return;
         }
         // Only an explicit new version in the path of a server URL present in
@@ -30,7 +46,7 @@ impl<'a> Walker<'a> {
         // different URL says nothing about the version, so it must never
         // acknowledge the changes beside it (that would let a revision pass CI
         // by deleting `servers`).
-        if let (Some(old_url), Some(new_url)) = (old.first(), new.first())
+        if let (Some(old_url), Some(new_url)) = (old_sent.first(), new_sent.first())
             && let (old_path, new_path) = (path_prefix(old_url), path_prefix(new_url))
             && let Some(new_version) = version_segment(&new_path)
             && version_segment(&old_path) != Some(new_version)
