@@ -37,6 +37,12 @@ const NOT_OPENAPI: &[(&str, &str)] = &[];
 /// take a few minutes on two cores in one scratch workspace.
 const CLIPPY_SAMPLE: usize = 50;
 
+/// Descriptions whose generated crates do not pass clippy yet, by file and
+/// class: CI's sample leaves them out, `crates/codegen/benches/corpus.sh`
+/// (every description) still checks them. Issue 48 goes on until it is
+/// empty.
+const CLIPPY_PENDING: &[(&str, &str)] = &[];
+
 /// The corpus unpacked under `target/` (once: the archive does not change),
 /// its descriptions sorted; `None` (with a note) outside the team's machines.
 fn corpus() -> Option<Vec<PathBuf>> {
@@ -179,7 +185,17 @@ fn every_corpus_description_generates_and_its_mock_starts_and_a_sample_passes_cl
         Err(_) => CLIPPY_SAMPLE,
     };
     let seed = seed(&root);
-    let chosen = sample(files.len(), size, seed);
+    let every = size >= files.len();
+    let candidates: Vec<usize> = (0..files.len())
+        .filter(|&index| {
+            let name = files[index].file_name().unwrap().to_string_lossy();
+            every || !CLIPPY_PENDING.iter().any(|(pending, _)| *pending == name)
+        })
+        .collect();
+    let chosen: Vec<usize> = sample(candidates.len(), size, seed)
+        .into_iter()
+        .map(|position| candidates[position])
+        .collect();
     let started = Instant::now();
     let outcomes = on_both_cores(&files, |index, file| {
         let began = Instant::now();

@@ -267,7 +267,11 @@ pub fn typify_variant_names(values: &[&str]) -> Option<Vec<String>> {
 /// variant names: they are `Plus1` and `Minus1`.
 pub fn variant_sources(values: &[&str]) -> Option<Vec<String>> {
     let signed_one = |value: &&str| matches!(*value, "+1" | "-1");
-    if typify_variant_names(values).is_some() && !values.iter().any(signed_one) {
+    let ascii = |value: &&str| type_name(value).is_ascii();
+    if typify_variant_names(values).is_some()
+        && !values.iter().any(signed_one)
+        && values.iter().all(ascii)
+    {
         return None;
     }
     let plain: Vec<String> = values.iter().map(|value| type_name(value)).collect();
@@ -275,6 +279,10 @@ pub fn variant_sources(values: &[&str]) -> Option<Vec<String>> {
         .iter()
         .zip(&plain)
         .map(|(value, name)| {
+            // Identifiers are ASCII whatever the description's script.
+            if !name.is_ascii() {
+                return ascii_source(value);
+            }
             let clashes = plain.iter().filter(|other| *other == name).count() > 1;
             let has_punctuation =
                 value.is_empty() || value.chars().any(|c| !c.is_alphanumeric() && c != '_');

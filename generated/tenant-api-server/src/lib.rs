@@ -59,6 +59,7 @@
 //! ```
 #![allow(clippy::result_large_err, clippy::large_enum_variant)]
 #![allow(clippy::too_many_arguments, clippy::type_complexity)]
+#![allow(clippy::approx_constant, clippy::excessive_precision)]
 #![cfg_attr(not(feature = "all"), allow(unused_imports, dead_code))]
 
 use std::future::Future;

@@ -166,14 +166,7 @@ fn trait_method(service: &Service<'_>, operation: &Operation) -> TokenStream {
         );
     }
     let docs = crate::format::doc_lines(&text);
-    // A path parameter named like the method's own arguments takes a `_`.
-    let path_ident = |parameter| {
-        let name = super::params::parameter_ident(parameter);
-        match name.to_string().as_str() {
-            "context" | "params" | "body" | "upgrade" => quote::format_ident!("{name}_"),
-            _ => name,
-        }
-    };
+    let path_ident = super::params::argument_ident;
     let mut parameters: Vec<TokenStream> = super::params::path_parameters(operation)
         .map(|parameter| {
             let name = path_ident(parameter);

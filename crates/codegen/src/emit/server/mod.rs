@@ -192,8 +192,10 @@ pub fn emit_server(model: &ApiModel) -> TokenStream {
         // them (or the bodies inside the response enums) would buy nothing.
         #![allow(clippy::result_large_err, clippy::large_enum_variant)]
         // A trait method takes each path parameter the operation declares,
-        // and a route's extractor spells their tuple: the API's shape.
+        // and a route's extractor spells their tuple: the API's shape; a
+        // bound of `3.1416` is the description's number, not a constant.
         #![allow(clippy::too_many_arguments, clippy::type_complexity)]
+        #![allow(clippy::approx_constant, clippy::excessive_precision)]
 
         use std::future::Future;
         use std::sync::Arc;

@@ -22,6 +22,21 @@ pub(super) fn parameter_ident(parameter: &Parameter) -> Ident {
     naming::ident(&naming::field_name(&parameter.code_name))
 }
 
+/// The name a path parameter is bound and passed under: its field name, with
+/// a `_` where the handler or the trait method has a name of its own
+/// (`context`), which the binding would shadow.
+pub(super) fn argument_ident(parameter: &Parameter) -> Ident {
+    const TAKEN: &[&str] = &[
+        "context", "params", "body", "upgrade", "api", "request", "path", "state",
+    ];
+    let name = parameter_ident(parameter);
+    if TAKEN.contains(&name.to_string().as_str()) {
+        quote::format_ident!("{name}_")
+    } else {
+        name
+    }
+}
+
 /// The parameters passed as arguments: those in the path.
 pub(super) fn path_parameters(operation: &Operation) -> impl Iterator<Item = &Parameter> {
     operation
@@ -237,7 +252,7 @@ pub(super) fn read_parameters(operation: &Operation) -> Option<TokenStream> {
     let mut bindings: Vec<TokenStream> = Vec::new();
     let mut unwraps: Vec<TokenStream> = Vec::new();
     for parameter in path_parameters(operation) {
-        let ident = parameter_ident(parameter);
+        let ident = argument_ident(parameter);
         bindings.push(binding(&ident, parameter));
         unwraps.extend(unwrap(&ident, parameter));
     }

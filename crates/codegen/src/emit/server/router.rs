@@ -345,7 +345,7 @@ fn handler(model: &ApiModel, service: &Service<'_>, operation: &Operation) -> To
     let served = served_ident(operation);
     let scopes = operation.required_scopes();
     let names: Vec<Ident> = super::params::path_parameters(operation)
-        .map(super::params::parameter_ident)
+        .map(super::params::argument_ident)
         .collect();
     let read_parameters = super::params::read_parameters(operation);
     let (path_argument, path_binding) = match (names.len(), &read_parameters) {
