@@ -245,8 +245,8 @@ pub const READINGS: &[Row] = &[
     Row {
         reading: Reading::PathUnreadable,
         id: "path-unreadable",
-        flaw: "a path key that is no template (`/a/{id`, a parameter twice, `{id}.json`: a \
-               parameter beside text in a segment, which no route matches)",
+        flaw: "a path key that is no template (`/a/{id`, a parameter twice) or no route \
+               beside the ones before it (`/a/{id}.json` beside `/a/{id}`)",
         read_as: "its operations are left out",
         fixture: "18-units-unreadable.yaml",
     },

@@ -7,7 +7,7 @@
 //! or their ancestors, path templates broken. Each mutant runs through the
 //! installed binary, so that a signal shows as one.
 //!
-//! `MUTANTS` sets how many (at least a thousand per CI run); the seed is
+//! `MUTANTS` sets how many (two thousand per CI run); the seed is
 //! the commit's (`git rev-parse HEAD`) unless `MUTATION_SEED` names one, so
 //! every run tries others. A failure prints the mutant's seed and writes it
 //! under `target/mutants/` to replay.
@@ -18,7 +18,7 @@ use std::sync::Mutex;
 
 use serde_json::{Value, json};
 
-const MUTANTS: usize = 1000;
+const MUTANTS: usize = 2000;
 
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

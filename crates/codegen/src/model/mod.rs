@@ -836,16 +836,6 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         else {
             continue;
         };
-        if let Some(segment) = paths::mixed_segment(&key.path) {
-            problems.push(spec.error_at(
-                &path_pointer,
-                format!(
-                    "the path segment `{segment}` holds a parameter beside other text, which \
-                     the router (axum's) cannot match: a parameter must be a whole segment"
-                ),
-            ));
-            continue;
-        }
         for (method_name, operation) in item.iter() {
             let pointer = pointer_join(&path_pointer, method_name);
             let Some(method) = Method::from_key(method_name) else {
@@ -913,6 +903,7 @@ pub fn build_model(spec: &LoadedSpec) -> Result<ApiModel, Diagnostics> {
         }
     }
     problems.keep(paths::resolve_shared_keys(spec, &mut operations));
+    problems.extend(paths::unroutable(spec, &operations));
     // The server serves the operations no other one serves, and the webhooks.
     let served: Vec<&Operation> = operations
         .iter()

@@ -139,19 +139,39 @@ fn bodies_overlap(first: &Operation, second: &Operation) -> bool {
     })
 }
 
-/// The first segment of `path` holding a `{parameter}` beside other text
-/// (`{id}.json`, `customers({id})`), which no route of axum matches.
-pub(crate) fn mixed_segment(path: &str) -> Option<&str> {
-    // An unclosed `{` is the template reader's to report.
-    path.split('/').find(|segment| {
-        segment.contains('{')
-            && segment.contains('}')
-            && !(segment.starts_with('{')
-                && segment.ends_with('}')
-                && segment[1..segment.len() - 1]
-                    .chars()
-                    .all(|c| c != '{' && c != '}'))
-    })
+/// The path items whose routes the router cannot hold beside those before
+/// them, as axum's router (`matchit`) finds them: a template it cannot
+/// read (`{a}.{b}` in one segment) or one that matches what an earlier one
+/// matches otherwise (`/users/{id}.json` beside `/users/{id}`). Each is an
+/// error at its path item, where containment leaves it out; the generated
+/// router and the mock register the same routes in the same order.
+pub(crate) fn unroutable(spec: &LoadedSpec, operations: &[Operation]) -> crate::Diagnostics {
+    let mut problems = crate::Diagnostics::default();
+    let mut router = matchit::Router::new();
+    let mut seen: Vec<&str> = Vec::new();
+    for operation in operations
+        .iter()
+        .filter(|operation| operation.served_by.is_none())
+    {
+        if seen.contains(&operation.path.as_str()) {
+            continue;
+        }
+        seen.push(&operation.path);
+        if let Err(error) = router.insert(super::route_path(&operation.path), ()) {
+            let item = operation
+                .pointer
+                .rsplit_once('/')
+                .map_or(operation.pointer.as_str(), |(item, _)| item);
+            problems.push(spec.error_at(
+                item,
+                format!(
+                    "the router cannot serve `{}` beside the paths before it: {error}",
+                    operation.path
+                ),
+            ));
+        }
+    }
+    problems
 }
 
 /// The `{name}` segments of a path template, in order.
