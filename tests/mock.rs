@@ -1175,3 +1175,17 @@ async fn server_url_variables_are_served_at_their_defaults() {
         send(workspace_tests::http().get(format!("{origin}/{{version}}/{{region}}/health"))).await;
     assert_eq!(written.status, 404);
 }
+
+/// Two path templates that differ only in their parameter's name
+/// (`/users/{id}/login`, `/users/{user}/login`) are one route serving
+/// both operations by method, where axum would refuse the second route.
+#[tokio::test]
+async fn paths_alike_but_for_a_parameters_name_are_both_served() {
+    let base = start_mock("tests/fixtures/flawed/19-routes-alike.yaml", 0).await;
+    let page = send(workspace_tests::http().get(format!("{base}/users/ann/login"))).await;
+    assert_eq!(page.status, 204);
+    let login = send(workspace_tests::http().post(format!("{base}/users/ann/login"))).await;
+    assert_eq!(login.status, 204);
+    let other = send(workspace_tests::http().delete(format!("{base}/users/ann/login"))).await;
+    assert_eq!(other.status, 405);
+}
