@@ -145,8 +145,11 @@ fn bodies_overlap(first: &Operation, second: &Operation) -> bool {
 /// matches otherwise (`/users/{id}.json` beside `/users/{id}`). Each is an
 /// error at its path item, where containment leaves it out; the generated
 /// router and the mock register the same routes in the same order.
-pub(crate) fn unroutable(spec: &LoadedSpec, operations: &[Operation]) -> crate::Diagnostics {
-    let mut problems = crate::Diagnostics::default();
+pub(crate) fn unroutable(
+    spec: &LoadedSpec,
+    operations: &[Operation],
+) -> crate::diagnostic::Diagnostics {
+    let mut problems = crate::diagnostic::Diagnostics::default();
     let mut router = matchit::Router::new();
     let mut seen: Vec<&str> = Vec::new();
     for operation in operations
