@@ -461,12 +461,7 @@ impl Bundler<'_> {
         if !schema {
             return Some(entry.site.clone());
         }
-        let node = self.files[entry.site.0].value.pointer_mut(&entry.site.1)?;
-        let mut any = Map::new();
-        if let Some(description) = node.get("description").filter(|d| d.is_string()) {
-            any.insert("description".into(), description.clone());
-        }
-        *node = Value::Object(any);
+        crate::structure::read_as_any(self.files[entry.site.0].value.pointer_mut(&entry.site.1)?);
         None
     }
 

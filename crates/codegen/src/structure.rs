@@ -210,6 +210,17 @@ pub fn kinds_along(pointer: &str) -> Vec<(String, Kind)> {
     along
 }
 
+/// Makes the schema `node` any JSON value (`{}`), keeping its description:
+/// the reading of a schema that cannot be read or expressed, wherever it is
+/// made (containment, the bundler, progenitor's retries).
+pub fn read_as_any(node: &mut Value) {
+    let mut any = serde_json::Map::new();
+    if let Some(description) = node.get("description").filter(|d| d.is_string()) {
+        any.insert("description".into(), description.clone());
+    }
+    *node = Value::Object(any);
+}
+
 /// Removes the entry of a list (or member of an object) at `pointer`.
 pub(crate) fn remove_entry(document: &mut Value, pointer: &str) {
     let Some((parent, last)) = pointer.rsplit_once('/') else {

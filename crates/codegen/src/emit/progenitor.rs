@@ -87,11 +87,7 @@ pub fn run(spec: &LoadedSpec, view: View) -> Result<ProgenitorOutput, Diagnostic
         let Some(schema) = document.pointer_mut(&pointer) else {
             return Err(failure);
         };
-        let mut any = serde_json::Map::new();
-        if let Some(description) = schema.get("description") {
-            any.insert("description".into(), description.clone());
-        }
-        *schema = Value::Object(any);
+        crate::structure::read_as_any(schema);
         let Ok(degraded) = serde_json::from_value(document) else {
             return Err(failure);
         };
